@@ -1,0 +1,351 @@
+/*
+ * ctriton/ir.h - the IR core: types, attributes, locations, values, ops,
+ * blocks, regions and modules.
+ *
+ * The IR mirrors the MLIR structure Triton uses (an op has operands,
+ * results, attributes, regions of blocks, and successors), restricted to
+ * what Triton IR needs.  A module owns everything made for it: all memory
+ * comes from the module's arena and is released by ct_module_destroy.
+ * Types are interned per module, so within one module two types are equal
+ * exactly when their pointers are; across modules use ct_type_equal.
+ *
+ * The structs are visible so that the passes (printer, parser, normalizer,
+ * emulator) can walk the IR directly.  Build and edit IR only through the
+ * functions below so that parent links stay consistent.
+ */
+#ifndef CTRITON_IR_H
+#define CTRITON_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ct_arena ct_arena;
+typedef struct ct_module ct_module;
+typedef struct ct_type ct_type;
+typedef struct ct_attr ct_attr;
+typedef struct ct_loc ct_loc;
+typedef struct ct_value ct_value;
+typedef struct ct_op ct_op;
+typedef struct ct_block ct_block;
+typedef struct ct_region ct_region;
+
+/* ------------------------------------------------------------------ */
+/* Op table                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef enum ct_opcode {
+#define CT_OP(E, NAME, FMT, FLAGS) CT_OP_##E,
+#include "ctriton/ops.def"
+#undef CT_OP
+    CT_OP__COUNT
+} ct_opcode;
+
+typedef enum ct_op_format {
+    CT_FMT_BIN,
+    CT_FMT_UN,
+    CT_FMT_TERN,
+    CT_FMT_CAST,
+    CT_FMT_ARROW,
+    CT_FMT_CUSTOM
+} ct_op_format;
+
+enum { CT_OPF_PURE = 1, CT_OPF_COMM = 2, CT_OPF_TERM = 4 };
+
+typedef struct ct_op_info {
+    const char *name;     /* "arith.addi" */
+    ct_op_format format;
+    unsigned flags;       /* CT_OPF_* */
+} ct_op_info;
+
+/* The row of the op table for an opcode. */
+const ct_op_info *ct_op_info_of(ct_opcode code);
+/* Opcode for a printed name, or -1 when the name is unknown. */
+int ct_opcode_from_name(const char *name, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Arena                                                               */
+/* ------------------------------------------------------------------ */
+
+ct_arena *ct_arena_new(void);
+void ct_arena_free(ct_arena *a);
+/* Zeroed, 16-byte aligned memory; aborts only if the system is out of memory. */
+void *ct_arena_alloc(ct_arena *a, size_t size);
+char *ct_arena_strdup(ct_arena *a, const char *s);
+char *ct_arena_strndup(ct_arena *a, const char *s, size_t n);
+size_t ct_arena_bytes(const ct_arena *a);
+
+/* ------------------------------------------------------------------ */
+/* Types                                                               */
+/* ------------------------------------------------------------------ */
+
+typedef enum ct_type_kind {
+    CT_TY_NONE,       /* MLIR's `none`: the void of function results */
+    CT_TY_INT,        /* signless iN */
+    CT_TY_INDEX,
+    CT_TY_FLOAT,
+    CT_TY_PTR,        /* !tt.ptr<T, addrspace> */
+    CT_TY_TENSOR,     /* tensor<AxBxT> */
+    CT_TY_TENSORDESC, /* !tt.tensordesc<tensor<...>> */
+    CT_TY_FUNC        /* (ins) -> outs */
+} ct_type_kind;
+
+typedef enum ct_float_kind {
+    CT_F16,
+    CT_BF16,
+    CT_F32,
+    CT_F64,
+    CT_F8E4M3FN,      /* tl.float8e4nv */
+    CT_F8E5M2,        /* tl.float8e5 */
+    CT_F8E4M3FNUZ,    /* tl.float8e4b8 */
+    CT_F8E5M2FNUZ,    /* tl.float8e5b16 */
+    CT_F8E4M3B11FNUZ  /* tl.float8e4b15 */
+} ct_float_kind;
+
+#define CT_MAX_RANK 8
+
+struct ct_type {
+    ct_type_kind kind;
+    int bits;                  /* INT width; FLOAT storage width */
+    ct_float_kind fk;          /* FLOAT */
+    const ct_type *elem;       /* PTR pointee, TENSOR element, TENSORDESC block */
+    int addrspace;             /* PTR */
+    int rank;                  /* TENSOR */
+    const int64_t *shape;      /* TENSOR, rank entries */
+    int nin, nout;             /* FUNC */
+    const ct_type *const *ins, *const *outs;
+    /* interning */
+    uint64_t hash;
+    const ct_type *next;
+};
+
+const ct_type *ct_type_none(ct_module *m);
+const ct_type *ct_type_index(ct_module *m);
+const ct_type *ct_type_int(ct_module *m, int bits);
+const ct_type *ct_type_float(ct_module *m, ct_float_kind fk);
+const ct_type *ct_type_ptr(ct_module *m, const ct_type *pointee, int addrspace);
+const ct_type *ct_type_tensor(ct_module *m, const ct_type *elem, int rank, const int64_t *shape);
+const ct_type *ct_type_tensordesc(ct_module *m, const ct_type *block);
+const ct_type *ct_type_func(ct_module *m, int nin, const ct_type *const *ins, int nout,
+                            const ct_type *const *outs);
+/* The same type interned in another module. */
+const ct_type *ct_type_import(ct_module *m, const ct_type *t);
+
+bool ct_type_equal(const ct_type *a, const ct_type *b);
+/* Element type of a tensor, the type itself otherwise. */
+const ct_type *ct_type_scalar(const ct_type *t);
+/* A tensor of the same shape with another element type, or `elem` for scalars. */
+const ct_type *ct_type_with_elem(ct_module *m, const ct_type *t, const ct_type *elem);
+int64_t ct_type_numel(const ct_type *t);
+bool ct_type_is_int(const ct_type *t);     /* scalar kind test on the element */
+bool ct_type_is_float(const ct_type *t);
+bool ct_type_is_ptr(const ct_type *t);
+int ct_float_bits(ct_float_kind fk);
+/* Writes the MLIR spelling ("tensor<64x!tt.ptr<f32>>") into buf; returns its length. */
+size_t ct_type_str(const ct_type *t, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------ */
+/* Locations                                                           */
+/* ------------------------------------------------------------------ */
+
+typedef enum ct_loc_kind {
+    CT_LOC_UNKNOWN,
+    CT_LOC_FILE,      /* "file":line:col */
+    CT_LOC_NAME,      /* "name"(child) ; child may be NULL */
+    CT_LOC_CALLSITE,  /* callsite(callee at caller) */
+    CT_LOC_FUSED      /* fused[a, b, ...] */
+} ct_loc_kind;
+
+struct ct_loc {
+    ct_loc_kind kind;
+    const char *file;      /* FILE */
+    int line, col;         /* FILE */
+    const char *name;      /* NAME */
+    const ct_loc *child;   /* NAME child, CALLSITE callee */
+    const ct_loc *caller;  /* CALLSITE */
+    int nfused;            /* FUSED */
+    const ct_loc *const *fused;
+};
+
+const ct_loc *ct_loc_unknown(ct_module *m);
+const ct_loc *ct_loc_file(ct_module *m, const char *file, int line, int col);
+const ct_loc *ct_loc_name(ct_module *m, const char *name, const ct_loc *child);
+const ct_loc *ct_loc_callsite(ct_module *m, const ct_loc *callee, const ct_loc *caller);
+/* The innermost file location, following names and callsite callers. */
+const ct_loc *ct_loc_file_of(const ct_loc *l);
+/* The outermost name of a NameLoc, or NULL. */
+const char *ct_loc_name_of(const ct_loc *l);
+
+/* ------------------------------------------------------------------ */
+/* Attributes                                                          */
+/* ------------------------------------------------------------------ */
+
+typedef enum ct_attr_kind {
+    CT_ATTR_UNIT,        /* present, no value */
+    CT_ATTR_BOOL,        /* true / false */
+    CT_ATTR_INT,         /* 16 : i32 */
+    CT_ATTR_FLOAT,       /* 1.0 : f32 */
+    CT_ATTR_STR,         /* "text" */
+    CT_ATTR_TYPE,        /* a type */
+    CT_ATTR_SYMREF,      /* @name */
+    CT_ATTR_ENUM,        /* a bare keyword printed as is: cg, tf32, slt */
+    CT_ATTR_DENSE,       /* dense<...> : tensor<...> ; n == 1 means splat */
+    CT_ATTR_DENSE_ARRAY, /* array<i32: 1, 0> */
+    CT_ATTR_ARRAY,       /* [a, b] */
+    CT_ATTR_DICT,        /* {a = x, b} */
+    CT_ATTR_OPAQUE       /* text kept verbatim, e.g. #llvm.loop_annotation<...> */
+} ct_attr_kind;
+
+typedef struct ct_named_attr {
+    const char *name;
+    const ct_attr *attr;
+} ct_named_attr;
+
+struct ct_attr {
+    ct_attr_kind kind;
+    const ct_type *type;      /* INT, FLOAT: value type; DENSE: tensor type; DENSE_ARRAY: element */
+    int64_t i;                /* INT (as the signed value of its bits), BOOL */
+    double f;                 /* FLOAT (exact for every float type up to f64) */
+    const char *s;            /* STR, SYMREF, ENUM, OPAQUE */
+    int n;                    /* DENSE, DENSE_ARRAY, ARRAY, DICT element count */
+    const int64_t *ivals;     /* DENSE (int/bool), DENSE_ARRAY */
+    const double *fvals;      /* DENSE (float) */
+    const ct_attr *const *elems;      /* ARRAY */
+    const ct_named_attr *entries;     /* DICT */
+};
+
+const ct_attr *ct_attr_unit(ct_module *m);
+const ct_attr *ct_attr_bool(ct_module *m, bool v);
+const ct_attr *ct_attr_int(ct_module *m, const ct_type *t, int64_t v);
+const ct_attr *ct_attr_float(ct_module *m, const ct_type *t, double v);
+const ct_attr *ct_attr_str(ct_module *m, const char *s);
+const ct_attr *ct_attr_type(ct_module *m, const ct_type *t);
+const ct_attr *ct_attr_symref(ct_module *m, const char *sym);
+const ct_attr *ct_attr_enum(ct_module *m, const char *word);
+const ct_attr *ct_attr_opaque(ct_module *m, const char *text);
+/* Dense int/bool attribute; n == 1 is a splat of the whole tensor type t. */
+const ct_attr *ct_attr_dense_int(ct_module *m, const ct_type *t, int n, const int64_t *v);
+const ct_attr *ct_attr_dense_float(ct_module *m, const ct_type *t, int n, const double *v);
+const ct_attr *ct_attr_dense_array(ct_module *m, const ct_type *elem, int n, const int64_t *v);
+const ct_attr *ct_attr_array(ct_module *m, int n, const ct_attr *const *elems);
+const ct_attr *ct_attr_dict(ct_module *m, int n, const ct_named_attr *entries);
+bool ct_attr_equal(const ct_attr *a, const ct_attr *b);
+/* Look up an entry of a DICT attribute. */
+const ct_attr *ct_attr_dict_get(const ct_attr *dict, const char *name);
+/* Wraps an integer to the width of t (i1: 0/1, others sign-extended). */
+int64_t ct_int_wrap(int64_t v, int bits);
+
+/* ------------------------------------------------------------------ */
+/* Values, ops, blocks, regions                                        */
+/* ------------------------------------------------------------------ */
+
+struct ct_value {
+    const ct_type *type;
+    ct_op *def;           /* defining op, NULL for a block argument */
+    ct_block *owner;      /* block of a block argument */
+    int index;            /* result or argument number */
+    const ct_loc *loc;    /* block arguments only (results use their op's) */
+    int id;               /* scratch slot for passes */
+};
+
+struct ct_op {
+    ct_opcode code;
+    int nopnds;
+    ct_value **opnds;
+    int nres;
+    ct_value *res;               /* nres values */
+    int nregions;
+    ct_region *regions;          /* nregions regions */
+    int nsucc;
+    ct_block **succ;
+    int *succ_nopnds;            /* operands forwarded to each successor (tail of opnds) */
+    int nattrs, cattrs;
+    ct_named_attr *attrs;
+    const ct_loc *loc;
+    ct_block *parent;
+    ct_op *prev, *next;
+    int id;                      /* scratch slot for passes */
+};
+
+struct ct_block {
+    ct_region *parent;
+    int nargs, cargs;
+    ct_value **args;
+    ct_op *first, *last;
+    ct_block *prev, *next;
+    int id;                      /* scratch slot for passes */
+};
+
+struct ct_region {
+    ct_op *parent;
+    ct_block *first, *last;
+};
+
+struct ct_module {
+    ct_arena *arena;
+    ct_block *body;              /* holds the tt.func ops */
+    int nattrs, cattrs;
+    ct_named_attr *attrs;        /* module attributes */
+    const ct_loc *loc;
+    void *types;                 /* interning table (private) */
+};
+
+ct_module *ct_module_new(void);
+void ct_module_destroy(ct_module *m);
+
+/* Creates a detached op.  Results get the given types; regions are empty. */
+ct_op *ct_op_new(ct_module *m, ct_opcode code, int nopnds, ct_value *const *opnds, int nres,
+                 const ct_type *const *restypes, int nregions, const ct_loc *loc);
+/* Successors for cf.br / cf.cond_br; `counts[i]` trailing operands go to succ i. */
+void ct_op_set_successors(ct_module *m, ct_op *op, int n, ct_block *const *succ,
+                          const int *counts);
+void ct_op_set_operand(ct_op *op, int i, ct_value *v);
+void ct_op_set_attr(ct_module *m, ct_op *op, const char *name, const ct_attr *attr);
+const ct_attr *ct_op_attr(const ct_op *op, const char *name);
+void ct_op_remove_attr(ct_op *op, const char *name);
+ct_value *ct_op_result(const ct_op *op, int i);
+/* The function (tt.func) an op is nested in, or NULL. */
+ct_op *ct_op_parent_func(const ct_op *op);
+/* The op owning the block the op sits in (NULL at module level). */
+ct_op *ct_op_parent_op(const ct_op *op);
+
+ct_block *ct_block_new(ct_module *m);
+ct_value *ct_block_add_arg(ct_module *m, ct_block *b, const ct_type *t, const ct_loc *loc);
+void ct_block_append(ct_block *b, ct_op *op);
+void ct_block_insert_before(ct_block *b, ct_op *before, ct_op *op); /* before NULL: append */
+void ct_op_unlink(ct_op *op);
+/* The op that ends the block if it is a terminator, else NULL. */
+ct_op *ct_block_terminator(const ct_block *b);
+
+void ct_region_append(ct_region *r, ct_block *b);
+void ct_block_unlink(ct_block *b);
+ct_region *ct_op_region(const ct_op *op, int i);
+bool ct_region_empty(const ct_region *r);
+int ct_region_nblocks(const ct_region *r);
+
+/* Replaces every use of `from` inside `root` (an op and all ops nested in it;
+ * NULL means the whole module) by `to`. */
+void ct_replace_uses(ct_module *m, ct_op *root, ct_value *from, ct_value *to);
+
+/* Module-level symbols. */
+void ct_module_append_func(ct_module *m, ct_op *func);
+ct_op *ct_module_lookup_func(const ct_module *m, const char *name);
+const char *ct_func_name(const ct_op *func);
+const ct_type *ct_func_type(const ct_op *func);
+ct_block *ct_func_entry(const ct_op *func);
+void ct_module_set_attr(ct_module *m, const char *name, const ct_attr *attr);
+
+/* Walks every op nested in `op` (pre-order, op itself first).  The callback
+ * returns false to stop; ct_walk returns false if stopped. */
+typedef bool (*ct_walk_fn)(ct_op *op, void *ud);
+bool ct_walk(ct_op *op, ct_walk_fn fn, void *ud);
+bool ct_walk_module(ct_module *m, ct_walk_fn fn, void *ud);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,811 @@
+/*
+ * ctriton/tl.h - the kernel language: Triton's `triton.language` in C.
+ *
+ * A kernel is a C function that builds Triton IR when it runs, the way
+ * `@triton.jit` traces a Python function.  Each builtin mirrors its Python
+ * twin (tl.load -> tl_load, a + b -> tl_add(a, b), x[:, None] ->
+ * tl_idx(x, ":, None")) and applies Triton's typing rules (semantic.py),
+ * so that a port emits the same TTIR as its Python original.
+ *
+ * Values.  `tl_tensor` is what a Python variable holds inside a kernel: a
+ * tensor (an IR value with its Triton type), or a Python number not yet
+ * materialized (int, float, bool), or None (the zero value).  C numbers
+ * passed to the builtins are lifted to Python numbers: an `int` is a
+ * Python int literal, a `double` a Python float literal, a `bool` a Python
+ * bool, with the same promotion Python gives them.  Constexprs are plain
+ * C values: a constexpr `if` is a C `if`, `tl.static_range` a C `for`.
+ *
+ * Keyword arguments are designated initializers after the positional ones:
+ *     tl_load(p, .mask = m, .other = tl_c(0.0), .cache_modifier = ".cg")
+ * (`tl_c` lifts a C number where a field needs a tl_tensor).
+ *
+ * Errors are values: a type error records a diagnostic with the C file and
+ * line of the builtin call and yields a poison tensor that silences the
+ * follow-on errors; the kernel is then refused.  Nothing aborts.
+ *
+ * Runtime control flow uses scoped macros naming the Python variables the
+ * loop carries, in the order Python first assigned them:
+ *     TL_FOR(k, tl_range(0, n, 1), a_ptrs, b_ptrs, acc) { ... }
+ *     TL_IF(tl_eq(pid, 0), s) { ... } TL_ELSE { ... }
+ *     TL_WHILE(tl_lt(t, n), t) { ... }
+ */
+#ifndef CTRITON_TL_H
+#define CTRITON_TL_H
+
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctriton/diag.h"
+#include "ctriton/ir.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Woverride-init"
+#endif
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Winitializer-overrides"
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Types (triton.language.dtype and friends)                           */
+/* ------------------------------------------------------------------ */
+
+typedef enum tl_scalar {
+    TL_VOID,
+    TL_INT1,
+    TL_INT8,
+    TL_INT16,
+    TL_INT32,
+    TL_INT64,
+    TL_UINT8,
+    TL_UINT16,
+    TL_UINT32,
+    TL_UINT64,
+    TL_FP8E4B15,
+    TL_FP8E4NV,
+    TL_FP8E4B8,
+    TL_FP8E5,
+    TL_FP8E5B16,
+    TL_FP16,
+    TL_BF16,
+    TL_FP32,
+    TL_FP64
+} tl_scalar;
+
+typedef enum tl_type_kind { TL_TY_SCALAR, TL_TY_PTR, TL_TY_BLOCK } tl_type_kind;
+
+/* A Triton type: a dtype, a pointer_type or a block_type. */
+typedef struct tl_type {
+    tl_type_kind kind;
+    tl_scalar sc;                /* SCALAR */
+    const struct tl_type *elem;  /* PTR pointee; BLOCK element (scalar or ptr) */
+    int addrspace;               /* PTR */
+    bool is_const;               /* PTR */
+    int rank;                    /* BLOCK */
+    int64_t shape[CT_MAX_RANK];  /* BLOCK */
+} tl_type;
+
+typedef const tl_type *tl_dtype;
+
+extern const tl_type tl__dtypes[];
+#define tl_void (&tl__dtypes[TL_VOID])
+#define tl_int1 (&tl__dtypes[TL_INT1])
+#define tl_int8 (&tl__dtypes[TL_INT8])
+#define tl_int16 (&tl__dtypes[TL_INT16])
+#define tl_int32 (&tl__dtypes[TL_INT32])
+#define tl_int64 (&tl__dtypes[TL_INT64])
+#define tl_uint8 (&tl__dtypes[TL_UINT8])
+#define tl_uint16 (&tl__dtypes[TL_UINT16])
+#define tl_uint32 (&tl__dtypes[TL_UINT32])
+#define tl_uint64 (&tl__dtypes[TL_UINT64])
+#define tl_float8e4b15 (&tl__dtypes[TL_FP8E4B15])
+#define tl_float8e4nv (&tl__dtypes[TL_FP8E4NV])
+#define tl_float8e4b8 (&tl__dtypes[TL_FP8E4B8])
+#define tl_float8e5 (&tl__dtypes[TL_FP8E5])
+#define tl_float8e5b16 (&tl__dtypes[TL_FP8E5B16])
+#define tl_float16 (&tl__dtypes[TL_FP16])
+#define tl_bfloat16 (&tl__dtypes[TL_BF16])
+#define tl_float32 (&tl__dtypes[TL_FP32])
+#define tl_float64 (&tl__dtypes[TL_FP64])
+#define tl_bool tl_int1
+
+/* tl.pointer_type(elem, address_space=1, const=False) */
+tl_dtype tl_pointer_type(tl_dtype elem);
+tl_dtype tl_pointer_type_ex(tl_dtype elem, int addrspace, bool is_const);
+/* Structural equality (Python's `==` on dtypes). */
+bool tl_type_eq(tl_dtype a, tl_dtype b);
+/* "fp32", "*fp16", "int32[64, 16]" */
+const char *tl_type_name(tl_dtype t, char *buf, size_t cap);
+/* Parses a dtype name ("fp16", "int32", "bf16", ...); NULL if unknown. */
+tl_dtype tl_dtype_from_name(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Values                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef enum tl_kind {
+    TL_K_NONE = 0, /* Python None; the zero value of tl_tensor */
+    TL_K_TENSOR,   /* an IR value */
+    TL_K_INT,      /* a Python int constant */
+    TL_K_FLOAT,    /* a Python float constant */
+    TL_K_BOOL,     /* a Python bool constant */
+    TL_K_POISON    /* the result of an error */
+} tl_kind;
+
+typedef struct tl_tensor {
+    tl_kind kind;
+    bool big;             /* INT >= 2**63: the value is `(uint64_t)i` */
+    ct_value *handle;     /* TENSOR */
+    const tl_type *type;  /* TENSOR: dtype, pointer_type or block_type */
+    int64_t i;            /* INT, BOOL */
+    double f;             /* FLOAT */
+} tl_tensor;
+
+/* Where a builtin was called from, for locations and diagnostics. */
+typedef struct tl_src {
+    const char *file;
+    int line, col;
+} tl_src;
+
+#if defined(__clang__)
+#define TL_HERE ((tl_src){__FILE__, __LINE__, __builtin_COLUMN()})
+#else
+#define TL_HERE ((tl_src){__FILE__, __LINE__, 0})
+#endif
+
+tl_tensor tl__id(tl_tensor x);
+tl_tensor tl__from_i64(long long v);
+tl_tensor tl__from_u64(unsigned long long v);
+tl_tensor tl__from_f64(double v);
+tl_tensor tl__from_bool(bool v);
+
+/* Lifts a C number (or passes a tl_tensor through). */
+#define tl_c(x)                                                                               \
+    _Generic((x),                                                                             \
+        tl_tensor: tl__id,                                                                    \
+        _Bool: tl__from_bool,                                                                 \
+        char: tl__from_i64,                                                                   \
+        signed char: tl__from_i64,                                                            \
+        short: tl__from_i64,                                                                  \
+        int: tl__from_i64,                                                                    \
+        long: tl__from_i64,                                                                   \
+        long long: tl__from_i64,                                                              \
+        unsigned char: tl__from_u64,                                                          \
+        unsigned short: tl__from_u64,                                                         \
+        unsigned int: tl__from_u64,                                                           \
+        unsigned long: tl__from_u64,                                                          \
+        unsigned long long: tl__from_u64,                                                     \
+        float: tl__from_f64,                                                                  \
+        double: tl__from_f64)(x)
+
+#define TL_NONE ((tl_tensor){0})
+#define tl_none TL_NONE
+
+bool tl_is_none(tl_tensor x);
+bool tl_is_tensor(tl_tensor x);
+/* The Triton type of a tensor (NULL for numbers and None). */
+tl_dtype tl_type_of(tl_tensor x);
+/* x.dtype: the scalar type (element type of a block). */
+tl_dtype tl_dtype_of(tl_tensor x);
+/* x.dtype.element_ty for a pointer tensor. */
+tl_dtype tl_element_ty(tl_tensor x);
+/* len(x.shape) and x.shape[i]. */
+int tl_rank(tl_tensor x);
+int64_t tl_dim(tl_tensor x, int i);
+int64_t tl_numel(tl_tensor x);
+
+/* A shape: tl_shape(BLOCK_M, BLOCK_N). */
+typedef struct tl_shape_t {
+    int rank;
+    int64_t d[CT_MAX_RANK];
+} tl_shape_t;
+#define TL__NARGS(...) TL__NARGS_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TL__NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, N, ...) N
+#define tl_shape(...) ((tl_shape_t){TL__NARGS(__VA_ARGS__), {__VA_ARGS__}})
+/* x.shape */
+tl_shape_t tl_shape_of(tl_tensor x);
+
+/* A list of constexpr ints: tl_ints(16, 16) for multiple_of and friends. */
+typedef tl_shape_t tl_ints_t;
+#define tl_ints(...) tl_shape(__VA_ARGS__)
+
+/* ------------------------------------------------------------------ */
+/* Programming model                                                   */
+/* ------------------------------------------------------------------ */
+
+#define tl_program_id(axis) tl__program_id((axis), TL_HERE)
+#define tl_num_programs(axis) tl__num_programs((axis), TL_HERE)
+tl_tensor tl__program_id(int axis, tl_src at);
+tl_tensor tl__num_programs(int axis, tl_src at);
+
+/* ------------------------------------------------------------------ */
+/* Creation                                                            */
+/* ------------------------------------------------------------------ */
+
+#define tl_arange(start, end) tl__arange((start), (end), TL_HERE)
+tl_tensor tl__arange(int64_t start, int64_t end, tl_src at);
+/* tl.full(shape, value, dtype) */
+#define tl_full(shape, value, dtype) tl__full((shape), tl_c(value), (dtype), TL_HERE)
+tl_tensor tl__full(tl_shape_t shape, tl_tensor value, tl_dtype dtype, tl_src at);
+/* tl.zeros(shape, dtype), tl.zeros_like(x) */
+#define tl_zeros(shape, dtype) tl__zeros((shape), (dtype), TL_HERE)
+tl_tensor tl__zeros(tl_shape_t shape, tl_dtype dtype, tl_src at);
+#define tl_zeros_like(x) tl__zeros_like((x), TL_HERE)
+tl_tensor tl__zeros_like(tl_tensor x, tl_src at);
+/* x = <python literal> inside a kernel: tl.tensor from a number */
+#define tl_to_tensor(x) tl__to_tensor(tl_c(x), TL_HERE)
+tl_tensor tl__to_tensor(tl_tensor x, tl_src at);
+
+/* ------------------------------------------------------------------ */
+/* Arithmetic, comparison, logic (Python operators)                    */
+/* ------------------------------------------------------------------ */
+
+typedef enum tl_binop {
+    TL_ADD, TL_SUB, TL_MUL, TL_TRUEDIV, TL_FLOORDIV, TL_MOD,
+    TL_LT, TL_LE, TL_GT, TL_GE, TL_EQ, TL_NE,
+    TL_AND, TL_OR, TL_XOR, TL_SHL, TL_SHR,
+    TL_LOGICAL_AND, TL_LOGICAL_OR
+} tl_binop;
+
+tl_tensor tl__binop(tl_binop op, tl_tensor a, tl_tensor b, tl_src at);
+
+#define tl_add(a, b) tl__binop(TL_ADD, tl_c(a), tl_c(b), TL_HERE)       /* a + b */
+#define tl_sub(a, b) tl__binop(TL_SUB, tl_c(a), tl_c(b), TL_HERE)       /* a - b */
+#define tl_mul(a, b) tl__binop(TL_MUL, tl_c(a), tl_c(b), TL_HERE)       /* a * b */
+#define tl_div(a, b) tl__binop(TL_TRUEDIV, tl_c(a), tl_c(b), TL_HERE)   /* a / b */
+#define tl_floordiv(a, b) tl__binop(TL_FLOORDIV, tl_c(a), tl_c(b), TL_HERE) /* a // b */
+#define tl_mod(a, b) tl__binop(TL_MOD, tl_c(a), tl_c(b), TL_HERE)       /* a % b */
+#define tl_lt(a, b) tl__binop(TL_LT, tl_c(a), tl_c(b), TL_HERE)         /* a < b */
+#define tl_le(a, b) tl__binop(TL_LE, tl_c(a), tl_c(b), TL_HERE)         /* a <= b */
+#define tl_gt(a, b) tl__binop(TL_GT, tl_c(a), tl_c(b), TL_HERE)         /* a > b */
+#define tl_ge(a, b) tl__binop(TL_GE, tl_c(a), tl_c(b), TL_HERE)         /* a >= b */
+#define tl_eq(a, b) tl__binop(TL_EQ, tl_c(a), tl_c(b), TL_HERE)         /* a == b */
+#define tl_ne(a, b) tl__binop(TL_NE, tl_c(a), tl_c(b), TL_HERE)         /* a != b */
+#define tl_and(a, b) tl__binop(TL_AND, tl_c(a), tl_c(b), TL_HERE)       /* a & b */
+#define tl_or(a, b) tl__binop(TL_OR, tl_c(a), tl_c(b), TL_HERE)         /* a | b */
+#define tl_xor(a, b) tl__binop(TL_XOR, tl_c(a), tl_c(b), TL_HERE)       /* a ^ b */
+#define tl_shl(a, b) tl__binop(TL_SHL, tl_c(a), tl_c(b), TL_HERE)       /* a << b */
+#define tl_shr(a, b) tl__binop(TL_SHR, tl_c(a), tl_c(b), TL_HERE)       /* a >> b */
+#define tl_logical_and(a, b) tl__binop(TL_LOGICAL_AND, tl_c(a), tl_c(b), TL_HERE) /* a and b */
+#define tl_logical_or(a, b) tl__binop(TL_LOGICAL_OR, tl_c(a), tl_c(b), TL_HERE)   /* a or b */
+
+/* tl.add(x, y, sanitize_overflow=False) and friends */
+#define tl_add_nsan(a, b) tl__arith_nsan(TL_ADD, tl_c(a), tl_c(b), TL_HERE)
+#define tl_sub_nsan(a, b) tl__arith_nsan(TL_SUB, tl_c(a), tl_c(b), TL_HERE)
+#define tl_mul_nsan(a, b) tl__arith_nsan(TL_MUL, tl_c(a), tl_c(b), TL_HERE)
+tl_tensor tl__arith_nsan(tl_binop op, tl_tensor a, tl_tensor b, tl_src at);
+
+#define tl_neg(x) tl__neg(tl_c(x), TL_HERE)                 /* -x */
+#define tl_invert(x) tl__invert(tl_c(x), TL_HERE)           /* ~x */
+#define tl_logical_not(x) tl__logical_not(tl_c(x), TL_HERE) /* not x */
+tl_tensor tl__neg(tl_tensor x, tl_src at);
+tl_tensor tl__invert(tl_tensor x, tl_src at);
+tl_tensor tl__logical_not(tl_tensor x, tl_src at);
+
+/* tl.where(cond, x, y) */
+#define tl_where(c, x, y) tl__where(tl_c(c), tl_c(x), tl_c(y), TL_HERE)
+tl_tensor tl__where(tl_tensor c, tl_tensor x, tl_tensor y, tl_src at);
+
+typedef enum tl_propagate_nan { TL_PROPAGATE_NAN_NONE = 0, TL_PROPAGATE_NAN_ALL = 1 } tl_propagate_nan;
+typedef struct tl_minmax_opts {
+    tl_propagate_nan propagate_nan;
+} tl_minmax_opts;
+/* tl.minimum(x, y, propagate_nan=...), tl.maximum, tl.clamp */
+#define tl_minimum(x, y, ...) tl__minimum(tl_c(x), tl_c(y), (tl_minmax_opts){__VA_ARGS__}, TL_HERE)
+#define tl_maximum(x, y, ...) tl__maximum(tl_c(x), tl_c(y), (tl_minmax_opts){__VA_ARGS__}, TL_HERE)
+#define tl_clamp(x, lo, hi, ...)                                                              \
+    tl__clamp(tl_c(x), tl_c(lo), tl_c(hi), (tl_minmax_opts){__VA_ARGS__}, TL_HERE)
+tl_tensor tl__minimum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at);
+tl_tensor tl__maximum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at);
+tl_tensor tl__clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, tl_minmax_opts o, tl_src at);
+/* Python's builtin min(a, b) / max(a, b) on tensors */
+#define tl_builtin_min(a, b) tl__minimum(tl_c(a), tl_c(b), (tl_minmax_opts){0}, TL_HERE)
+#define tl_builtin_max(a, b) tl__maximum(tl_c(a), tl_c(b), (tl_minmax_opts){0}, TL_HERE)
+
+/* ------------------------------------------------------------------ */
+/* Casts                                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct tl_cast_opts {
+    const char *fp_downcast_rounding; /* "rtne", "rtz" or NULL */
+    bool bitcast;
+} tl_cast_opts;
+/* x.to(dtype, fp_downcast_rounding=None, bitcast=False); tl.cast(x, ...) */
+#define tl_to(x, dtype, ...) tl__cast(tl_c(x), (dtype), (tl_cast_opts){__VA_ARGS__}, TL_HERE)
+#define tl_cast(x, dtype, ...) tl__cast(tl_c(x), (dtype), (tl_cast_opts){__VA_ARGS__}, TL_HERE)
+tl_tensor tl__cast(tl_tensor x, tl_dtype dtype, tl_cast_opts o, tl_src at);
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef struct tl_load_opts {
+    tl_tensor mask;
+    tl_tensor other;
+    tl_ints_t boundary_check;
+    const char *padding_option;
+    const char *cache_modifier;  /* "", ".ca", ".cg", ".cv" */
+    const char *eviction_policy; /* "", "evict_first", "evict_last" */
+    bool is_volatile;
+} tl_load_opts;
+#define tl_load(ptr, ...) tl__load((ptr), (tl_load_opts){__VA_ARGS__}, TL_HERE)
+tl_tensor tl__load(tl_tensor ptr, tl_load_opts o, tl_src at);
+
+typedef struct tl_store_opts {
+    tl_tensor mask;
+    tl_ints_t boundary_check;
+    const char *cache_modifier;  /* "", ".wb", ".cg", ".cs", ".wt" */
+    const char *eviction_policy;
+} tl_store_opts;
+#define tl_store(ptr, value, ...) tl__store((ptr), tl_c(value), (tl_store_opts){__VA_ARGS__}, TL_HERE)
+void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at);
+
+typedef struct tl_atomic_opts {
+    tl_tensor mask;
+    const char *sem;   /* "acquire", "release", "acq_rel" (default), "relaxed" */
+    const char *scope; /* "gpu" (default), "cta", "sys" */
+} tl_atomic_opts;
+typedef enum tl_atomic_op {
+    TL_ATOMIC_ADD, TL_ATOMIC_MAX, TL_ATOMIC_MIN, TL_ATOMIC_AND,
+    TL_ATOMIC_OR, TL_ATOMIC_XOR, TL_ATOMIC_XCHG
+} tl_atomic_op;
+tl_tensor tl__atomic(tl_atomic_op op, tl_tensor ptr, tl_tensor val, tl_atomic_opts o, tl_src at);
+#define tl_atomic_add(p, v, ...) tl__atomic(TL_ATOMIC_ADD, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+#define tl_atomic_max(p, v, ...) tl__atomic(TL_ATOMIC_MAX, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+#define tl_atomic_min(p, v, ...) tl__atomic(TL_ATOMIC_MIN, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+#define tl_atomic_and(p, v, ...) tl__atomic(TL_ATOMIC_AND, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+#define tl_atomic_or(p, v, ...) tl__atomic(TL_ATOMIC_OR, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+#define tl_atomic_xor(p, v, ...) tl__atomic(TL_ATOMIC_XOR, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+#define tl_atomic_xchg(p, v, ...) tl__atomic(TL_ATOMIC_XCHG, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+/* tl.atomic_cas(ptr, cmp, val, sem=None, scope=None) */
+#define tl_atomic_cas(p, cmp, v, ...)                                                         \
+    tl__atomic_cas((p), tl_c(cmp), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+tl_tensor tl__atomic_cas(tl_tensor ptr, tl_tensor cmp, tl_tensor val, tl_atomic_opts o, tl_src at);
+
+/* ------------------------------------------------------------------ */
+/* Math (triton.language.math)                                         */
+/* ------------------------------------------------------------------ */
+
+typedef enum tl_unary {
+    TL_EXP, TL_EXP2, TL_LOG, TL_LOG2, TL_SQRT, TL_SQRT_RN, TL_RSQRT, TL_ABS,
+    TL_SIN, TL_COS, TL_ERF, TL_FLOOR, TL_CEIL
+} tl_unary;
+tl_tensor tl__unary(tl_unary op, tl_tensor x, tl_src at);
+#define tl_exp(x) tl__unary(TL_EXP, tl_c(x), TL_HERE)
+#define tl_exp2(x) tl__unary(TL_EXP2, tl_c(x), TL_HERE)
+#define tl_log(x) tl__unary(TL_LOG, tl_c(x), TL_HERE)
+#define tl_log2(x) tl__unary(TL_LOG2, tl_c(x), TL_HERE)
+#define tl_sqrt(x) tl__unary(TL_SQRT, tl_c(x), TL_HERE)
+#define tl_sqrt_rn(x) tl__unary(TL_SQRT_RN, tl_c(x), TL_HERE)
+#define tl_rsqrt(x) tl__unary(TL_RSQRT, tl_c(x), TL_HERE)
+#define tl_abs(x) tl__unary(TL_ABS, tl_c(x), TL_HERE)
+#define tl_sin(x) tl__unary(TL_SIN, tl_c(x), TL_HERE)
+#define tl_cos(x) tl__unary(TL_COS, tl_c(x), TL_HERE)
+#define tl_erf(x) tl__unary(TL_ERF, tl_c(x), TL_HERE)
+#define tl_floor(x) tl__unary(TL_FLOOR, tl_c(x), TL_HERE)
+#define tl_ceil(x) tl__unary(TL_CEIL, tl_c(x), TL_HERE)
+/* tl.fma(x, y, z) */
+#define tl_fma(x, y, z) tl__fma(tl_c(x), tl_c(y), tl_c(z), TL_HERE)
+tl_tensor tl__fma(tl_tensor x, tl_tensor y, tl_tensor z, tl_src at);
+/* tl.umulhi(x, y) */
+#define tl_umulhi(x, y) tl__umulhi(tl_c(x), tl_c(y), TL_HERE)
+tl_tensor tl__umulhi(tl_tensor x, tl_tensor y, tl_src at);
+/* tl.fdiv(x, y, ieee_rounding=False), tl.div_rn(x, y) */
+#define tl_fdiv(x, y) tl__fdiv(tl_c(x), tl_c(y), TL_HERE)
+#define tl_div_rn(x, y) tl__div_rn(tl_c(x), tl_c(y), TL_HERE)
+tl_tensor tl__fdiv(tl_tensor x, tl_tensor y, tl_src at);
+tl_tensor tl__div_rn(tl_tensor x, tl_tensor y, tl_src at);
+/* tl.sigmoid(x), tl.cdiv(x, div): standard.py functions (tt.func + tt.call) */
+#define tl_sigmoid(x) tl__sigmoid(tl_c(x), TL_HERE)
+#define tl_cdiv(x, d) tl__cdiv(tl_c(x), tl_c(d), TL_HERE)
+tl_tensor tl__sigmoid(tl_tensor x, tl_src at);
+tl_tensor tl__cdiv(tl_tensor x, tl_tensor div, tl_src at);
+
+/* libdevice (triton.language.extra.libdevice): tl_libdevice("asin", x) */
+#define tl_libdevice(name, ...)                                                               \
+    tl__libdevice((name), TL__NARGS(__VA_ARGS__), (tl_tensor[]){TL__LIFT_ALL(__VA_ARGS__)}, TL_HERE)
+tl_tensor tl__libdevice(const char *name, int nargs, const tl_tensor *args, tl_src at);
+/* tl.extern_elementwise(lib_name, lib_path, args, {arg types: (symbol, ret)}, is_pure) */
+typedef struct tl_extern_sig {
+    tl_dtype args[4];
+    const char *symbol;
+    tl_dtype ret;
+} tl_extern_sig;
+tl_tensor tl_extern_elementwise(const char *lib_name, const char *lib_path, int nargs,
+                                const tl_tensor *args, int nsigs, const tl_extern_sig *sigs,
+                                bool is_pure);
+
+/* ------------------------------------------------------------------ */
+/* Shapes                                                              */
+/* ------------------------------------------------------------------ */
+
+/* x[:, None], x[None, :], x[None] ... : tl_idx(x, ":, None") */
+#define tl_idx(x, spec) tl__idx((x), (spec), TL_HERE)
+tl_tensor tl__idx(tl_tensor x, const char *spec, tl_src at);
+#define tl_expand_dims(x, axis) tl__expand_dims(tl_c(x), (tl_ints_t){1, {(axis)}}, TL_HERE)
+#define tl_expand_dims_n(x, axes) tl__expand_dims(tl_c(x), (axes), TL_HERE)
+tl_tensor tl__expand_dims(tl_tensor x, tl_ints_t axes, tl_src at);
+#define tl_broadcast_to(x, shape) tl__broadcast_to(tl_c(x), (shape), TL_HERE)
+tl_tensor tl__broadcast_to(tl_tensor x, tl_shape_t shape, tl_src at);
+/* tl.broadcast(a, b) -> two tensors */
+void tl__broadcast(tl_tensor a, tl_tensor b, tl_tensor *oa, tl_tensor *ob, tl_src at);
+#define tl_broadcast(a, b, oa, ob) tl__broadcast(tl_c(a), tl_c(b), (oa), (ob), TL_HERE)
+typedef struct tl_reshape_opts {
+    bool can_reorder;
+} tl_reshape_opts;
+#define tl_reshape(x, shape, ...) tl__reshape((x), (shape), (tl_reshape_opts){__VA_ARGS__}, TL_HERE)
+tl_tensor tl__reshape(tl_tensor x, tl_shape_t shape, tl_reshape_opts o, tl_src at);
+#define tl_view(x, shape) tl__reshape((x), (shape), (tl_reshape_opts){.can_reorder = true}, TL_HERE)
+#define tl_ravel(x) tl__ravel((x), TL_HERE)
+tl_tensor tl__ravel(tl_tensor x, tl_src at);
+/* tl.permute(x, dims), tl.trans(x, *dims) (no dims: swap the last two), x.T */
+#define tl_permute(x, dims) tl__permute((x), (dims), TL_HERE)
+#define tl_trans(x, ...) tl__trans((x), (tl_ints_t){TL__NARGS0(__VA_ARGS__), {__VA_ARGS__}}, TL_HERE)
+#define tl_T(x) tl__permute((x), tl_ints(1, 0), TL_HERE)
+tl_tensor tl__permute(tl_tensor x, tl_ints_t dims, tl_src at);
+tl_tensor tl__trans(tl_tensor x, tl_ints_t dims, tl_src at);
+#define tl_join(a, b) tl__join(tl_c(a), tl_c(b), TL_HERE)
+tl_tensor tl__join(tl_tensor a, tl_tensor b, tl_src at);
+/* a, b = tl.split(x) */
+#define tl_split(x, a, b) tl__split((x), (a), (b), TL_HERE)
+void tl__split(tl_tensor x, tl_tensor *a, tl_tensor *b, tl_src at);
+#define tl_cat(a, b, ...) tl__cat((a), (b), (tl_reshape_opts){__VA_ARGS__}, TL_HERE)
+tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_reshape_opts o, tl_src at);
+#define tl_interleave(a, b) tl__interleave((a), (b), TL_HERE)
+tl_tensor tl__interleave(tl_tensor a, tl_tensor b, tl_src at);
+/* tl.gather(src, index, axis), tl.histogram(x, num_bins, mask=None) */
+#define tl_gather(src, index, axis) tl__gather((src), (index), (axis), TL_HERE)
+tl_tensor tl__gather(tl_tensor src, tl_tensor index, int axis, tl_src at);
+#define tl_histogram(x, num_bins, ...) tl__histogram((x), (num_bins), tl__opt_tensor(__VA_ARGS__), TL_HERE)
+tl_tensor tl__histogram(tl_tensor x, int num_bins, tl_tensor mask, tl_src at);
+
+/* ------------------------------------------------------------------ */
+/* Reductions and scans                                                */
+/* ------------------------------------------------------------------ */
+
+#define TL_AXIS_NONE INT_MIN
+
+typedef struct tl_reduce_opts {
+    int axis;                 /* TL_AXIS_NONE (default): every axis */
+    bool keep_dims;
+    tl_dtype dtype;           /* tl.sum(dtype=...) */
+    bool tie_break_left;      /* argmax/argmin; with indices */
+    bool reverse;             /* scans */
+} tl_reduce_opts;
+
+#define TL__REDUCE_OPTS(...) ((tl_reduce_opts){.axis = TL_AXIS_NONE, .tie_break_left = true, __VA_ARGS__})
+#define TL__SCAN_OPTS(...) ((tl_reduce_opts){.axis = 0, .tie_break_left = true, __VA_ARGS__})
+
+typedef enum tl_reduce_kind {
+    TL_RED_SUM, TL_RED_MAX, TL_RED_MIN, TL_RED_ARGMAX, TL_RED_ARGMIN, TL_RED_XOR_SUM,
+    TL_RED_OR, TL_SCAN_CUMSUM, TL_SCAN_CUMPROD
+} tl_reduce_kind;
+tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src at);
+
+#define tl_sum(x, ...) tl__reduce_std(TL_RED_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_max(x, ...) tl__reduce_std(TL_RED_MAX, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_min(x, ...) tl__reduce_std(TL_RED_MIN, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_argmax(x, axis_, ...) tl__reduce_std(TL_RED_ARGMAX, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
+#define tl_argmin(x, axis_, ...) tl__reduce_std(TL_RED_ARGMIN, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
+#define tl_xor_sum(x, ...) tl__reduce_std(TL_RED_XOR_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_reduce_or(x, axis_, ...) tl__reduce_std(TL_RED_OR, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
+#define tl_cumsum(x, ...) tl__reduce_std(TL_SCAN_CUMSUM, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_cumprod(x, ...) tl__reduce_std(TL_SCAN_CUMPROD, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
+/* v, i = tl.max(x, axis, return_indices=True) */
+#define tl_max_with_indices(x, v, i, ...) tl__max_idx(true, (x), (v), (i), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_min_with_indices(x, v, i, ...) tl__max_idx(false, (x), (v), (i), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce_opts o, tl_src at);
+
+/* ------------------------------------------------------------------ */
+/* Linear algebra                                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct tl_dot_opts {
+    tl_tensor acc;
+    const char *input_precision; /* "tf32", "tf32x3", "ieee"; NULL: the default */
+    int max_num_imprecise_acc;   /* -1: None */
+    tl_dtype out_dtype;          /* default tl_float32 */
+    int allow_tf32;              /* -1: None, 0, 1 (deprecated) */
+} tl_dot_opts;
+/* tl.dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dtype=float32) */
+#define tl_dot(a, b, ...)                                                                     \
+    tl__dot((a), (b),                                                                         \
+            (tl_dot_opts){.max_num_imprecise_acc = -1, .allow_tf32 = -1, __VA_ARGS__}, TL_HERE)
+tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at);
+
+/* ------------------------------------------------------------------ */
+/* Random (triton.language.random, Philox)                             */
+/* ------------------------------------------------------------------ */
+
+typedef enum tl_rand_kind { TL_RAND, TL_RANDN, TL_RANDINT } tl_rand_kind;
+tl_tensor tl__rand(tl_rand_kind k, tl_tensor seed, tl_tensor offset, int n_rounds, tl_src at);
+#define tl_rand(seed, offset) tl__rand(TL_RAND, tl_c(seed), tl_c(offset), 10, TL_HERE)
+#define tl_randn(seed, offset) tl__rand(TL_RANDN, tl_c(seed), tl_c(offset), 10, TL_HERE)
+#define tl_randint(seed, offset) tl__rand(TL_RANDINT, tl_c(seed), tl_c(offset), 10, TL_HERE)
+/* a, b, c, d = tl.randint4x(seed, offset) */
+void tl__randint4x(tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out[4], tl_src at);
+#define tl_randint4x(seed, offset, out) tl__randint4x(tl_c(seed), tl_c(offset), 10, (out), TL_HERE)
+
+/* ------------------------------------------------------------------ */
+/* Compiler hints and debugging                                        */
+/* ------------------------------------------------------------------ */
+
+#define tl_multiple_of(x, ...) tl__hint(0, (x), tl_ints(__VA_ARGS__), TL_HERE)
+#define tl_max_contiguous(x, ...) tl__hint(1, (x), tl_ints(__VA_ARGS__), TL_HERE)
+#define tl_max_constancy(x, ...) tl__hint(2, (x), tl_ints(__VA_ARGS__), TL_HERE)
+tl_tensor tl__hint(int which, tl_tensor x, tl_ints_t values, tl_src at);
+#define tl_assume(cond) tl__assume(tl_c(cond), TL_HERE)
+void tl__assume(tl_tensor cond, tl_src at);
+#define tl_debug_barrier() tl__debug_barrier(TL_HERE)
+void tl__debug_barrier(tl_src at);
+/* tl.static_assert(cond, msg): checked while the kernel is built */
+#define tl_static_assert(cond, ...) tl__static_assert((cond), "" __VA_ARGS__, #cond, TL_HERE)
+void tl__static_assert(bool cond, const char *msg, const char *text, tl_src at);
+/* tl.device_print(prefix, *args), tl.device_assert(cond, msg, mask=None) */
+#define tl_device_print(prefix, ...)                                                          \
+    tl__device_print((prefix), TL__NARGS0(__VA_ARGS__), (tl_tensor[]){TL__LIFT_ALL(__VA_ARGS__)}, false, TL_HERE)
+void tl__device_print(const char *prefix, int n, const tl_tensor *args, bool hex, tl_src at);
+#define tl_device_assert(cond, msg) tl__device_assert(tl_c(cond), (msg), TL_NONE, TL_HERE)
+void tl__device_assert(tl_tensor cond, const char *msg, tl_tensor mask, tl_src at);
+
+/* ------------------------------------------------------------------ */
+/* Runtime control flow                                                */
+/* ------------------------------------------------------------------ */
+
+/* tl.range(start, end, step, num_stages=..., ...) and Python's range(). */
+typedef struct tl_range_t {
+    tl_tensor start, end, step;
+    int num_stages;           /* -1: None */
+    int loop_unroll_factor;   /* -1: None */
+    bool disallow_acc_multi_buffer, flatten, warp_specialize, disable_licm;
+} tl_range_t;
+#define tl_range(start, end, step, ...)                                                       \
+    ((tl_range_t){tl_c(start), tl_c(end), tl_c(step), .num_stages = -1,                        \
+                  .loop_unroll_factor = -1, __VA_ARGS__})
+
+typedef struct tl__ctl {
+    int phase;
+    bool done;
+    int n;
+    tl_tensor **vars;
+    void *state;
+} tl__ctl;
+
+tl__ctl tl__for_begin(tl_range_t r, int n, tl_tensor **vars, tl_src at);
+bool tl__for_enter(tl__ctl *c, tl_tensor *iv);
+void tl__for_end(tl__ctl *c);
+tl__ctl tl__while_begin(int n, tl_tensor **vars, tl_src at);
+bool tl__while_cond(tl__ctl *c, tl_tensor cond);
+void tl__while_end(tl__ctl *c);
+tl__ctl tl__if_begin(tl_tensor cond, int n, tl_tensor **vars, tl_src at);
+bool tl__if_step(tl__ctl *c);
+tl_tensor tl__ifexp_begin(tl_tensor cond, tl_src at);
+tl_tensor tl__ifexp_then(tl_tensor v);
+tl_tensor tl__ifexp_else(tl_tensor v);
+void tl__return(int n, const tl_tensor *vals, tl_src at);
+
+#define TL__CAT_(a, b) a##b
+#define TL__CAT(a, b) TL__CAT_(a, b)
+#define TL__CTL TL__CAT(tl__ctl_, __LINE__)
+
+/* for iv in range/tl.range (runtime loop) carrying the listed variables */
+#define TL_FOR(iv, range, ...)                                                                \
+    for (tl_tensor iv = {0}, *TL__CAT(tl__ivp_, __LINE__) = &iv; TL__CAT(tl__ivp_, __LINE__);  \
+         TL__CAT(tl__ivp_, __LINE__) = NULL)                                                   \
+        for (tl__ctl TL__CTL = tl__for_begin((range), TL__NARGS0(__VA_ARGS__),                 \
+                                             (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL},  \
+                                             TL_HERE);                                        \
+             !TL__CTL.done && tl__for_enter(&TL__CTL, &iv); tl__for_end(&TL__CTL))
+
+/* while cond: ... carrying the listed variables (cond is re-read each trip) */
+#define TL_WHILE(cond, ...)                                                                   \
+    for (tl__ctl TL__CTL = tl__while_begin(TL__NARGS0(__VA_ARGS__),                            \
+                                           (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL},    \
+                                           TL_HERE);                                          \
+         !TL__CTL.done && tl__while_cond(&TL__CTL, tl_c(cond)); tl__while_end(&TL__CTL))
+
+/* if cond: ... [else: ...] assigning the listed variables */
+#define TL_IF(cond, ...)                                                                      \
+    for (tl__ctl TL__CTL = tl__if_begin(tl_c(cond), TL__NARGS0(__VA_ARGS__),                   \
+                                        (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL},       \
+                                        TL_HERE);                                             \
+         tl__if_step(&TL__CTL);)                                                              \
+        if (TL__CTL.phase == 1)
+#define TL_ELSE else
+
+/* then_value if cond else else_value, with a runtime condition */
+#define TL_IFEXP(cond, then_v, else_v)                                                        \
+    (tl__ifexp_begin(tl_c(cond), TL_HERE), tl__ifexp_then(tl_c(then_v)),                       \
+     tl__ifexp_else(tl_c(else_v)))
+
+/* return [values] from a kernel or @jit function (early return inside TL_IF) */
+#define TL_RETURN(...)                                                                        \
+    tl__return(TL__NARGS0(__VA_ARGS__), (tl_tensor[]){TL__LIFT_ALL(__VA_ARGS__)}, TL_HERE)
+
+/* ------------------------------------------------------------------ */
+/* Kernels and @jit helper functions                                   */
+/* ------------------------------------------------------------------ */
+
+/* A constexpr value as configs carry it. */
+typedef enum tl_cx_kind { TL_CX_NONE, TL_CX_INT, TL_CX_FLOAT, TL_CX_BOOL, TL_CX_STR, TL_CX_DTYPE } tl_cx_kind;
+typedef struct tl_cx {
+    tl_cx_kind kind;
+    int64_t i;
+    double f;
+    const char *s;
+    tl_dtype dtype;
+} tl_cx;
+
+typedef struct tl_kernel_def {
+    const char *name;
+    const char *file;
+    int nparams;
+    const char *const *params;    /* runtime parameters, in order */
+    int ncx;
+    const char *const *cx_names;  /* constexpr parameters */
+    const tl_cx_kind *cx_kinds;
+    void (*body)(const tl_tensor *args, const tl_cx *cx);
+} tl_kernel_def;
+
+/* Kernel options: what Triton's `num_warps=` etc. carry. */
+typedef struct tl_options {
+    int num_warps;              /* default 4 */
+    int num_stages;             /* default 3 */
+    int num_ctas;               /* default 1 */
+    int maxnreg;                /* 0: none */
+    bool debug;                 /* device asserts, overflow checks enabled */
+    bool sanitize_overflow;     /* default true (the checks are dead without debug) */
+    bool enable_fp_fusion;      /* default true */
+    int arch;                   /* default 90 */
+    bool implicit_store_casts;  /* accept stores that convert values implicitly, as
+                                   Python does (default false: they are errors) */
+} tl_options;
+
+/* One compiled variant of a kernel: its specialization. */
+typedef struct tl_config {
+    const char *name;
+    const char *signature;      /* "x_ptr=*fp32:16 y_ptr=*fp32:16 n_cols=i32" */
+    const char *constexprs;     /* "BLOCK_SIZE=1024 ACTIVATION='leaky_relu'" */
+    const char *problem;        /* sizes for running it: "M=4096 N=1000" */
+    int num_warps, num_stages;
+} tl_config;
+
+/* Builds the TTIR module of a kernel for a signature and constexprs.
+ * Returns NULL (and diagnostics) if the kernel is refused. */
+ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *constexprs,
+                    const tl_options *opts, ct_diags *diags);
+ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diags *diags);
+void tl_options_default(tl_options *o);
+
+/* Internal: the body of a @jit helper, called through tl__call_jit. */
+typedef void (*tl__jit_body)(const tl_tensor *args, tl_tensor *rets, void *ud);
+int tl__call_jit(const char *name, const char *file, int nargs, const char *const *argnames,
+                 const tl_tensor *args, int nrets, tl_tensor *rets, tl__jit_body body, void *ud,
+                 tl_src at);
+
+/* ---- macro machinery for parameter lists ---------------------------- */
+
+#define TL__NARGS0(...) TL__NARGS0_(_0, ##__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TL__NARGS0_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
+
+#define TL__MAP(m, ...) TL__CAT(TL__MAP_, TL__NARGS0(__VA_ARGS__))(m, ##__VA_ARGS__)
+#define TL__MAP_0(m)
+#define TL__MAP_1(m, a) m(a, 0)
+#define TL__MAP_2(m, a, ...) m(a, 1) TL__MAP_1(m, __VA_ARGS__)
+#define TL__MAP_3(m, a, ...) m(a, 2) TL__MAP_2(m, __VA_ARGS__)
+#define TL__MAP_4(m, a, ...) m(a, 3) TL__MAP_3(m, __VA_ARGS__)
+#define TL__MAP_5(m, a, ...) m(a, 4) TL__MAP_4(m, __VA_ARGS__)
+#define TL__MAP_6(m, a, ...) m(a, 5) TL__MAP_5(m, __VA_ARGS__)
+#define TL__MAP_7(m, a, ...) m(a, 6) TL__MAP_6(m, __VA_ARGS__)
+#define TL__MAP_8(m, a, ...) m(a, 7) TL__MAP_7(m, __VA_ARGS__)
+#define TL__MAP_9(m, a, ...) m(a, 8) TL__MAP_8(m, __VA_ARGS__)
+#define TL__MAP_10(m, a, ...) m(a, 9) TL__MAP_9(m, __VA_ARGS__)
+#define TL__MAP_11(m, a, ...) m(a, 10) TL__MAP_10(m, __VA_ARGS__)
+#define TL__MAP_12(m, a, ...) m(a, 11) TL__MAP_11(m, __VA_ARGS__)
+#define TL__MAP_13(m, a, ...) m(a, 12) TL__MAP_12(m, __VA_ARGS__)
+#define TL__MAP_14(m, a, ...) m(a, 13) TL__MAP_13(m, __VA_ARGS__)
+#define TL__MAP_15(m, a, ...) m(a, 14) TL__MAP_14(m, __VA_ARGS__)
+#define TL__MAP_16(m, a, ...) m(a, 15) TL__MAP_15(m, __VA_ARGS__)
+
+#define TL__ADDR_(v, i) &(v),
+#define TL__ADDR_ALL(...) TL__MAP(TL__ADDR_, ##__VA_ARGS__)
+#define TL__LIFT_(v, i) tl_c(v),
+#define TL__LIFT_ALL(...) TL__MAP(TL__LIFT_, ##__VA_ARGS__)
+#define TL__STR_(v, i) #v,
+#define TL__STR_ALL(...) TL__MAP(TL__STR_, ##__VA_ARGS__)
+#define TL__PARAM_(v, i) , tl_tensor v
+#define TL__PARAMS(...) TL__MAP(TL__PARAM_, ##__VA_ARGS__)
+/* positional arguments a[0], a[1], ... (the map counts down, so index from the end) */
+#define TL__ARGREF_(v, i) , tl__a[tl__n - 1 - (i)]
+#define TL__ARGREFS(...) TL__MAP(TL__ARGREF_, ##__VA_ARGS__)
+#define TL__UNPAREN(...) __VA_ARGS__
+
+/* constexpr parameter pairs: (int, BLOCK_SIZE) */
+#define TL__CXT(p) TL__CXT_ p
+#define TL__CXT_(type, name) type
+#define TL__CXN(p) TL__CXN_ p
+#define TL__CXN_(type, name) name
+#define TL__CXDECL_(p, i) , TL__CXT(p) TL__CXN(p)
+#define TL__CXNAME_(p, i) TL__STR2(TL__CXN(p)),
+#define TL__STR2(x) TL__STR3(x)
+#define TL__STR3(x) #x
+#define TL__CXKIND(type)                                                                      \
+    _Generic((type){0}, bool: TL_CX_BOOL, int: TL_CX_INT, long: TL_CX_INT, long long: TL_CX_INT, \
+             double: TL_CX_FLOAT, float: TL_CX_FLOAT, const char *: TL_CX_STR, char *: TL_CX_STR, \
+             tl_dtype: TL_CX_DTYPE)
+#define TL__CXKIND_(p, i) TL__CXKIND(TL__CXT(p)),
+#define TL__CXGET(type, c)                                                                    \
+    _Generic((type){0}, bool: (c).i != 0, int: (int)(c).i, long: (long)(c).i,                  \
+             long long: (long long)(c).i, double: (c).f, float: (float)(c).f,                 \
+             const char *: (c).s, char *: (char *)(c).s, tl_dtype: (c).dtype)
+#define TL__CXREF_(p, i) , TL__CXGET(TL__CXT(p), tl__c[tl__m - 1 - (i)])
+
+/*
+ * TL_KERNEL(name, (runtime params...), (type, CONSTEXPR)...)
+ *
+ *   TL_KERNEL(softmax_kernel, (x_ptr, y_ptr, n_cols), (int, BLOCK_SIZE)) { ... }
+ *
+ * defines `const tl_kernel_def name` and the body as a C function whose
+ * runtime parameters are tl_tensor and whose constexprs have their C type.
+ */
+#define TL_KERNEL(name, params, ...)                                                          \
+    static void name##__body(int tl__unused TL__PARAMS params TL__MAP(TL__CXDECL_, ##__VA_ARGS__)); \
+    static void name##__thunk(const tl_tensor *tl__a, const tl_cx *tl__c)                     \
+    {                                                                                         \
+        enum { tl__n = TL__NARGS0 params, tl__m = TL__NARGS0(__VA_ARGS__) };                   \
+        (void)tl__a;                                                                          \
+        (void)tl__c;                                                                          \
+        name##__body(0 TL__ARGREFS params TL__MAP(TL__CXREF_, ##__VA_ARGS__));                 \
+    }                                                                                         \
+    static const char *const name##__params[] = {TL__STR_ALL params NULL};                    \
+    static const char *const name##__cxnames[] = {TL__MAP(TL__CXNAME_, ##__VA_ARGS__) NULL};  \
+    static const tl_cx_kind name##__cxkinds[] = {TL__MAP(TL__CXKIND_, ##__VA_ARGS__) TL_CX_NONE}; \
+    const tl_kernel_def name = {#name,          __FILE__,        TL__NARGS0 params,          \
+                                name##__params, TL__NARGS0(__VA_ARGS__), name##__cxnames,      \
+                                name##__cxkinds, name##__thunk};                               \
+    static void name##__body(int tl__unused TL__PARAMS params TL__MAP(TL__CXDECL_, ##__VA_ARGS__))
+
+/*
+ * TL_JIT(name, (params...)) { ... return value; }
+ *
+ * A @triton.jit helper: calls emit `tt.call` to a private `tt.func` made once
+ * per argument types and constexpr values, as Python does.  Parameters are
+ * tl_tensor; a C number passed for one is a constexpr of the specialization.
+ * The body returns a tl_tensor (TL_NONE for no value).
+ */
+#define TL_JIT(name, params)                                                                  \
+    static tl_tensor name##__body(int tl__unused TL__PARAMS params);                         \
+    static void name##__thunk(const tl_tensor *tl__a, tl_tensor *tl__r, void *tl__ud)          \
+    {                                                                                         \
+        enum { tl__n = TL__NARGS0 params };                                                    \
+        (void)tl__a;                                                                          \
+        (void)tl__ud;                                                                         \
+        tl__r[0] = name##__body(0 TL__ARGREFS params);                                        \
+    }                                                                                         \
+    static const char *const name##__argnames[] = {TL__STR_ALL params NULL};                  \
+    static tl_tensor name##__call(tl_src tl__at, int tl__k, const tl_tensor *tl__args)         \
+    {                                                                                         \
+        tl_tensor r = {0};                                                                    \
+        tl__call_jit(#name, __FILE__, tl__k, name##__argnames, tl__args, 1, &r, name##__thunk, \
+                     NULL, tl__at);                                                           \
+        return r;                                                                             \
+    }                                                                                         \
+    static tl_tensor name##__body(int tl__unused TL__PARAMS params)
+
+/* Calls a TL_JIT helper: TL_CALL(leaky_relu, x) */
+#define TL_CALL(name, ...)                                                                    \
+    name##__call(TL_HERE, TL__NARGS0(__VA_ARGS__), (tl_tensor[]){TL__LIFT_ALL(__VA_ARGS__) TL_NONE})
+
+/* Internal helpers used by the macros above. */
+tl_tensor tl__opt_tensor_(int n, ...);
+#define tl__opt_tensor(...) tl__opt_tensor_(TL__NARGS0(__VA_ARGS__), ##__VA_ARGS__)
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,55 @@
+/* registry.c - the table of library kernels, from kernels.def. */
+#include "kernels.h"
+
+#include <string.h>
+
+#define KERNEL(name, py)                                                                      \
+    extern const tl_kernel_def name;                                                          \
+    extern const tl_config name##__configs[];                                                 \
+    extern const int name##__nconfigs;
+#include "kernels.def"
+#undef KERNEL
+
+static ct_kernel_entry table[] = {
+#define KERNEL(name, py) {&name, name##__configs, 0, py},
+#include "kernels.def"
+#undef KERNEL
+};
+
+static const int *const counts[] = {
+#define KERNEL(name, py) &name##__nconfigs,
+#include "kernels.def"
+#undef KERNEL
+};
+
+const ct_kernel_entry *ct_kernels(int *n)
+{
+    int k = (int)(sizeof table / sizeof table[0]);
+    for (int i = 0; i < k; i++)
+        table[i].nconfigs = *counts[i];
+    if (n)
+        *n = k;
+    return table;
+}
+
+const ct_kernel_entry *ct_kernel_find(const char *name)
+{
+    int n;
+    const ct_kernel_entry *t = ct_kernels(&n);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(t[i].def->name, name))
+            return &t[i];
+    return NULL;
+}
+
+const tl_config *ct_kernel_config(const ct_kernel_entry *k, const char *name)
+{
+    if (!k || k->nconfigs == 0)
+        return NULL;
+    if (!name)
+        return &k->configs[0];
+    for (int i = 0; i < k->nconfigs; i++)
+        if (!strcmp(k->configs[i].name, name))
+            return &k->configs[i];
+    return NULL;
+}

@@ -1,0 +1,105 @@
+/*
+ * arena.c - bump allocator owning all memory of a module.
+ *
+ * Chunks grow geometrically; an allocation larger than a chunk gets a chunk
+ * of its own.  Memory is zeroed and 16-byte aligned.  Nothing is freed
+ * individually: ct_arena_free releases everything at once.
+ */
+#include "ctriton/ir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t size, used;
+    _Alignas(16) unsigned char data[];
+} chunk;
+
+struct ct_arena {
+    chunk *head;
+    size_t total;
+};
+
+static void oom(void)
+{
+    fputs("ctriton: out of memory\n", stderr);
+    abort();
+}
+
+ct_arena *ct_arena_new(void)
+{
+    ct_arena *a = calloc(1, sizeof *a);
+    if (!a)
+        oom();
+    return a;
+}
+
+void ct_arena_free(ct_arena *a)
+{
+    if (!a)
+        return;
+    chunk *c = a->head;
+    while (c) {
+        chunk *n = c->next;
+        free(c);
+        c = n;
+    }
+    free(a);
+}
+
+void *ct_arena_alloc(ct_arena *a, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (size == 0)
+        size = 16;
+    chunk *c = a->head;
+    if (!c || c->size - c->used < size) {
+        size_t cs = c ? c->size * 2 : 16384;
+        if (cs > (1u << 22))
+            cs = 1u << 22;
+        if (cs < size)
+            cs = size;
+        chunk *n = malloc(sizeof(chunk) + cs);
+        if (!n)
+            oom();
+        n->size = cs;
+        n->used = 0;
+        if (c && size > c->size - c->used && cs == size && c->size - c->used > 1024) {
+            /* keep the current chunk in front: the big block goes behind it */
+            n->next = c->next;
+            c->next = n;
+            n->used = size;
+            a->total += size;
+            memset(n->data, 0, size);
+            return n->data;
+        }
+        n->next = c;
+        a->head = n;
+        c = n;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    a->total += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *ct_arena_strndup(ct_arena *a, const char *s, size_t n)
+{
+    char *d = ct_arena_alloc(a, n + 1);
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+char *ct_arena_strdup(ct_arena *a, const char *s)
+{
+    return ct_arena_strndup(a, s, strlen(s));
+}
+
+size_t ct_arena_bytes(const ct_arena *a)
+{
+    return a->total;
+}

@@ -1,0 +1,289 @@
+/*
+ * attr.c - attributes and locations.
+ *
+ * Attributes are immutable values allocated in the module arena.  Integer
+ * attributes store the signed value of their bits at the attribute's width
+ * (MLIR prints signless integers that way: 0xffffffff : i32 is -1).
+ */
+#include "ctriton/ir.h"
+
+#include <string.h>
+
+static ct_attr *new_attr(ct_module *m, ct_attr_kind k)
+{
+    ct_attr *a = ct_arena_alloc(m->arena, sizeof *a);
+    a->kind = k;
+    return a;
+}
+
+int64_t ct_int_wrap(int64_t v, int bits)
+{
+    if (bits >= 64 || bits <= 0)
+        return v;
+    if (bits == 1)
+        return v & 1;
+    uint64_t mask = (1ull << bits) - 1;
+    uint64_t u = (uint64_t)v & mask;
+    if (u >> (bits - 1))
+        u |= ~mask;
+    return (int64_t)u;
+}
+
+const ct_attr *ct_attr_unit(ct_module *m)
+{
+    return new_attr(m, CT_ATTR_UNIT);
+}
+
+const ct_attr *ct_attr_bool(ct_module *m, bool v)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_BOOL);
+    a->i = v;
+    return a;
+}
+
+const ct_attr *ct_attr_int(ct_module *m, const ct_type *t, int64_t v)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_INT);
+    a->type = t;
+    a->i = t ? ct_int_wrap(v, t->bits) : v;
+    return a;
+}
+
+const ct_attr *ct_attr_float(ct_module *m, const ct_type *t, double v)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_FLOAT);
+    a->type = t;
+    a->f = v;
+    return a;
+}
+
+const ct_attr *ct_attr_str(ct_module *m, const char *s)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_STR);
+    a->s = ct_arena_strdup(m->arena, s);
+    return a;
+}
+
+const ct_attr *ct_attr_type(ct_module *m, const ct_type *t)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_TYPE);
+    a->type = t;
+    return a;
+}
+
+const ct_attr *ct_attr_symref(ct_module *m, const char *sym)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_SYMREF);
+    a->s = ct_arena_strdup(m->arena, sym);
+    return a;
+}
+
+const ct_attr *ct_attr_enum(ct_module *m, const char *word)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_ENUM);
+    a->s = ct_arena_strdup(m->arena, word);
+    return a;
+}
+
+const ct_attr *ct_attr_opaque(ct_module *m, const char *text)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_OPAQUE);
+    a->s = ct_arena_strdup(m->arena, text);
+    return a;
+}
+
+const ct_attr *ct_attr_dense_int(ct_module *m, const ct_type *t, int n, const int64_t *v)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_DENSE);
+    a->type = t;
+    a->n = n;
+    int64_t *d = ct_arena_alloc(m->arena, sizeof(int64_t) * (size_t)(n ? n : 1));
+    int bits = ct_type_scalar(t)->bits;
+    for (int i = 0; i < n; i++)
+        d[i] = ct_int_wrap(v[i], bits);
+    a->ivals = d;
+    return a;
+}
+
+const ct_attr *ct_attr_dense_float(ct_module *m, const ct_type *t, int n, const double *v)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_DENSE);
+    a->type = t;
+    a->n = n;
+    double *d = ct_arena_alloc(m->arena, sizeof(double) * (size_t)(n ? n : 1));
+    memcpy(d, v, sizeof(double) * (size_t)n);
+    a->fvals = d;
+    return a;
+}
+
+const ct_attr *ct_attr_dense_array(ct_module *m, const ct_type *elem, int n, const int64_t *v)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_DENSE_ARRAY);
+    a->type = elem;
+    a->n = n;
+    int64_t *d = ct_arena_alloc(m->arena, sizeof(int64_t) * (size_t)(n ? n : 1));
+    memcpy(d, v, sizeof(int64_t) * (size_t)n);
+    a->ivals = d;
+    return a;
+}
+
+const ct_attr *ct_attr_array(ct_module *m, int n, const ct_attr *const *elems)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_ARRAY);
+    a->n = n;
+    const ct_attr **d = ct_arena_alloc(m->arena, sizeof(*d) * (size_t)(n ? n : 1));
+    memcpy(d, elems, sizeof(*d) * (size_t)n);
+    a->elems = d;
+    return a;
+}
+
+const ct_attr *ct_attr_dict(ct_module *m, int n, const ct_named_attr *entries)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_DICT);
+    a->n = n;
+    ct_named_attr *d = ct_arena_alloc(m->arena, sizeof(*d) * (size_t)(n ? n : 1));
+    /* MLIR keeps dictionaries sorted by name */
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        while (j > 0 && strcmp(d[j - 1].name, entries[i].name) > 0) {
+            d[j] = d[j - 1];
+            j--;
+        }
+        d[j].name = ct_arena_strdup(m->arena, entries[i].name);
+        d[j].attr = entries[i].attr;
+    }
+    a->entries = d;
+    return a;
+}
+
+const ct_attr *ct_attr_dict_get(const ct_attr *dict, const char *name)
+{
+    if (!dict || dict->kind != CT_ATTR_DICT)
+        return NULL;
+    for (int i = 0; i < dict->n; i++)
+        if (!strcmp(dict->entries[i].name, name))
+            return dict->entries[i].attr;
+    return NULL;
+}
+
+static bool feq(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+bool ct_attr_equal(const ct_attr *a, const ct_attr *b)
+{
+    if (a == b)
+        return true;
+    if (!a || !b || a->kind != b->kind)
+        return false;
+    if ((a->type || b->type) && !ct_type_equal(a->type, b->type))
+        return false;
+    switch (a->kind) {
+    case CT_ATTR_UNIT:
+        return true;
+    case CT_ATTR_BOOL:
+    case CT_ATTR_INT:
+        return a->i == b->i;
+    case CT_ATTR_FLOAT:
+        return feq(a->f, b->f);
+    case CT_ATTR_STR:
+    case CT_ATTR_SYMREF:
+    case CT_ATTR_ENUM:
+    case CT_ATTR_OPAQUE:
+        return strcmp(a->s, b->s) == 0;
+    case CT_ATTR_TYPE:
+        return true;
+    case CT_ATTR_DENSE:
+    case CT_ATTR_DENSE_ARRAY:
+        if (a->n != b->n || (!a->fvals) != (!b->fvals))
+            return false;
+        for (int i = 0; i < a->n; i++) {
+            if (a->fvals ? !feq(a->fvals[i], b->fvals[i]) : a->ivals[i] != b->ivals[i])
+                return false;
+        }
+        return true;
+    case CT_ATTR_ARRAY:
+        if (a->n != b->n)
+            return false;
+        for (int i = 0; i < a->n; i++)
+            if (!ct_attr_equal(a->elems[i], b->elems[i]))
+                return false;
+        return true;
+    case CT_ATTR_DICT:
+        if (a->n != b->n)
+            return false;
+        for (int i = 0; i < a->n; i++)
+            if (strcmp(a->entries[i].name, b->entries[i].name) ||
+                !ct_attr_equal(a->entries[i].attr, b->entries[i].attr))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+/* ---- locations ---------------------------------------------------- */
+
+static ct_loc *new_loc(ct_module *m, ct_loc_kind k)
+{
+    ct_loc *l = ct_arena_alloc(m->arena, sizeof *l);
+    l->kind = k;
+    return l;
+}
+
+const ct_loc *ct_loc_unknown(ct_module *m)
+{
+    return new_loc(m, CT_LOC_UNKNOWN);
+}
+
+const ct_loc *ct_loc_file(ct_module *m, const char *file, int line, int col)
+{
+    ct_loc *l = new_loc(m, CT_LOC_FILE);
+    l->file = ct_arena_strdup(m->arena, file ? file : "");
+    l->line = line;
+    l->col = col;
+    return l;
+}
+
+const ct_loc *ct_loc_name(ct_module *m, const char *name, const ct_loc *child)
+{
+    ct_loc *l = new_loc(m, CT_LOC_NAME);
+    l->name = ct_arena_strdup(m->arena, name);
+    l->child = child;
+    return l;
+}
+
+const ct_loc *ct_loc_callsite(ct_module *m, const ct_loc *callee, const ct_loc *caller)
+{
+    ct_loc *l = new_loc(m, CT_LOC_CALLSITE);
+    l->child = callee;
+    l->caller = caller;
+    return l;
+}
+
+const ct_loc *ct_loc_file_of(const ct_loc *l)
+{
+    while (l) {
+        switch (l->kind) {
+        case CT_LOC_FILE:
+            return l;
+        case CT_LOC_NAME:
+            l = l->child;
+            break;
+        case CT_LOC_CALLSITE:
+            l = l->caller;
+            break;
+        case CT_LOC_FUSED:
+            l = l->nfused ? l->fused[0] : NULL;
+            break;
+        default:
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+const char *ct_loc_name_of(const ct_loc *l)
+{
+    return l && l->kind == CT_LOC_NAME ? l->name : NULL;
+}

@@ -1,0 +1,352 @@
+/*
+ * kernel.c - building a kernel's module: the JIT's specialization
+ * (signature strings, divisibility, ints equal to 1 folded into
+ * constants, constexprs) and the public tt.func the body is traced into.
+ *
+ * Signature strings use Triton's spelling, per runtime parameter in order
+ * or as name=type pairs: "*fp32:16" (a pointer known to be 16-byte
+ * aligned: tt.divisibility = 16), "*kfp16" (const pointer), "i32",
+ * "i64:16" (an int divisible by 16), "fp32", or "1" (an int equal to 1,
+ * which the JIT turns into a constant and drops from the signature).
+ */
+#include "lang.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tl_options_default(tl_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->num_warps = 4;
+    o->num_stages = 3;
+    o->num_ctas = 1;
+    o->sanitize_overflow = true;
+    o->enable_fp_fusion = true;
+    o->arch = 90;
+}
+
+typedef struct sig_entry {
+    char name[64];
+    const tl_type *type; /* NULL: specialized constant */
+    int divisibility;    /* 0 or 16 */
+    bool is_const_one;
+} sig_entry;
+
+static char *skip_ws(char *p)
+{
+    while (*p && (isspace((unsigned char)*p) || *p == ','))
+        p++;
+    return p;
+}
+
+/* One Triton type string ("*fp32", "*kbf16", "i32", ...); NULL if malformed. */
+static const tl_type *parse_ty(const char *s)
+{
+    if (*s == '*') {
+        s++;
+        bool is_const = false;
+        if (*s == 'k') {
+            is_const = true;
+            s++;
+        }
+        const tl_type *e = parse_ty(s);
+        return e ? tl_pointer_type_ex(e, 1, is_const) : NULL;
+    }
+    return tl_dtype_from_name(s);
+}
+
+static bool parse_signature(const tl_kernel_def *k, const char *sig, sig_entry *out,
+                            ct_diags *d)
+{
+    for (int i = 0; i < k->nparams; i++) {
+        snprintf(out[i].name, sizeof out[i].name, "%s", k->params[i]);
+        out[i].type = NULL;
+        out[i].divisibility = 0;
+        out[i].is_const_one = false;
+    }
+    char *buf = strdup(sig ? sig : "");
+    if (!buf)
+        return false;
+    char *p = skip_ws(buf);
+    int pos = 0;
+    bool ok = true;
+    while (*p) {
+        char *start = p;
+        while (*p && !isspace((unsigned char)*p) && *p != ',')
+            p++;
+        char saved = *p;
+        *p = 0;
+        char *tok = start;
+        int idx = pos;
+        char *eq = strchr(tok, '=');
+        if (eq) {
+            *eq = 0;
+            idx = -1;
+            for (int i = 0; i < k->nparams; i++)
+                if (!strcmp(k->params[i], tok))
+                    idx = i;
+            if (idx < 0) {
+                ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                            "signature of %s names `%s`, which is not one of its parameters",
+                            k->name, tok);
+                ok = false;
+            }
+            tok = eq + 1;
+        }
+        if (idx >= 0 && idx < k->nparams) {
+            char *colon = strchr(tok, ':');
+            int div = 0;
+            if (colon) {
+                *colon = 0;
+                div = atoi(colon + 1);
+                if (div != 16 && div != 1) {
+                    ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                                "divisibility of `%s` must be 16 (got `%s`)", k->params[idx],
+                                colon + 1);
+                    ok = false;
+                }
+            }
+            if (!strcmp(tok, "1") || !strcmp(tok, "constexpr")) {
+                out[idx].is_const_one = true;
+            } else {
+                const tl_type *t = parse_ty(tok);
+                if (!t) {
+                    ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                                "unknown type `%s` for parameter `%s` of %s", tok,
+                                k->params[idx], k->name);
+                    ok = false;
+                }
+                out[idx].type = t;
+                out[idx].divisibility = div == 16 ? 16 : 0;
+            }
+        } else if (idx >= k->nparams) {
+            ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                        "signature of %s has more entries than its %d parameters", k->name,
+                        k->nparams);
+            ok = false;
+        }
+        pos++;
+        *p = saved;
+        p = skip_ws(p);
+    }
+    for (int i = 0; i < k->nparams && ok; i++) {
+        if (!out[i].type && !out[i].is_const_one) {
+            ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                        "signature of %s gives no type for parameter `%s`", k->name,
+                        k->params[i]);
+            ok = false;
+        }
+    }
+    free(buf);
+    return ok;
+}
+
+/* Parses "NAME=value NAME2='text'" into the kernel's constexpr slots. */
+static bool parse_constexprs(const tl_kernel_def *k, const char *text, tl_cx *cx, ct_diags *d)
+{
+    bool set[64] = {0};
+    for (int i = 0; i < k->ncx; i++)
+        cx[i] = (tl_cx){.kind = TL_CX_NONE};
+    const char *p = text ? text : "";
+    bool ok = true;
+    while (*p) {
+        while (*p && (isspace((unsigned char)*p) || *p == ','))
+            p++;
+        if (!*p)
+            break;
+        const char *ns = p;
+        while (*p && *p != '=' && !isspace((unsigned char)*p))
+            p++;
+        size_t nl = (size_t)(p - ns);
+        if (*p != '=') {
+            ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr `%.*s` has no value (NAME=value)",
+                        (int)nl, ns);
+            return false;
+        }
+        p++;
+        char val[256];
+        size_t vl = 0;
+        if (*p == '\'' || *p == '"') {
+            char q = *p++;
+            while (*p && *p != q && vl < sizeof val - 1)
+                val[vl++] = *p++;
+            if (*p == q)
+                p++;
+        } else {
+            while (*p && !isspace((unsigned char)*p) && *p != ',' && vl < sizeof val - 1)
+                val[vl++] = *p++;
+        }
+        val[vl] = 0;
+        int idx = -1;
+        for (int i = 0; i < k->ncx; i++)
+            if (strlen(k->cx_names[i]) == nl && !strncmp(k->cx_names[i], ns, nl))
+                idx = i;
+        if (idx < 0) {
+            ct_diag_add(d, CT_ERROR, k->file, 0, 0, "%s has no constexpr named `%.*s`", k->name,
+                        (int)nl, ns);
+            ok = false;
+            continue;
+        }
+        set[idx] = true;
+        tl_cx *c = &cx[idx];
+        c->kind = k->cx_kinds[idx];
+        char *end = NULL;
+        errno = 0;
+        switch (c->kind) {
+        case TL_CX_INT:
+            c->i = strtoll(val, &end, 0);
+            if (!*val || *end || errno) {
+                ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s must be an int, got `%s`",
+                            k->cx_names[idx], val);
+                ok = false;
+            }
+            break;
+        case TL_CX_FLOAT:
+            c->f = strtod(val, &end);
+            if (!*val || *end) {
+                ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s must be a float, got `%s`",
+                            k->cx_names[idx], val);
+                ok = false;
+            }
+            break;
+        case TL_CX_BOOL:
+            if (!strcmp(val, "True") || !strcmp(val, "true") || !strcmp(val, "1"))
+                c->i = 1;
+            else if (!strcmp(val, "False") || !strcmp(val, "false") || !strcmp(val, "0"))
+                c->i = 0;
+            else {
+                ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s must be True or False",
+                            k->cx_names[idx]);
+                ok = false;
+            }
+            break;
+        case TL_CX_STR:
+            c->s = strcmp(val, "None") ? strdup(val) : NULL;
+            break;
+        case TL_CX_DTYPE:
+            c->dtype = strcmp(val, "None") ? tl_dtype_from_name(val) : NULL;
+            if (strcmp(val, "None") && !c->dtype) {
+                ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s: unknown dtype `%s`",
+                            k->cx_names[idx], val);
+                ok = false;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    for (int i = 0; i < k->ncx && ok; i++) {
+        if (!set[i]) {
+            ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s of %s has no value",
+                        k->cx_names[i], k->name);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+static void free_cx(const tl_kernel_def *k, tl_cx *cx)
+{
+    for (int i = 0; i < k->ncx; i++)
+        if (cx[i].kind == TL_CX_STR)
+            free((void *)cx[i].s);
+}
+
+ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *constexprs,
+                    const tl_options *opts, ct_diags *diags)
+{
+    if (k->nparams > 64 || k->ncx > 64) {
+        ct_diag_add(diags, CT_ERROR, k->file, 0, 0, "%s has too many parameters", k->name);
+        return NULL;
+    }
+    sig_entry sig[64];
+    tl_cx cx[64];
+    if (!parse_signature(k, signature, sig, diags))
+        return NULL;
+    if (!parse_constexprs(k, constexprs, cx, diags)) {
+        free_cx(k, cx);
+        return NULL;
+    }
+    tl_builder b = {0};
+    if (opts)
+        b.opts = *opts;
+    else
+        tl_options_default(&b.opts);
+    b.m = ct_module_new();
+    b.diags = diags;
+    b.kernel_name = k->name;
+    tl_builder *saved = tl__cur;
+    tl__cur = &b;
+    tl__at((tl_src){k->file, 0, 0});
+    const ct_loc *floc = b.loc;
+
+    /* the public function */
+    const ct_type *ins[64];
+    ct_attr const *aattrs[64];
+    int nin = 0;
+    for (int i = 0; i < k->nparams; i++) {
+        if (sig[i].is_const_one)
+            continue;
+        ins[nin] = tl__ir_type(sig[i].type);
+        ct_named_attr na = {"tt.divisibility",
+                            ct_attr_int(b.m, ct_type_int(b.m, 32), sig[i].divisibility)};
+        aattrs[nin] = ct_attr_dict(b.m, sig[i].divisibility ? 1 : 0, &na);
+        nin++;
+    }
+    ct_op *func = ct_op_new(b.m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, floc);
+    ct_op_set_attr(b.m, func, "sym_name", ct_attr_str(b.m, k->name));
+    ct_op_set_attr(b.m, func, "sym_visibility", ct_attr_str(b.m, "public"));
+    ct_op_set_attr(b.m, func, "noinline", ct_attr_bool(b.m, false));
+    ct_op_set_attr(b.m, func, "function_type",
+                   ct_attr_type(b.m, ct_type_func(b.m, nin, ins, 0, NULL)));
+    bool any_attr = false;
+    for (int i = 0; i < nin; i++)
+        any_attr |= aattrs[i]->n > 0;
+    if (any_attr)
+        ct_op_set_attr(b.m, func, "arg_attrs", ct_attr_array(b.m, nin, aattrs));
+    ct_module_append_func(b.m, func);
+    ct_block *entry = b_new_block_in(&func->regions[0]);
+    tl_tensor args[64];
+    for (int i = 0, j = 0; i < k->nparams; i++) {
+        if (sig[i].is_const_one) {
+            args[i] = tl__from_i64(1);
+            continue;
+        }
+        ct_value *a = ct_block_add_arg(b.m, entry, ins[j++], ct_loc_name(b.m, k->params[i], floc));
+        args[i] = tl__tensor(a, sig[i].type);
+    }
+    tl_fn fn = {.func = func, .nrets = -1};
+    b.fn = &fn;
+    b_set_ip(entry, NULL);
+    k->body(args, cx);
+    /* the implicit `return` at the end */
+    if (b.ifs || b.loop_depth) {
+        ct_diag_add(diags, CT_ERROR, k->file, 0, 0,
+                    "%s: a TL_IF/TL_FOR/TL_WHILE block was left with break, continue or return",
+                    k->name);
+        b.nerrors++;
+    }
+    if (!ct_block_terminator(b.block))
+        b_op(CT_OP_TT_RETURN, 0, NULL, 0, NULL);
+    tl__cur = saved;
+    free_cx(k, cx);
+    if (b.nerrors) {
+        ct_module_destroy(b.m);
+        return NULL;
+    }
+    return b.m;
+}
+
+ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diags *diags)
+{
+    tl_options o;
+    tl_options_default(&o);
+    if (cfg->num_warps)
+        o.num_warps = cfg->num_warps;
+    if (cfg->num_stages)
+        o.num_stages = cfg->num_stages;
+    return tl_build(k, cfg->signature, cfg->constexprs, &o, diags);
+}

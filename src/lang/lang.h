@@ -1,0 +1,207 @@
+/*
+ * lang.h - internals of the kernel language: the builder, and the port of
+ * Triton's semantic.py that every tl_* builtin goes through.
+ *
+ * Naming: sem_* functions are semantic.py's methods (same names, same
+ * order of checks and emitted ops); b_* functions are the `builder.create_*`
+ * calls of Triton's ir.cc, with their folding (splat and broadcast of
+ * constants fold into dense constants, as createOrFold does).
+ */
+#ifndef CTRITON_LANG_H
+#define CTRITON_LANG_H
+
+#include <stdarg.h>
+
+#include "ctriton/float.h"
+#include "ctriton/tl.h"
+#include "util/util.h"
+
+/* ---- the builder --------------------------------------------------- */
+
+typedef struct tl_ifstate tl_ifstate;
+
+/* A function being built (the kernel, or a @jit callee). */
+typedef struct tl_fn {
+    struct tl_fn *parent;
+    ct_op *func;
+    int nrets;                 /* -1 until the first return */
+    const tl_type *ret_types[16];
+    bool returned;             /* a return was emitted in the current block */
+} tl_fn;
+
+typedef struct tl_builder {
+    ct_module *m;
+    ct_diags *diags;
+    tl_options opts;
+    const char *kernel_name;
+    ct_block *block;           /* insertion block */
+    ct_op *before;             /* insert before this op, or at the end if NULL */
+    const ct_loc *loc;         /* location of the ops being made */
+    tl_src loc_src;            /* the call site `loc` was made from */
+    tl_fn *fn;
+    tl_ifstate *ifs;           /* innermost runtime if being traced */
+    int loop_depth;            /* runtime for/while nesting (no return allowed inside) */
+    int nerrors;
+} tl_builder;
+
+/* The builder of the kernel being built on this thread. */
+extern _Thread_local tl_builder *tl__cur;
+
+#define B (tl__cur)
+
+/* Sets the location of the ops the builtin is about to make. */
+void tl__at(tl_src at);
+/* Reports a type error at the current call site; returns a poison value. */
+tl_tensor tl__err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tl__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+tl_tensor tl__poison(void);
+bool tl__is_poison(tl_tensor x);
+/* True when some argument is poison: the builtin returns poison silently. */
+bool tl__any_poison(int n, ...);
+/* Aborts the build if no builder is active (a builtin called outside a kernel). */
+bool tl__active(void);
+
+/* ---- types ----------------------------------------------------------- */
+
+const tl_type *tl__block_type(const tl_type *elem, int rank, const int64_t *shape);
+/* type.with_element_ty(elem): block of the same shape, or elem */
+const tl_type *tl__with_elem(const tl_type *t, const tl_type *elem);
+/* type.scalar: the element of a block, the type itself otherwise */
+const tl_type *tl__scalar(const tl_type *t);
+bool tl__is_block(const tl_type *t);
+bool tl__is_ptr(const tl_type *t);      /* the type itself is a pointer */
+bool tl__is_int(const tl_type *t);      /* scalar kind tests on a dtype */
+bool tl__is_signed(const tl_type *t);
+bool tl__is_unsigned(const tl_type *t);
+bool tl__is_bool(const tl_type *t);
+bool tl__is_floating(const tl_type *t);
+bool tl__is_fp8(const tl_type *t);
+bool tl__is_standard_floating(const tl_type *t);
+int tl__int_bits(const tl_type *t);
+int tl__prim_bits(const tl_type *t);
+int tl__fp_mantissa(const tl_type *t);
+int tl__kind_rank(const tl_type *t);    /* bool 0 < int 1 < float 2 */
+const tl_type *tl__int_dtype(int bits, bool is_signed);
+/* The MLIR type of a Triton type. */
+const ct_type *tl__ir_type(const tl_type *t);
+/* Triton's mangle(): "fp32S64S", "Pfp16", "i32" */
+void tl__mangle_type(const tl_type *t, ct_strbuf *out);
+const char *tl__scalar_name(tl_scalar s);
+
+/* ---- values ---------------------------------------------------------- */
+
+tl_tensor tl__tensor(ct_value *v, const tl_type *t);
+bool tl__is_number(tl_tensor x);      /* a Python number (int, float, bool) */
+/* Python's repr of a constexpr value as used in mangled names. */
+void tl__repr_number(tl_tensor x, ct_strbuf *out);
+
+/* ---- IR emission (builder.create_*) ------------------------------------ */
+
+ct_op *b_op(ct_opcode code, int nopnds, ct_value *const *opnds, int nres,
+            const ct_type *const *restypes);
+ct_value *b_op1(ct_opcode code, int nopnds, ct_value *const *opnds, const ct_type *restype);
+void b_attr(ct_op *op, const char *name, const ct_attr *a);
+ct_value *b_const_int(const ct_type *t, int64_t v);
+ct_value *b_const_float(const ct_type *t, double v);
+ct_value *b_const_attr(const ct_attr *a, const ct_type *t);
+ct_value *b_splat(const ct_type *t, ct_value *v);       /* createOrFold<SplatOp> */
+ct_value *b_broadcast(const ct_type *t, ct_value *v);   /* createOrFold<BroadcastOp> */
+ct_value *b_int_cast(ct_value *v, const ct_type *t, bool is_signed);
+ct_value *b_poison(const ct_type *t);
+/* Moves the insertion point. */
+void b_set_ip(ct_block *b, ct_op *before);
+ct_block *b_new_block_in(ct_region *r);
+
+/* ---- semantic.py --------------------------------------------------------- */
+
+tl_tensor sem_to_tensor(tl_tensor x);
+tl_tensor sem_scalar_constant(tl_tensor value, const tl_type *dtype);
+tl_tensor sem_make_scalar(tl_tensor value, const tl_type *dtype);
+const tl_type *sem_integer_promote(const tl_type *a, const tl_type *b);
+const tl_type *sem_computation_type(const tl_type *a, bool a_scalar, const tl_type *b,
+                                    bool b_scalar, bool div_or_mod, bool *ok);
+bool sem_binary_checking(tl_tensor *lhs, tl_tensor *rhs, bool allow_lhs_ptr, bool allow_rhs_ptr,
+                         bool arithmetic_check, bool div_or_mod);
+bool sem_broadcast_value(tl_tensor *lhs, tl_tensor *rhs);
+tl_tensor sem_broadcast_shape(tl_tensor x, int rank, const int64_t *shape);
+tl_tensor sem_add(tl_tensor a, tl_tensor b, bool sanitize);
+tl_tensor sem_sub(tl_tensor a, tl_tensor b, bool sanitize);
+tl_tensor sem_mul(tl_tensor a, tl_tensor b, bool sanitize);
+tl_tensor sem_truediv(tl_tensor a, tl_tensor b);
+tl_tensor sem_floordiv(tl_tensor a, tl_tensor b);
+tl_tensor sem_fdiv(tl_tensor a, tl_tensor b);
+tl_tensor sem_mod(tl_tensor a, tl_tensor b);
+tl_tensor sem_minimum(tl_tensor a, tl_tensor b, bool propagate_all);
+tl_tensor sem_maximum(tl_tensor a, tl_tensor b, bool propagate_all);
+tl_tensor sem_clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, bool propagate_all);
+tl_tensor sem_and(tl_tensor a, tl_tensor b);
+tl_tensor sem_or(tl_tensor a, tl_tensor b);
+tl_tensor sem_xor(tl_tensor a, tl_tensor b);
+tl_tensor sem_logical_and(tl_tensor a, tl_tensor b);
+tl_tensor sem_logical_or(tl_tensor a, tl_tensor b);
+tl_tensor sem_not(tl_tensor a);
+tl_tensor sem_lshr(tl_tensor a, tl_tensor b);
+tl_tensor sem_ashr(tl_tensor a, tl_tensor b);
+tl_tensor sem_shl(tl_tensor a, tl_tensor b);
+tl_tensor sem_minus(tl_tensor a);
+tl_tensor sem_invert(tl_tensor a);
+typedef enum sem_cmp { CMP_GT, CMP_GE, CMP_LT, CMP_LE, CMP_EQ, CMP_NE } sem_cmp;
+tl_tensor sem_compare(sem_cmp c, tl_tensor a, tl_tensor b);
+tl_tensor sem_arange(int64_t start, int64_t end);
+tl_tensor sem_full(int rank, const int64_t *shape, tl_tensor value, const tl_type *dtype);
+tl_tensor sem_splat(tl_tensor v, int rank, const int64_t *shape);
+tl_tensor sem_unsplat(tl_tensor v);
+tl_tensor sem_reshape(tl_tensor x, int rank, const int64_t *shape, bool can_reorder);
+tl_tensor sem_expand_dims(tl_tensor x, int axis);
+tl_tensor sem_cat(tl_tensor a, tl_tensor b, bool can_reorder);
+tl_tensor sem_join(tl_tensor a, tl_tensor b);
+void sem_split(tl_tensor a, tl_tensor *l, tl_tensor *r);
+tl_tensor sem_permute(tl_tensor x, int n, const int64_t *dims);
+tl_tensor sem_bitcast(tl_tensor x, const tl_type *dst);
+tl_tensor sem_cast(tl_tensor x, const tl_type *dst, const char *fp_downcast_rounding);
+tl_tensor sem_load(tl_tensor ptr, tl_tensor mask, tl_tensor other, const char *cache,
+                   const char *evict, bool is_volatile);
+void sem_store(tl_tensor ptr, tl_tensor val, tl_tensor mask, const char *cache,
+               const char *evict);
+tl_tensor sem_where(tl_tensor c, tl_tensor x, tl_tensor y);
+tl_tensor sem_dot(tl_tensor a, tl_tensor b, tl_tensor acc, const char *input_precision,
+                  int max_num_imprecise_acc, const tl_type *out_dtype);
+void sem_device_assert(tl_tensor cond, const char *msg, tl_tensor mask);
+tl_tensor sem_atomic(tl_atomic_op op, tl_tensor ptr, tl_tensor val, tl_tensor mask,
+                     const char *sem, const char *scope);
+tl_tensor sem_atomic_cas(tl_tensor ptr, tl_tensor cmp, tl_tensor val, const char *sem,
+                         const char *scope);
+tl_tensor sem_umulhi(tl_tensor x, tl_tensor y);
+tl_tensor sem_math_unary(tl_unary op, tl_tensor x);
+tl_tensor sem_gather(tl_tensor src, tl_tensor index, int axis);
+tl_tensor sem_histogram(tl_tensor x, int num_bins, tl_tensor mask);
+
+/* Reductions and scans: combine regions built by a C callback. */
+typedef void (*tl_combine_fn)(const tl_tensor *lhs_rhs, tl_tensor *out, void *ud);
+int sem_reduction(int n, const tl_tensor *inputs, int axis, bool axis_none, bool scan,
+                  bool reverse, tl_combine_fn combine, void *ud, tl_tensor *outs);
+
+/* core.py wrappers used by standard.c */
+tl_tensor core_reduce(int n, const tl_tensor *inputs, int axis, bool axis_none, bool keep_dims,
+                      tl_combine_fn combine, void *ud, tl_tensor *outs);
+tl_tensor core_expand_dims(tl_tensor x, int naxes, const int *axes);
+tl_tensor core_promote_bf16(tl_tensor x);
+
+/* ---- @jit functions ----------------------------------------------------- */
+
+/* A constexpr argument of a jit call (for mangling and for the body). */
+typedef struct tl_jit_cx {
+    int index;          /* argument position */
+    ct_strbuf *repr;    /* unused; see tl__call_jit_ex */
+} tl_jit_cx;
+
+/* Emits a call to the jit function `fullname` (e.g. "triton.language.standard.max"),
+ * building its tt.func on first use.  `args[i]` of kind TENSOR are runtime
+ * arguments; numbers and None are constexprs.  `cx_repr` (may be NULL) gives
+ * the mangled repr of extra constexpr arguments (dtypes, shapes) at the given
+ * positions.  Returns the number of results written to rets. */
+int tl__jit(const char *fullname, int nargs, const char *const *argnames, const tl_tensor *args,
+            int ncx_extra, const int *cx_pos, const char *const *cx_repr, tl__jit_body body,
+            void *ud, tl_tensor *rets);
+
+#endif

@@ -1,0 +1,654 @@
+/*
+ * standard.c - triton/language/standard.py: the @jit library functions
+ * (max, min, sum, argmax, cumsum, zeros, sigmoid, cdiv, ravel, ...).
+ *
+ * Python emits each of them as a private tt.func reached by tt.call, with
+ * their combine functions (_elementwise_max, _sum_combine, ...) as jit
+ * functions called from inside the reduce region; so do we, through
+ * tl__jit, with the same full names and argument lists (defaults included,
+ * since they appear in the mangled names).  The bodies below follow the
+ * Python bodies line by line.
+ */
+#include "lang.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define STD "triton.language.standard."
+#define CUR (B->loc_src)
+
+static tl_tensor F(bool v)
+{
+    return tl__from_bool(v);
+}
+
+static tl_tensor I(long long v)
+{
+    return tl__from_i64(v);
+}
+
+/* ---- reductions: core.reduce / core.associative_scan ---------------- */
+
+/* semantic.reduction / associative_scan with the combine region built by a
+ * call to the combine jit function. */
+int sem_reduction(int n, const tl_tensor *inputs, int axis, bool axis_none, bool scan,
+                  bool reverse, tl_combine_fn combine, void *ud, tl_tensor *outs)
+{
+    tl_tensor in[8];
+    for (int i = 0; i < n; i++) {
+        in[i] = inputs[i];
+        if (tl__is_poison(in[i]) || in[i].kind != TL_K_TENSOR) {
+            if (!tl__is_poison(in[i]))
+                tl__err("reductions need a tensor");
+            return -1;
+        }
+    }
+    if (axis_none && !scan) {
+        for (int i = 0; i < n; i++) {
+            int64_t numel = tl_numel(in[i]);
+            in[i] = sem_reshape(in[i], 1, &numel, true);
+        }
+        axis = 0;
+    }
+    int rank = tl_rank(in[0]);
+    if (scan) {
+        if (axis < -rank || axis >= rank) {
+            tl__err("scan axis %d must be < inputs rank (%d)", axis, rank);
+            return -1;
+        }
+        if (axis < 0)
+            axis += rank;
+    } else if (axis >= rank) {
+        tl__err("reduction axis must be < inputs rank (%d)", rank);
+        return -1;
+    }
+    for (int i = 1; i < n; i++)
+        if (!tl_type_eq(tl__with_elem(in[i].type, tl_int1), tl__with_elem(in[0].type, tl_int1))) {
+            tl__err("all reduction inputs must have the same shape");
+            return -1;
+        }
+    int64_t ret_shape[CT_MAX_RANK];
+    int rr = 0;
+    for (int i = 0; i < rank; i++)
+        if (scan || i != axis)
+            ret_shape[rr++] = in[0].type->shape[i];
+    const tl_type *rts[8];
+    const ct_type *irts[8];
+    ct_value *ops[8];
+    for (int i = 0; i < n; i++) {
+        const tl_type *s = tl__scalar(in[i].type);
+        rts[i] = rr ? tl__block_type(s, rr, ret_shape) : s;
+        irts[i] = tl__ir_type(rts[i]);
+        ops[i] = in[i].handle;
+    }
+    ct_op *op = b_op(scan ? CT_OP_TT_SCAN : CT_OP_TT_REDUCE, n, ops, n, irts);
+    op->regions = ct_arena_alloc(B->m->arena, sizeof(ct_region));
+    op->nregions = 1;
+    op->regions[0].parent = op;
+    b_attr(op, "axis", ct_attr_int(B->m, ct_type_int(B->m, 32), axis));
+    if (scan)
+        b_attr(op, "reverse", ct_attr_bool(B->m, reverse));
+    /* the combine region: block(args: scalars of the inputs, twice) */
+    ct_block *sblock = B->block;
+    ct_op *sbefore = B->before;
+    ct_block *blk = b_new_block_in(&op->regions[0]);
+    tl_tensor params[16];
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < n; i++) {
+            const tl_type *s = tl__scalar(in[i].type);
+            ct_value *a = ct_block_add_arg(B->m, blk, tl__ir_type(s), ct_loc_unknown(B->m));
+            params[k * n + i] = tl__tensor(a, s);
+        }
+    b_set_ip(blk, NULL);
+    tl_tensor res[8] = {{0}};
+    combine(params, res, ud);
+    ct_value *rh[8];
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        if (tl__is_poison(res[i]) || res[i].kind != TL_K_TENSOR) {
+            ok = false;
+            break;
+        }
+        rh[i] = res[i].handle;
+    }
+    if (ok)
+        b_op(scan ? CT_OP_TT_SCAN_RETURN : CT_OP_TT_REDUCE_RETURN, n, rh, 0, NULL);
+    b_set_ip(sblock, sbefore);
+    if (!ok)
+        return -1;
+    for (int i = 0; i < n; i++)
+        outs[i] = tl__tensor(&op->res[i], rts[i]);
+    return n;
+}
+
+/* core.reduce(input, axis, combine_fn, keep_dims) */
+tl_tensor core_reduce(int n, const tl_tensor *inputs, int axis, bool axis_none, bool keep_dims,
+                      tl_combine_fn combine, void *ud, tl_tensor *outs)
+{
+    int rank = tl_rank(inputs[0]);
+    if (!axis_none) {
+        if (!(-rank <= axis && axis < rank)) {
+            tl__err("invalid axis %d. Expected %d <= axis < %d", axis, -rank, rank);
+            return tl__poison();
+        }
+        if (axis < 0)
+            axis += rank;
+    }
+    if (sem_reduction(n, inputs, axis, axis_none, false, false, combine, ud, outs) < 0)
+        return tl__poison();
+    if (keep_dims) {
+        for (int i = 0; i < n; i++) {
+            if (!axis_none) {
+                int a = axis;
+                outs[i] = core_expand_dims(outs[i], 1, &a);
+            } else {
+                for (int d = 0; d < rank; d++) {
+                    int z = 0;
+                    outs[i] = core_expand_dims(outs[i], 1, &z);
+                }
+            }
+        }
+    }
+    return outs[0];
+}
+
+/* ---- combine functions ------------------------------------------------ */
+
+static const char *const ab_names[] = {"a", "b"};
+
+/* @jit def _elementwise_max(a, b): return core.maximum(a, b) */
+static void elementwise_max_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    r[0] = tl__maximum(a[0], a[1], (tl_minmax_opts){0}, CUR);
+}
+
+static void elementwise_min_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    r[0] = tl__minimum(a[0], a[1], (tl_minmax_opts){0}, CUR);
+}
+
+/* @jit def _sum_combine(a, b): return a + b */
+static void sum_combine_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    r[0] = tl__binop(TL_ADD, a[0], a[1], CUR);
+}
+
+static void prod_combine_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    r[0] = tl__binop(TL_MUL, a[0], a[1], CUR);
+}
+
+static void xor_combine_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    r[0] = tl__binop(TL_XOR, a[0], a[1], CUR);
+}
+
+static void or_combine_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    r[0] = tl__binop(TL_OR, a[0], a[1], CUR);
+}
+
+/* @jit def _argmax_combine(value1, index1, value2, index2, tie_break_left) */
+static void arg_combine_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    bool is_max = ud != NULL;
+    tl_tensor v1 = a[0], i1 = a[1], v2 = a[2], i2 = a[3];
+    bool tie_break_left = a[4].i != 0;
+    tl_tensor tie;
+    if (tie_break_left)
+        tie = tl__binop(TL_LOGICAL_AND, tl__binop(TL_EQ, v1, v2, CUR),
+                        tl__binop(TL_LT, i1, i2, CUR), CUR);
+    else
+        tie = F(false);
+    tl_tensor gt = tl__binop(TL_LOGICAL_OR, tl__binop(is_max ? TL_GT : TL_LT, v1, v2, CUR), tie, CUR);
+    r[0] = tl__where(gt, v1, v2, CUR);
+    r[1] = tl__where(gt, i1, i2, CUR);
+}
+
+static const char *const arg5_names[] = {"value1", "index1", "value2", "index2", "tie_break_left"};
+static const char *const arg4_names[] = {"value1", "index1", "value2", "index2"};
+
+/* @jit def _argmax_combine_tie_break_left(v1, i1, v2, i2): return _argmax_combine(..., True) */
+static void arg_tie_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    bool is_max = ((intptr_t)ud & 1) != 0, left = ((intptr_t)ud & 2) != 0;
+    tl_tensor args[5] = {a[0], a[1], a[2], a[3], F(left)};
+    tl__jit(is_max ? STD "_argmax_combine" : STD "_argmin_combine", 5, arg5_names, args, 0, NULL,
+            NULL, arg_combine_body, is_max ? (void *)1 : NULL, r);
+}
+
+typedef struct simple_combine {
+    const char *name;
+    tl__jit_body body;
+} simple_combine;
+
+static void simple_combine_fn(const tl_tensor *lr, tl_tensor *out, void *ud)
+{
+    const simple_combine *c = ud;
+    tl__jit(c->name, 2, ab_names, lr, 0, NULL, NULL, c->body, NULL, out);
+}
+
+static void arg_combine_fn(const tl_tensor *lr, tl_tensor *out, void *ud)
+{
+    intptr_t mode = (intptr_t)ud;
+    bool is_max = mode & 1, left = mode & 2;
+    const char *name = is_max ? (left ? STD "_argmax_combine_tie_break_left"
+                                      : STD "_argmax_combine_tie_break_fast")
+                              : (left ? STD "_argmin_combine_tie_break_left"
+                                      : STD "_argmin_combine_tie_break_fast");
+    tl__jit(name, 4, arg4_names, lr, 0, NULL, NULL, arg_tie_body, (void *)mode, out);
+}
+
+/* ---- the reductions ---------------------------------------------------- */
+
+typedef struct red_args {
+    tl_reduce_kind kind;
+    tl_reduce_opts o;
+} red_args;
+
+/* core._reduce_with_indices(input, axis, combine_fn, keep_dims) */
+static void reduce_with_indices(tl_tensor input, int axis, bool keep_dims, intptr_t mode,
+                                tl_tensor *out)
+{
+    int rank = tl_rank(input);
+    if (axis < -rank || axis >= rank) {
+        out[0] = out[1] = tl__err("invalid axis %d for a tensor of rank %d", axis, rank);
+        return;
+    }
+    int n = (int)tl_dim(input, axis);
+    tl_tensor index = sem_arange(0, n);
+    if (rank > 1) {
+        int axes[CT_MAX_RANK], na = 0;
+        for (int d = 0; d < rank; d++)
+            if (d != (axis < 0 ? axis + rank : axis))
+                axes[na++] = d;
+        index = core_expand_dims(index, na, axes);
+        index = sem_broadcast_shape(index, rank, input.type->shape);
+    }
+    tl_tensor ins[2] = {input, index};
+    core_reduce(2, ins, axis, false, keep_dims, arg_combine_fn, (void *)mode, out);
+}
+
+static const char *const max_names[] = {"input", "axis", "return_indices",
+                                        "return_indices_tie_break_left", "keep_dims"};
+
+/* @jit def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True,
+ *              keep_dims=False)   (and min) */
+static void max_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    bool is_max = ud != NULL;
+    tl_tensor input = core_promote_bf16(a[0]);
+    bool axis_none = a[1].kind == TL_K_NONE;
+    int axis = (int)a[1].i;
+    bool return_indices = a[2].i != 0, left = a[3].i != 0, keep_dims = a[4].i != 0;
+    if (return_indices) {
+        if (axis_none) {
+            r[0] = tl__err("return_indices needs an axis");
+            return;
+        }
+        reduce_with_indices(input, axis, keep_dims, (is_max ? 1 : 0) | (left ? 2 : 0), r);
+        return;
+    }
+    const tl_type *d = tl__scalar(input.type);
+    if (tl__prim_bits(d) < 32) {
+        if (tl__is_floating(d))
+            input = sem_cast(input, tl_float32, NULL);
+        else if (tl__is_int(d))
+            input = sem_cast(input, tl_int32, NULL);
+        else {
+            r[0] = tl__err("Expecting input to be integer type");
+            return;
+        }
+    }
+    simple_combine c = {is_max ? STD "_elementwise_max" : STD "_elementwise_min",
+                        is_max ? elementwise_max_body : elementwise_min_body};
+    r[0] = core_reduce(1, &input, axis, axis_none, keep_dims, simple_combine_fn, &c, r);
+}
+
+/* _pick_sum_dtype(in_dtype, dtype) */
+static const tl_type *pick_sum_dtype(const tl_type *in, const tl_type *dtype)
+{
+    if (dtype)
+        return dtype;
+    if (tl__is_signed(in) && tl__int_bits(in) < 32)
+        return tl_int32;
+    if (tl__is_unsigned(in) && tl__int_bits(in) < 32)
+        return tl_uint32;
+    return NULL;
+}
+
+typedef struct sum_ud {
+    const tl_type *dtype;
+    bool scan, prod;
+} sum_ud;
+
+static const char *const sum_names[] = {"input", "axis", "keep_dims", "dtype"};
+static const char *const cumsum_names[] = {"input", "axis", "reverse", "dtype"};
+static const char *const cumprod_names[] = {"input", "axis", "reverse"};
+
+/* @jit def sum(input, axis=None, keep_dims=False, dtype=None) */
+static void sum_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    const sum_ud *u = ud;
+    tl_tensor input = a[0];
+    const tl_type *out = pick_sum_dtype(tl__scalar(input.type), u->dtype);
+    if (out)
+        input = sem_cast(input, out, NULL);
+    simple_combine c = {STD "_sum_combine", sum_combine_body};
+    r[0] = core_reduce(1, &input, (int)a[1].i, a[1].kind == TL_K_NONE, a[2].i != 0,
+                       simple_combine_fn, &c, r);
+}
+
+/* @jit def cumsum(input, axis=0, reverse=False, dtype=None), cumprod(input, axis=0, reverse=False) */
+static void scan_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    const sum_ud *u = ud;
+    tl_tensor input = core_promote_bf16(a[0]);
+    if (!u->prod) {
+        const tl_type *out = pick_sum_dtype(tl__scalar(input.type), u->dtype);
+        if (out)
+            input = sem_cast(input, out, NULL);
+    }
+    simple_combine c = {u->prod ? STD "_prod_combine" : STD "_sum_combine",
+                        u->prod ? prod_combine_body : sum_combine_body};
+    int rank = tl_rank(input);
+    int axis = (int)a[1].i;
+    if (!(-rank <= axis && axis < rank)) {
+        r[0] = tl__err("invalid axis %d. Expected %d <= axis < %d", axis, -rank, rank);
+        return;
+    }
+    if (axis < 0)
+        axis += rank;
+    if (sem_reduction(1, &input, axis, false, true, a[2].i != 0, simple_combine_fn, &c, r) < 0)
+        r[0] = tl__poison();
+}
+
+static const char *const xs_names[] = {"input", "axis", "keep_dims"};
+
+/* @jit def xor_sum(input, axis=None, keep_dims=False), reduce_or(input, axis, keep_dims=False) */
+static void bitred_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    bool is_or = ud != NULL;
+    tl_tensor input = a[0];
+    if (!tl__is_int(tl__scalar(input.type))) {
+        r[0] = tl__err("%s only supported for integers", is_or ? "reduce_or" : "xor_sum");
+        return;
+    }
+    simple_combine c = {is_or ? STD "_or_combine" : STD "_xor_combine",
+                        is_or ? or_combine_body : xor_combine_body};
+    r[0] = core_reduce(1, &input, (int)a[1].i, a[1].kind == TL_K_NONE, a[2].i != 0,
+                       simple_combine_fn, &c, r);
+}
+
+static const char *const argmax_names[] = {"input", "axis", "tie_break_left", "keep_dims"};
+
+/* @jit def argmax(input, axis, tie_break_left=True, keep_dims=False) */
+static void argmax_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    bool is_max = ud != NULL;
+    tl_tensor args[5] = {a[0], a[1], F(true), a[2], a[3]};
+    tl_tensor out[2];
+    int n = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, NULL, max_body,
+                    is_max ? (void *)1 : NULL, out);
+    r[0] = n == 2 ? out[1] : tl__poison();
+}
+
+static tl_tensor axis_arg(tl_reduce_opts o)
+{
+    return o.axis == TL_AXIS_NONE ? TL_NONE : I(o.axis);
+}
+
+static const char *dtype_repr(const tl_type *t, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "constexpr[%s]", tl__scalar_name(t->sc));
+    return buf;
+}
+
+tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (tl__is_poison(x))
+        return x;
+    if (x.kind != TL_K_TENSOR)
+        return tl__err("reductions need a tensor, got a constexpr");
+    tl_tensor out[2] = {{0}};
+    int n = -1;
+    switch (k) {
+    case TL_RED_MAX:
+    case TL_RED_MIN: {
+        tl_tensor args[5] = {x, axis_arg(o), F(false), F(o.tie_break_left), F(o.keep_dims)};
+        n = tl__jit(k == TL_RED_MAX ? STD "max" : STD "min", 5, max_names, args, 0, NULL, NULL,
+                    max_body, k == TL_RED_MAX ? (void *)1 : NULL, out);
+        break;
+    }
+    case TL_RED_ARGMAX:
+    case TL_RED_ARGMIN: {
+        if (o.axis == TL_AXIS_NONE)
+            return tl__err("argmax/argmin need an axis");
+        tl_tensor args[4] = {x, I(o.axis), F(o.tie_break_left), F(o.keep_dims)};
+        n = tl__jit(k == TL_RED_ARGMAX ? STD "argmax" : STD "argmin", 4, argmax_names, args, 0,
+                    NULL, NULL, argmax_body, k == TL_RED_ARGMAX ? (void *)1 : NULL, out);
+        break;
+    }
+    case TL_RED_SUM: {
+        tl_tensor args[4] = {x, axis_arg(o), F(o.keep_dims), TL_NONE};
+        sum_ud u = {o.dtype, false, false};
+        char rb[64];
+        const char *rep = o.dtype ? dtype_repr(o.dtype, rb, sizeof rb) : NULL;
+        int pos = 3;
+        n = tl__jit(STD "sum", 4, sum_names, args, rep ? 1 : 0, &pos, &rep, sum_body, &u, out);
+        break;
+    }
+    case TL_RED_XOR_SUM:
+    case TL_RED_OR: {
+        tl_tensor args[3] = {x, axis_arg(o), F(o.keep_dims)};
+        n = tl__jit(k == TL_RED_OR ? STD "reduce_or" : STD "xor_sum", 3, xs_names, args, 0, NULL,
+                    NULL, bitred_body, k == TL_RED_OR ? (void *)1 : NULL, out);
+        break;
+    }
+    case TL_SCAN_CUMSUM: {
+        tl_tensor args[4] = {x, I(o.axis), F(o.reverse), TL_NONE};
+        sum_ud u = {o.dtype, true, false};
+        char rb[64];
+        const char *rep = o.dtype ? dtype_repr(o.dtype, rb, sizeof rb) : NULL;
+        int pos = 3;
+        n = tl__jit(STD "cumsum", 4, cumsum_names, args, rep ? 1 : 0, &pos, &rep, scan_body, &u,
+                    out);
+        break;
+    }
+    case TL_SCAN_CUMPROD: {
+        tl_tensor args[3] = {x, I(o.axis), F(o.reverse)};
+        sum_ud u = {NULL, true, true};
+        n = tl__jit(STD "cumprod", 3, cumprod_names, args, 0, NULL, NULL, scan_body, &u, out);
+        break;
+    }
+    }
+    return n >= 1 ? out[0] : tl__poison();
+}
+
+void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce_opts o, tl_src at)
+{
+    *v = *i = tl__poison();
+    if (!tl__active())
+        return;
+    tl__at(at);
+    if (tl__is_poison(x))
+        return;
+    tl_tensor args[5] = {x, axis_arg(o), F(true), F(o.tie_break_left), F(o.keep_dims)};
+    tl_tensor out[2];
+    int n = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, NULL, max_body,
+                    is_max ? (void *)1 : NULL, out);
+    if (n == 2) {
+        *v = out[0];
+        *i = out[1];
+    }
+}
+
+/* ---- small library functions ------------------------------------------- */
+
+/* @jit def zeros(shape, dtype): return core.full(shape, 0, dtype) */
+typedef struct zeros_ud {
+    tl_shape_t shape;
+    const tl_type *dtype;
+} zeros_ud;
+
+static void zeros_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)a;
+    const zeros_ud *z = ud;
+    r[0] = tl__full(z->shape, I(0), z->dtype, CUR);
+}
+
+static tl_tensor call_zeros(tl_shape_t shape, const tl_type *dtype)
+{
+    /* shape is a tuple constexpr: paths (0, i); dtype is (1,) */
+    ct_strbuf rep;
+    ct_sb_init(&rep);
+    for (int i = 0; i < shape.rank; i++) {
+        if (i)
+            ct_sb_putc(&rep, '_');
+        ct_sb_printf(&rep, "(0, %d)cconstexpr_%lld_", i, (long long)shape.d[i]);
+    }
+    char db[64];
+    const char *reps[2] = {rep.s ? rep.s : "", dtype_repr(dtype, db, sizeof db)};
+    int pos[2] = {0, 1};
+    static const char *const names[] = {"shape", "dtype"};
+    zeros_ud z = {shape, dtype};
+    tl_tensor args[2] = {TL_NONE, TL_NONE};
+    tl_tensor out[1];
+    int n = tl__jit(STD "zeros", 2, names, args, 2, pos, reps, zeros_body, &z, out);
+    ct_sb_free(&rep);
+    return n == 1 ? out[0] : tl__poison();
+}
+
+tl_tensor tl__zeros(tl_shape_t shape, tl_dtype dtype, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (!dtype)
+        return tl__err("tl.zeros needs a dtype");
+    return call_zeros(shape, dtype);
+}
+
+/* @jit def zeros_like(input): return zeros(input.shape, input.dtype) */
+static void zeros_like_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    r[0] = call_zeros(tl_shape_of(a[0]), tl__scalar(a[0].type));
+}
+
+tl_tensor tl__zeros_like(tl_tensor x, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (tl__is_poison(x) || x.kind != TL_K_TENSOR)
+        return tl__is_poison(x) ? x : tl__err("zeros_like expects a tensor");
+    static const char *const names[] = {"input"};
+    tl_tensor out[1];
+    int n = tl__jit(STD "zeros_like", 1, names, &x, 0, NULL, NULL, zeros_like_body, NULL, out);
+    return n == 1 ? out[0] : tl__poison();
+}
+
+/* @jit def sigmoid(x): return 1 / (1 + math.exp(-x)) */
+static void sigmoid_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor e = tl__unary(TL_EXP, tl__neg(a[0], CUR), CUR);
+    r[0] = tl__binop(TL_TRUEDIV, I(1), tl__binop(TL_ADD, I(1), e, CUR), CUR);
+}
+
+tl_tensor tl__sigmoid(tl_tensor x, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    static const char *const names[] = {"x"};
+    tl_tensor out[1];
+    int n = tl__jit(STD "sigmoid", 1, names, &x, 0, NULL, NULL, sigmoid_body, NULL, out);
+    return n == 1 ? out[0] : tl__poison();
+}
+
+/* @jit def cdiv(x, div): return (x + (div - 1)) // div */
+static void cdiv_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor x = a[0], div = a[1];
+    r[0] = tl__binop(TL_FLOORDIV, tl__binop(TL_ADD, x, tl__binop(TL_SUB, div, I(1), CUR), CUR), div,
+                     CUR);
+}
+
+tl_tensor tl__cdiv(tl_tensor x, tl_tensor div, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (tl__any_poison(2, x, div))
+        return tl__poison();
+    if (x.kind != TL_K_TENSOR && div.kind != TL_K_TENSOR) {
+        /* cdiv of two constexprs folds (Python calls the jit function all the same,
+         * but with only constexpr arguments it emits nothing but the call) */
+        if (div.i == 0)
+            return tl__err("cdiv by zero");
+    }
+    tl_tensor args[2] = {x, div};
+    tl_tensor out[1];
+    static const char *const names[] = {"x", "div"};
+    int n = tl__jit(STD "cdiv", 2, names, args, 0, NULL, NULL, cdiv_body, NULL, out);
+    return n == 1 ? out[0] : tl__poison();
+}
+
+/* @jit def ravel(x, can_reorder=False): return core.reshape(x, [x.numel], can_reorder) */
+static void ravel_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_shape_t s = {1, {tl_numel(a[0])}};
+    r[0] = tl__reshape(a[0], s, (tl_reshape_opts){.can_reorder = a[1].i != 0}, CUR);
+}
+
+tl_tensor tl__ravel(tl_tensor x, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    static const char *const names[] = {"x", "can_reorder"};
+    tl_tensor args[2] = {x, F(false)};
+    tl_tensor out[1];
+    int n = tl__jit(STD "ravel", 2, names, args, 0, NULL, NULL, ravel_body, NULL, out);
+    return n == 1 ? out[0] : tl__poison();
+}
+
+/* @jit def interleave(a, b) */
+static void interleave_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor c = tl__join(a[0], a[1], CUR);
+    if (tl_rank(c) == 1) {
+        r[0] = c;
+        return;
+    }
+    tl_shape_t s = tl_shape_of(c);
+    s.rank -= 1;
+    s.d[s.rank - 1] = 2 * tl_dim(c, -2);
+    r[0] = tl__reshape(c, s, (tl_reshape_opts){0}, CUR);
+}
+
+tl_tensor tl__interleave(tl_tensor a, tl_tensor b, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    tl_tensor args[2] = {a, b};
+    tl_tensor out[1];
+    int n = tl__jit(STD "interleave", 2, ab_names, args, 0, NULL, NULL, interleave_body, NULL, out);
+    return n == 1 ? out[0] : tl__poison();
+}

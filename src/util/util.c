@@ -1,0 +1,305 @@
+/* util.c - string buffer, pointer map, string set and file helpers. */
+#include "util/util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q) {
+        fputs("ctriton: out of memory\n", stderr);
+        abort();
+    }
+    return q;
+}
+
+void ct_sb_init(ct_strbuf *b)
+{
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+void ct_sb_free(ct_strbuf *b)
+{
+    free(b->s);
+    ct_sb_init(b);
+}
+
+static void reserve(ct_strbuf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t nc = b->cap ? b->cap * 2 : 256;
+    while (nc < b->len + extra + 1)
+        nc *= 2;
+    b->s = xrealloc(b->s, nc);
+    b->cap = nc;
+}
+
+void ct_sb_putn(ct_strbuf *b, const char *s, size_t n)
+{
+    reserve(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+void ct_sb_puts(ct_strbuf *b, const char *s)
+{
+    ct_sb_putn(b, s, strlen(s));
+}
+
+void ct_sb_putc(ct_strbuf *b, char c)
+{
+    reserve(b, 1);
+    b->s[b->len++] = c;
+    b->s[b->len] = 0;
+}
+
+void ct_sb_vprintf(ct_strbuf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    reserve(b, (size_t)n);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void ct_sb_printf(ct_strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ct_sb_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *ct_sb_take(ct_strbuf *b)
+{
+    char *s = b->s;
+    if (!s) {
+        s = xrealloc(NULL, 1);
+        s[0] = 0;
+    }
+    ct_sb_init(b);
+    return s;
+}
+
+/* ---- pointer map -------------------------------------------------- */
+
+static size_t hptr(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+void ct_pm_init(ct_ptrmap *m)
+{
+    m->keys = NULL;
+    m->vals = NULL;
+    m->cap = m->len = 0;
+}
+
+void ct_pm_free(ct_ptrmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    ct_pm_init(m);
+}
+
+void ct_pm_clear(ct_ptrmap *m)
+{
+    if (m->cap)
+        memset(m->keys, 0, sizeof(*m->keys) * m->cap);
+    m->len = 0;
+}
+
+static void pm_grow(ct_ptrmap *m)
+{
+    size_t oc = m->cap;
+    const void **ok = m->keys;
+    void **ov = m->vals;
+    m->cap = oc ? oc * 2 : 64;
+    m->keys = calloc(m->cap, sizeof(*m->keys));
+    m->vals = calloc(m->cap, sizeof(*m->vals));
+    if (!m->keys || !m->vals) {
+        fputs("ctriton: out of memory\n", stderr);
+        abort();
+    }
+    m->len = 0;
+    for (size_t i = 0; i < oc; i++)
+        if (ok[i])
+            ct_pm_put(m, ok[i], ov[i]);
+    free(ok);
+    free(ov);
+}
+
+void ct_pm_put(ct_ptrmap *m, const void *key, void *val)
+{
+    if ((m->len + 1) * 2 > m->cap)
+        pm_grow(m);
+    size_t i = hptr(key) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != key)
+        i = (i + 1) & (m->cap - 1);
+    if (!m->keys[i]) {
+        m->keys[i] = key;
+        m->len++;
+    }
+    m->vals[i] = val;
+}
+
+void *ct_pm_get(const ct_ptrmap *m, const void *key)
+{
+    if (!m->cap)
+        return NULL;
+    size_t i = hptr(key) & (m->cap - 1);
+    while (m->keys[i]) {
+        if (m->keys[i] == key)
+            return m->vals[i];
+        i = (i + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+bool ct_pm_has(const ct_ptrmap *m, const void *key)
+{
+    if (!m->cap)
+        return false;
+    size_t i = hptr(key) & (m->cap - 1);
+    while (m->keys[i]) {
+        if (m->keys[i] == key)
+            return true;
+        i = (i + 1) & (m->cap - 1);
+    }
+    return false;
+}
+
+/* ---- string set --------------------------------------------------- */
+
+static size_t hstr(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    while (*s) {
+        h ^= (unsigned char)*s++;
+        h *= 1099511628211ull;
+    }
+    return (size_t)h;
+}
+
+void ct_ss_init(ct_strset *s)
+{
+    s->keys = NULL;
+    s->cap = s->len = 0;
+}
+
+void ct_ss_free(ct_strset *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->keys[i]);
+    free(s->keys);
+    ct_ss_init(s);
+}
+
+bool ct_ss_has(const ct_strset *s, const char *k)
+{
+    if (!s->cap)
+        return false;
+    size_t i = hstr(k) & (s->cap - 1);
+    while (s->keys[i]) {
+        if (!strcmp(s->keys[i], k))
+            return true;
+        i = (i + 1) & (s->cap - 1);
+    }
+    return false;
+}
+
+void ct_ss_add(ct_strset *s, const char *k)
+{
+    if ((s->len + 1) * 2 > s->cap) {
+        size_t oc = s->cap;
+        char **ok = s->keys;
+        s->cap = oc ? oc * 2 : 64;
+        s->keys = calloc(s->cap, sizeof(char *));
+        if (!s->keys) {
+            fputs("ctriton: out of memory\n", stderr);
+            abort();
+        }
+        s->len = 0;
+        for (size_t i = 0; i < oc; i++) {
+            if (ok[i]) {
+                size_t j = hstr(ok[i]) & (s->cap - 1);
+                while (s->keys[j])
+                    j = (j + 1) & (s->cap - 1);
+                s->keys[j] = ok[i];
+                s->len++;
+            }
+        }
+        free(ok);
+    }
+    size_t i = hstr(k) & (s->cap - 1);
+    while (s->keys[i]) {
+        if (!strcmp(s->keys[i], k))
+            return;
+        i = (i + 1) & (s->cap - 1);
+    }
+    s->keys[i] = strdup(k);
+    s->len++;
+}
+
+/* ---- files -------------------------------------------------------- */
+
+char *ct_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    ct_strbuf b;
+    ct_sb_init(&b);
+    char tmp[65536];
+    size_t n;
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+        ct_sb_putn(&b, tmp, n);
+    bool err = ferror(f);
+    fclose(f);
+    if (err) {
+        ct_sb_free(&b);
+        return NULL;
+    }
+    if (len)
+        *len = b.len;
+    return ct_sb_take(&b);
+}
+
+bool ct_write_file(const char *path, const void *data, size_t len)
+{
+    size_t pl = strlen(path);
+    char *tmp = malloc(pl + 32);
+    if (!tmp)
+        return false;
+    snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        free(tmp);
+        return false;
+    }
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = (fflush(f) == 0) && ok;
+    ok = (fsync(fileno(f)) == 0 || errno == EINVAL) && ok;
+    ok = (fclose(f) == 0) && ok;
+    if (ok)
+        ok = rename(tmp, path) == 0;
+    if (!ok)
+        remove(tmp);
+    free(tmp);
+    return ok;
+}

@@ -1,0 +1,59 @@
+/*
+ * util.h - small internal helpers: a growable string buffer and a pointer
+ * map.  Not part of the public API.
+ */
+#ifndef CTRITON_UTIL_H
+#define CTRITON_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Growable, NUL-terminated string (malloc'd). */
+typedef struct ct_strbuf {
+    char *s;
+    size_t len, cap;
+} ct_strbuf;
+
+void ct_sb_init(ct_strbuf *b);
+void ct_sb_free(ct_strbuf *b);
+void ct_sb_putn(ct_strbuf *b, const char *s, size_t n);
+void ct_sb_puts(ct_strbuf *b, const char *s);
+void ct_sb_putc(ct_strbuf *b, char c);
+void ct_sb_printf(ct_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ct_sb_vprintf(ct_strbuf *b, const char *fmt, va_list ap);
+/* Takes the string out of the buffer (caller frees); the buffer is reset. */
+char *ct_sb_take(ct_strbuf *b);
+
+/* Open-addressing map from pointers to pointers (NULL keys not allowed). */
+typedef struct ct_ptrmap {
+    const void **keys;
+    void **vals;
+    size_t cap, len;
+} ct_ptrmap;
+
+void ct_pm_init(ct_ptrmap *m);
+void ct_pm_free(ct_ptrmap *m);
+void ct_pm_put(ct_ptrmap *m, const void *key, void *val);
+void *ct_pm_get(const ct_ptrmap *m, const void *key);
+bool ct_pm_has(const ct_ptrmap *m, const void *key);
+void ct_pm_clear(ct_ptrmap *m);
+
+/* Set of strings (copies kept), for name uniquing. */
+typedef struct ct_strset {
+    char **keys;
+    size_t cap, len;
+} ct_strset;
+
+void ct_ss_init(ct_strset *s);
+void ct_ss_free(ct_strset *s);
+bool ct_ss_has(const ct_strset *s, const char *k);
+void ct_ss_add(ct_strset *s, const char *k);
+
+/* Reads a whole file; returns malloc'd text (NUL-terminated) or NULL. */
+char *ct_read_file(const char *path, size_t *len);
+/* Writes text to path atomically (temp file + rename); false on error. */
+bool ct_write_file(const char *path, const void *data, size_t len);
+
+#endif
