@@ -1,0 +1,69 @@
+# ctriton: the two commands a newcomer needs.
+#
+#   make demo   build, emit a kernel's TTIR, lower it through Triton, run it on the
+#               emulator and check it; on a machine with a GPU also launch it
+#   make test   unit tests (normal and ASan+UBSan builds) and the fidelity harness
+#
+# Both install what they need when it is missing: libcmocka-dev (apt-get) and
+# triton==3.6.0 in a virtual environment reused across runs ($(VENV)).
+
+VENV      ?= $(HOME)/.cache/ctriton/venv
+PYTHON    ?= python3
+PY        := $(VENV)/bin/python
+BUILD     ?= build
+ASAN      ?= build-asan
+JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
+GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity demo bench clean
+
+all: build
+
+deps: deps-c deps-py
+
+deps-c:
+	@if [ ! -f /usr/include/cmocka.h ]; then \
+	  echo "== installing libcmocka-dev"; \
+	  $(SUDO) apt-get install -y libcmocka-dev >/dev/null 2>&1 || \
+	  { $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y libcmocka-dev >/dev/null; }; \
+	fi
+	@command -v cmake >/dev/null || { $(SUDO) apt-get install -y cmake >/dev/null 2>&1 || \
+	  { $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y cmake >/dev/null; }; }
+
+deps-py:
+	@if ! $(PY) -c "import triton, sys; sys.exit(triton.__version__ != '3.6.0')" 2>/dev/null; then \
+	  echo "== creating $(VENV) with triton==3.6.0"; \
+	  $(PYTHON) -m venv $(VENV) && $(PY) -m pip install -q --upgrade pip && \
+	  $(PY) -m pip install -q triton==3.6.0 numpy; \
+	fi
+
+$(BUILD)/build.ninja $(BUILD)/Makefile: CMakeLists.txt
+	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+
+build: deps-c $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+asan: deps-c
+	cmake -S . -B $(ASAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DCTRITON_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN) -j $(JOBS)
+
+unit: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+unit-asan: asan
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+# C kernels against their Python originals at every stage, through Triton 3.6.0
+fidelity: build deps-py
+	$(PY) scripts/fidelity.py --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md
+
+test: deps unit unit-asan fidelity
+	@echo "== all tests passed"
+
+demo: build deps-py
+	@bash scripts/demo.sh $(BUILD) $(PY)
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

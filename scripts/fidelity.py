@@ -1,0 +1,330 @@
+#!/usr/bin/env python3
+"""Fidelity harness: C kernels against their Python originals, stage by stage.
+
+For every kernel and config that `ctriton list --json` reports, this script
+  1. compiles the Python original (kernels/py/*.py) with Triton's frontend for
+     GPUTarget("cuda", 90, 32): the raw module (`.source`), then Triton's own
+     stages ttir, ttgir, llir and ptx;
+  2. parses the TTIR that the C port emits (`ctriton emit`), and runs the very
+     same stages on it (the make_ttir passes first, since it is raw);
+  3. compares each stage after stripping debug information and renumbering
+     SSA names, and writes the verdict table tests/golden/VERDICTS.md;
+  4. keeps Python's IR under tests/golden/<kernel>/<config>/ for the tools
+     that run without Triton (the raw gate, the emulator tests).
+
+Both sides are compiled with line info disabled (TRITON_DISABLE_LINE_INFO=1),
+so LLIR and PTX must be byte-identical after the normalization below.
+Exit status: 0 when every row is identical at llir and ptx, 1 otherwise.
+"""
+import argparse
+import concurrent.futures as cf
+import datetime
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+os.environ["TRITON_DISABLE_LINE_INFO"] = "1"
+os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STAGES = ["ttir", "ttgir", "llir", "ptx"]
+
+
+def parse_signature(k):
+    """ctriton's signature string -> Triton's (signature, constexprs, attrs)."""
+    import triton.language as tl  # noqa: F401
+    mod = load_module(k["py"])
+    fn = getattr(mod, k["kernel"])
+    names = list(fn.arg_names)
+    sig, consts, attrs = {}, {}, {}
+    entries = k["signature"].replace(",", " ").split()
+    for pos, e in enumerate(entries):
+        name, ty = e.split("=", 1) if "=" in e else (None, e)
+        if name is None:
+            # positional: the pos-th non-constexpr parameter
+            runtime = [n for n in names if not fn.params[names.index(n)].is_constexpr]
+            name = runtime[pos]
+        div = None
+        if ":" in ty:
+            ty, d = ty.split(":")
+            div = int(d)
+        if ty in ("1", "constexpr"):
+            sig[name] = "constexpr"
+            consts[name] = 1
+            continue
+        sig[name] = ty
+        if div == 16:
+            attrs[(names.index(name),)] = [["tt.divisibility", 16]]
+    for item in re.findall(r"(\w+)=('[^']*'|\"[^\"]*\"|\S+)", k["constexprs"]):
+        name, val = item
+        if val[0] in "'\"":
+            v = val[1:-1]
+        elif val in ("True", "False"):
+            v = val == "True"
+        elif val == "None":
+            v = None
+        else:
+            try:
+                v = int(val, 0)
+            except ValueError:
+                try:
+                    v = float(val)
+                except ValueError:
+                    v = getattr(tl, {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
+                                     "fp64": "float64", "fp8e4nv": "float8e4nv",
+                                     "fp8e5": "float8e5"}.get(val, val))
+        sig[name] = "constexpr"
+        consts[name] = v
+    # Triton wants the signature in parameter order
+    sig = {n: sig[n] for n in names if n in sig}
+    return fn, sig, consts, attrs
+
+
+_modules = {}
+
+
+def load_module(relpath):
+    if relpath not in _modules:
+        name = os.path.splitext(os.path.basename(relpath))[0]
+        spec = importlib.util.spec_from_file_location(name, relpath)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+        _modules[relpath] = mod
+    return _modules[relpath]
+
+
+def compile_stages(module, backend, options, context):
+    """Runs Triton's stages on a module already made (raw TTIR). Returns texts."""
+    from triton._C.libtriton import ir  # noqa: F401
+    from triton.backends.compiler import Language
+    stages = {}
+    backend.add_stages(stages, options, Language.TRITON)
+    metadata = {"target": backend.target, **options.__dict__}
+    out = {}
+    cur = module
+    for ext in STAGES:
+        cur = stages[ext](cur, metadata)
+        out[ext] = cur if isinstance(cur, str) else str(cur)
+    return out
+
+
+def make_backend_and_options(k):
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import make_backend
+    target = GPUTarget("cuda", 90, 32)
+    backend = make_backend(target)
+    opts = {"num_warps": int(k["num_warps"]), "num_stages": int(k["num_stages"])}
+    return backend, backend.parse_options(opts)
+
+
+def python_side(k):
+    from triton._C.libtriton import ir
+    from triton.compiler import ASTSource
+    fn, sig, consts, attrs = parse_signature(k)
+    backend, options = make_backend_and_options(k)
+    src = ASTSource(fn, sig, consts, attrs)
+    options = backend.parse_options(dict(options.__dict__, **src.parse_options()))
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    backend.load_dialects(ctx)
+    mod = src.make_ir(backend.target, options, backend.get_codegen_implementation(options),
+                      backend.get_module_map(), ctx)
+    raw = str(mod)
+    out = compile_stages(mod, backend, options, ctx)
+    out["source"] = raw
+    return out
+
+
+def c_side(k, ctriton):
+    from triton._C.libtriton import ir
+    text = subprocess.run([ctriton, "emit", k["kernel"], "--config", k["config"], "--locs"],
+                          check=True, capture_output=True, text=True).stdout
+    backend, options = make_backend_and_options(k)
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    backend.load_dialects(ctx)
+    with tempfile.NamedTemporaryFile("w", suffix=".ttir", delete=False) as f:
+        f.write(text)
+        path = f.name
+    try:
+        mod = ir.parse_mlir_module(path, ctx)
+        mod.context = ctx
+    finally:
+        os.unlink(path)
+    out = compile_stages(mod, backend, options, ctx)
+    out["source"] = text
+    return out
+
+
+# ---- normalization ------------------------------------------------------
+
+_loc_re = re.compile(r"\s*loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)")
+
+
+def norm_mlir(text):
+    """Strip locations and renumber SSA values and block labels by first appearance."""
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("#loc"):
+            continue
+        line = _loc_re.sub("", line)
+        lines.append(line.rstrip())
+    body = "\n".join(lines)
+    names = {}
+
+    def rename(m):
+        key = m.group(1)
+        if key not in names:
+            names[key] = "%%v%d" % len(names)
+        return names[key] + (m.group(2) or "")
+
+    body = re.sub(r"%([A-Za-z0-9_$.\-]+)(#\d+)?", rename, body)
+    return body.strip() + "\n"
+
+
+def norm_llir(text):
+    out = []
+    for line in text.splitlines():
+        if line.startswith("!") or line.startswith("declare void @llvm.dbg"):
+            continue
+        if line.startswith("source_filename"):
+            continue
+        line = re.sub(r",\s*!dbg !\d+", "", line)
+        line = re.sub(r"\s*#dbg_\w+\(.*\)\s*$", "", line)
+        if not line.strip():
+            continue
+        out.append(line.rstrip())
+    return "\n".join(out) + "\n"
+
+
+def norm_ptx(text):
+    out = []
+    skip = False
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith(".section") and ".debug" in s:
+            skip = True
+        if skip:
+            if s == "}":
+                skip = False
+            continue
+        if s.startswith(".loc") or s.startswith(".file") or s.startswith("$L__"):
+            continue
+        if not s:
+            continue
+        out.append(line.rstrip())
+    return "\n".join(out) + "\n"
+
+
+NORM = {"ttir": norm_mlir, "ttgir": norm_mlir, "llir": norm_llir, "ptx": norm_ptx,
+        "source": norm_mlir}
+
+
+def diffstat(a, b):
+    import difflib
+    plus = minus = 0
+    for d in difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm="", n=0):
+        if d.startswith("+") and not d.startswith("+++"):
+            plus += 1
+        elif d.startswith("-") and not d.startswith("---"):
+            minus += 1
+    return plus, minus
+
+
+def run_one(k, ctriton, golden_dir):
+    try:
+        py = python_side(k)
+    except Exception as e:  # the Python original must compile
+        return k, {"error": "python: %s" % e}
+    try:
+        c = c_side(k, ctriton)
+    except subprocess.CalledProcessError as e:
+        return k, {"error": "ctriton emit failed: %s" % e.stderr.strip()}
+    except Exception as e:
+        return k, {"error": "c side: %s" % e}
+    res = {}
+    gdir = os.path.join(golden_dir, k["kernel"], k["config"])
+    os.makedirs(gdir, exist_ok=True)
+    for ext in ["source"] + STAGES:
+        with open(os.path.join(gdir, "py." + ext), "w") as f:
+            f.write(py[ext])
+    with open(os.path.join(gdir, "c.source"), "w") as f:
+        f.write(c["source"])
+    for ext in STAGES:
+        a, b = NORM[ext](py[ext]), NORM[ext](c[ext])
+        if a == b:
+            res[ext] = "✓"
+        else:
+            p, m = diffstat(a, b)
+            res[ext] = "+%d/-%d" % (p, m)
+            with open(os.path.join(gdir, "diff." + ext), "w") as f:
+                import difflib
+                f.writelines(l + "\n" for l in difflib.unified_diff(
+                    a.splitlines(), b.splitlines(), "python", "c", lineterm=""))
+    return k, res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ctriton", default=os.path.join(ROOT, "build", "ctriton"))
+    ap.add_argument("--golden", default=os.path.join(ROOT, "tests", "golden"))
+    ap.add_argument("--verdicts", default=None)
+    ap.add_argument("--kernel", action="append", help="only these kernels")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--raw-column", default=None,
+                    help="JSON file with the raw-gate results (kernel/config -> verdict)")
+    args = ap.parse_args()
+    os.chdir(ROOT)
+    import triton
+    listing = json.loads(subprocess.run([args.ctriton, "list", "--json"], check=True,
+                                        capture_output=True, text=True).stdout)
+    if args.kernel:
+        listing = [k for k in listing if k["kernel"] in args.kernel]
+    raw = {}
+    if args.raw_column and os.path.exists(args.raw_column):
+        raw = json.load(open(args.raw_column))
+    results = []
+    with cf.ProcessPoolExecutor(max_workers=args.jobs) as ex:
+        futs = [ex.submit(run_one, k, args.ctriton, args.golden) for k in listing]
+        for f in futs:
+            results.append(f.result())
+    ok = True
+    rows = []
+    for k, res in results:
+        key = "%s/%s" % (k["kernel"], k["config"])
+        if "error" in res:
+            ok = False
+            rows.append("| %s | %s | %s | error | error | error | error |" % (
+                k["kernel"], k["config"], raw.get(key, "")))
+            print("%-40s ERROR %s" % (key, res["error"]), file=sys.stderr)
+            continue
+        if res["llir"] != "✓" or res["ptx"] != "✓":
+            ok = False
+        rows.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            k["kernel"], k["config"], raw.get(key, ""), res["ttir"], res["ttgir"], res["llir"], res["ptx"]))
+        print("%-40s ttir %-10s ttgir %-10s llir %-10s ptx %s" % (
+            key, res["ttir"], res["ttgir"], res["llir"], res["ptx"]))
+    if args.verdicts:
+        note_path = os.path.join(os.path.dirname(args.verdicts), "VERDICTS.notes.md")
+        notes = open(note_path).read() if os.path.exists(note_path) else ""
+        with open(args.verdicts, "w") as f:
+            f.write("# Verdicts: C kernels against their Python originals\n\n")
+            f.write("Generated by `scripts/fidelity.py` on %s with Triton %s, target sm_90 "
+                    "(cuda, 90, 32), line info disabled. ✓: identical after normalization; "
+                    "+a/-b: lines added/removed in the C side's stage.\n\n"
+                    % (datetime.date.today().isoformat(), triton.__version__))
+            f.write("| kernel | config | raw | ttir | ttgir | llir | ptx |\n")
+            f.write("|---|---|---|---|---|---|---|\n")
+            f.write("\n".join(rows) + "\n")
+            if notes:
+                f.write("\n" + notes)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

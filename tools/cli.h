@@ -1,0 +1,24 @@
+/* cli.h - the ctriton command's subcommands, one file each (tools/cmd_*.c). */
+#ifndef CTRITON_CLI_H
+#define CTRITON_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct ct_cmd {
+    const char *name;
+    const char *usage;   /* one line: "emit KERNEL [--config NAME] [--locs]" */
+    const char *help;    /* what it does */
+    int (*run)(int argc, char **argv);
+} ct_cmd;
+
+/* The table of commands (tools/ctriton.c). */
+extern const ct_cmd ct_commands[];
+
+int cmd_list(int argc, char **argv);
+int cmd_emit(int argc, char **argv);
+
+/* Prints "ctriton: " and the message to stderr; returns `code`. */
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif
