@@ -96,6 +96,61 @@ static const char *unique_name(namer *n, scope *s, counters *c, const char *want
     return own(n, ct_sb_take(&b));
 }
 
+/* A name the parser kept from the text for a block argument whose location
+ * the text could not carry (see ct_loc_name_hint).  MLIR printed it either
+ * as the name itself or as `base_N`, base made unique with the conflict
+ * counter at N; in the second case name `base` again, so that the counter
+ * advances as it did in MLIR and the names after it come out the same. */
+static const char *hinted_name(namer *n, scope *s, counters *c, const char *h)
+{
+    const char *us = strrchr(h, '_');
+    if (us && us > h && us[1]) {
+        char *end;
+        long k = strtol(us + 1, &end, 10);
+        if (!*end && isdigit((unsigned char)us[1]) && k == c->conflict && !scope_has(s, h)) {
+            char *base = strndup(h, (size_t)(us - h));
+            bool taken = base && scope_has(s, base);
+            const char *r = taken ? unique_name(n, s, c, base) : NULL;
+            free(base);
+            if (r)
+                return r;
+        }
+    }
+    return unique_name(n, s, c, h);
+}
+
+/* The name a location gives the value it is attached to: the first name
+ * location met walking it in pre-order (a callsite's callee before its
+ * caller), as MLIR's printNameLocAsPrefix finds it (findInstanceOf<NameLoc>). */
+static const ct_loc *name_loc(const ct_loc *l, int depth)
+{
+    if (!l || depth > 1000)
+        return NULL;
+    switch (l->kind) {
+    case CT_LOC_NAME:
+        return l;
+    case CT_LOC_CALLSITE: {
+        const ct_loc *r = name_loc(l->child, depth + 1);
+        return r ? r : name_loc(l->caller, depth + 1);
+    }
+    case CT_LOC_FUSED:
+        for (int i = 0; i < l->nfused; i++) {
+            const ct_loc *r = name_loc(l->fused[i], depth + 1);
+            if (r)
+                return r;
+        }
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+static const char *loc_name(const ct_loc *l)
+{
+    const ct_loc *n = name_loc(l, 0);
+    return n ? n->name : NULL;
+}
+
 static void set_name(namer *n, scope *s, counters *c, const ct_value *v, const char *want)
 {
     if (!want || !*want) {
@@ -137,7 +192,7 @@ static void number_op(namer *n, scope *s, counters *c, const ct_op *op)
 {
     if (op->nres == 0)
         return;
-    const char *nl = ct_loc_name_of(op->loc);
+    const char *nl = loc_name(op->loc);
     if (nl) {
         set_name(n, s, c, &op->res[0], nl);
         return;
@@ -163,9 +218,13 @@ static void number_block(namer *n, scope *s, counters *c, const ct_block *b, boo
 {
     for (int i = 0; i < b->nargs; i++) {
         const ct_value *a = b->args[i];
-        const char *nl = ct_loc_name_of(a->loc);
+        const char *nl = loc_name(a->loc);
         char tmp[24];
-        if (entry) {
+        if (nl && a->loc->kind == CT_LOC_NAME && a->loc->child == &ct_loc_name_hint) {
+            if (entry)
+                c->arg++;
+            ct_pm_put(&n->vnames, a, (void *)hinted_name(n, s, c, nl));
+        } else if (entry) {
             snprintf(tmp, sizeof tmp, "arg%d", c->arg++);
             set_name(n, s, c, a, nl ? nl : tmp);
         } else {
@@ -260,20 +319,36 @@ static void put_type(printer *p, const ct_type *t)
     }
 }
 
+/* A type as ODS prints a typed operand or result of a dialect type class:
+ * without its mnemonic (`<tensor<32x64xf16>>` for !tt.ptr<tensor<32x64xf16>>). */
+static void put_stripped_type(printer *p, const ct_type *t)
+{
+    if (t->kind == CT_TY_PTR || t->kind == CT_TY_TENSORDESC) {
+        char buf[512];
+        size_t n = ct_type_str(t, buf, sizeof buf);
+        const char *lt = strchr(buf, '<');
+        if (n < sizeof buf && lt) {
+            P(p, lt);
+            return;
+        }
+    }
+    put_type(p, t);
+}
+
 static void put_value(printer *p, const ct_value *v)
 {
-    const char *name = ct_pm_get(&p->nm.vnames, v);
-    if (name) {
-        Pf(p, "%%%s", name);
-        return;
-    }
-    if (v->def) {
-        /* a result of a single-named group: %name#i */
+    if (v->def && v->def->nres > 1 && !ct_pm_get(&p->nm.groups, v->def)) {
+        /* a result of an op whose results share one name: %name#i, #0 included */
         const char *base = ct_pm_get(&p->nm.vnames, &v->def->res[0]);
         if (base) {
             Pf(p, "%%%s#%d", base, v->index);
             return;
         }
+    }
+    const char *name = ct_pm_get(&p->nm.vnames, v);
+    if (name) {
+        Pf(p, "%%%s", name);
+        return;
     }
     P(p, "%<<UNKNOWN SSA VALUE>>");
 }
@@ -659,7 +734,8 @@ static void put_results(printer *p, const ct_op *op)
             put_value(p, &op->res[i]);
         }
     } else {
-        put_value(p, &op->res[0]);
+        const char *name = ct_pm_get(&p->nm.vnames, &op->res[0]);
+        Pf(p, "%%%s", name ? name : "<<UNKNOWN SSA VALUE>>");
         if (op->nres > 1)
             Pf(p, ":%d", op->nres);
     }
@@ -719,8 +795,10 @@ static void print_func(printer *p, const ct_op *op)
     const ct_type *ft = ct_func_type(op);
     const ct_attr *argattrs = ct_op_attr(op, "arg_attrs");
     P(p, "tt.func ");
-    P(p, vis ? vis->s : "public");
-    P(p, " ");
+    if (vis && vis->kind == CT_ATTR_STR) {
+        P(p, vis->s);
+        P(p, " ");
+    }
     put_symbol(p, ct_func_name(op));
     P(p, "(");
     const ct_block *e = ct_func_entry(op);
@@ -827,18 +905,26 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     case CT_OP_TT_RETURN:
     case CT_OP_SCF_YIELD:
-    case CT_OP_TT_REDUCE_RETURN:
-    case CT_OP_TT_SCAN_RETURN:
+    case CT_OP_TT_MAP_ELEMENTWISE_RETURN:
+        /* attr-dict ($values^ : type($values))? */
         P(p, name);
+        put_op_attrs(p, op, NULL);
         if (op->nopnds) {
             P(p, " ");
             put_values(p, op->opnds, op->nopnds);
-            put_op_attrs(p, op, NULL);
             P(p, " : ");
             put_types_of(p, op->opnds, op->nopnds);
-        } else {
-            put_op_attrs(p, op, NULL);
         }
+        break;
+    case CT_OP_TT_REDUCE_RETURN:
+    case CT_OP_TT_SCAN_RETURN:
+        /* $result attr-dict : type($result) */
+        P(p, name);
+        P(p, " ");
+        put_values(p, op->opnds, op->nopnds);
+        put_op_attrs(p, op, NULL);
+        P(p, " : ");
+        put_types_of(p, op->opnds, op->nopnds);
         break;
     case CT_OP_TT_CALL: {
         static const char *const el[] = {"callee", NULL};
@@ -988,13 +1074,14 @@ static void print_custom(printer *p, const ct_op *op)
     }
     case CT_OP_TT_FP_TO_FP: {
         static const char *const el[] = {"rounding", NULL};
+        /* $src attr-dict (`,` `rounding` `=` $rounding^)? */
         P(p, name);
         P(p, " ");
         put_value(p, op->opnds[0]);
+        put_op_attrs(p, op, el);
         const char *r = attr_word(op, "rounding", NULL);
         if (r)
             Pf(p, ", rounding = %s", r);
-        put_op_attrs(p, op, el);
         P(p, " : ");
         put_type(p, op->opnds[0]->type);
         P(p, " -> ");
@@ -1050,10 +1137,12 @@ static void print_custom(printer *p, const ct_op *op)
         const ct_attr *s = ct_op_attr(op, "asm_string");
         put_string(p, s ? s->s : "");
         put_op_attrs(p, op, el);
-        P(p, " ");
-        put_values(p, op->opnds, op->nopnds);
-        P(p, " : ");
-        put_types_of(p, op->opnds, op->nopnds);
+        if (op->nopnds) {
+            P(p, " ");
+            put_values(p, op->opnds, op->nopnds);
+            P(p, " : ");
+            put_types_of(p, op->opnds, op->nopnds);
+        }
         P(p, " -> ");
         for (int i = 0; i < op->nres; i++) {
             if (i)
@@ -1091,8 +1180,8 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     }
     case CT_OP_TT_MAKE_TENSOR_PTR: {
-        static const char *const el[] = {"order", NULL};
-        /* $base, [shape], [strides], [offsets] attr-dict : result */
+        /* $base, [shape], [strides], [offsets] attr-dict : type($result), the
+         * result type stripped of its mnemonic (ODS does that for a typed result) */
         int rank = (op->nopnds - 1) / 3;
         P(p, name);
         P(p, " ");
@@ -1102,18 +1191,100 @@ static void print_custom(printer *p, const ct_op *op)
             put_values(p, op->opnds + 1 + g * rank, rank);
             P(p, "]");
         }
-        put_op_attrs(p, op, el);
-        const ct_attr *o = ct_op_attr(op, "order");
-        if (o) {
-            /* order is printed in the attr dict by Triton */
-            P(p, " {order = ");
-            put_attr(p, o, ELIDE_MAY);
-            P(p, "}");
-        }
+        put_op_attrs(p, op, NULL);
         P(p, " : ");
-        put_type(p, op->res[0].type);
+        put_stripped_type(p, op->res[0].type);
         break;
     }
+    case CT_OP_TT_MAKE_TENSOR_DESC: {
+        /* $base, [shape], [strides] attr-dict : type($base), type($result), both stripped */
+        int rank = (op->nopnds - 1) / 2;
+        P(p, name);
+        P(p, " ");
+        put_value(p, op->opnds[0]);
+        for (int g = 0; g < 2; g++) {
+            P(p, ", [");
+            put_values(p, op->opnds + 1 + g * rank, rank);
+            P(p, "]");
+        }
+        put_op_attrs(p, op, NULL);
+        P(p, " : ");
+        put_stripped_type(p, op->opnds[0]->type);
+        P(p, ", ");
+        put_stripped_type(p, op->res[0].type);
+        break;
+    }
+    case CT_OP_TT_DESCRIPTOR_LOAD:
+    case CT_OP_TT_DESCRIPTOR_STORE:
+    case CT_OP_TT_DESCRIPTOR_REDUCE: {
+        static const char *const el[] = {"cache", "evict", "kind", NULL};
+        bool store = op->code != CT_OP_TT_DESCRIPTOR_LOAD;
+        int nidx = op->nopnds - 1 - (store ? 1 : 0);
+        P(p, name);
+        P(p, " ");
+        if (op->code == CT_OP_TT_DESCRIPTOR_REDUCE)
+            Pf(p, "%s, ", attr_word(op, "kind", "?"));
+        put_value(p, op->opnds[0]);
+        P(p, "[");
+        put_values(p, op->opnds + 1, nidx);
+        P(p, "]");
+        if (store) {
+            P(p, ", ");
+            put_value(p, op->opnds[op->nopnds - 1]);
+        } else {
+            const char *cache = attr_word(op, "cache", NULL);
+            const char *evict = attr_word(op, "evict", NULL);
+            if (cache)
+                Pf(p, " cacheModifier = %s", cache);
+            if (evict)
+                Pf(p, " evictionPolicy = %s", evict);
+        }
+        put_op_attrs(p, op, el);
+        P(p, " : ");
+        put_type(p, op->opnds[0]->type);
+        if (store) {
+            P(p, ", ");
+            put_type(p, op->opnds[op->nopnds - 1]->type);
+        } else {
+            P(p, " -> ");
+            put_type(p, op->res[0].type);
+        }
+        break;
+    }
+    case CT_OP_TT_DESCRIPTOR_GATHER:
+    case CT_OP_TT_DESCRIPTOR_SCATTER: {
+        /* $desc[$x_offsets, $y_offset] (, $src)? attr-dict : functional-type | type(operands) */
+        bool scatter = op->code == CT_OP_TT_DESCRIPTOR_SCATTER;
+        P(p, name);
+        P(p, " ");
+        put_value(p, op->opnds[0]);
+        P(p, "[");
+        put_values(p, op->opnds + 1, 2);
+        P(p, "]");
+        if (scatter) {
+            P(p, ", ");
+            put_value(p, op->opnds[3]);
+        }
+        put_op_attrs(p, op, NULL);
+        if (scatter) {
+            P(p, " : ");
+            put_types_of(p, op->opnds, op->nopnds);
+        } else {
+            P(p, " : (");
+            put_types_of(p, op->opnds, op->nopnds);
+            P(p, ") -> ");
+            put_type(p, op->res[0].type);
+        }
+        break;
+    }
+    case CT_OP_TT_UNSPLAT:
+        P(p, name);
+        P(p, " ");
+        put_value(p, op->opnds[0]);
+        put_op_attrs(p, op, NULL);
+        P(p, " : ");
+        put_type(p, op->opnds[0]->type);
+        break;
     case CT_OP_TT_ADVANCE:
         P(p, name);
         P(p, " ");
@@ -1123,7 +1294,7 @@ static void print_custom(printer *p, const ct_op *op)
         P(p, "]");
         put_op_attrs(p, op, NULL);
         P(p, " : ");
-        put_type(p, op->res[0].type);
+        put_stripped_type(p, op->res[0].type);
         break;
     case CT_OP_SCF_FOR: {
         /* scf.for %iv = %lb to %ub step %st iter_args(%a = %x) -> (T)  : i32 { */
@@ -1216,21 +1387,25 @@ static void print_custom(printer *p, const ct_op *op)
         print_region(p, &op->regions[0], false, true);
         P(p, " do ");
         print_region(p, &op->regions[1], true, true);
-        put_attr_dict(p, op->attrs, op->nattrs, NULL, true);
+        if (op->nattrs) {
+            P(p, " attributes");
+            put_attr_dict(p, op->attrs, op->nattrs, NULL, true);
+        }
         break;
     }
     case CT_OP_SCF_CONDITION:
+        /* `(` $condition `)` attr-dict ($args^ `:` type($args))? */
         P(p, name);
         P(p, "(");
         put_value(p, op->opnds[0]);
         P(p, ")");
+        put_op_attrs(p, op, NULL);
         if (op->nopnds > 1) {
             P(p, " ");
             put_values(p, op->opnds + 1, op->nopnds - 1);
             P(p, " : ");
             put_types_of(p, op->opnds + 1, op->nopnds - 1);
         }
-        put_op_attrs(p, op, NULL);
         break;
     case CT_OP_CF_BR:
         P(p, name);
@@ -1342,3 +1517,5 @@ char *ct_print_op(const ct_op *op, unsigned flags)
     namer_free(&p.nm);
     return ct_sb_take(&p.out);
 }
+
+const ct_loc ct_loc_name_hint = {.kind = CT_LOC_UNKNOWN};
