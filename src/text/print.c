@@ -277,11 +277,46 @@ static void namer_free(namer *n)
 /* Printer                                                             */
 /* ------------------------------------------------------------------ */
 
+/* ---- location aliases -------------------------------------------- */
+
+/* MLIR prints each distinct location once, as `#locN = loc(...)`, and
+ * refers to it as `loc(#locN)`.  Its AliasInitializer walks the module in
+ * print order, visiting every location (an op's location before its body,
+ * block arguments' locations wherever the arguments are printed with their
+ * types) and what it is made of (a name location's child unless unknown, a
+ * callsite's callee then caller, a fused location's parts).  Aliases are
+ * numbered in the order of a stable sort by depth (a location without
+ * children has depth 1, others one more than their deepest child), and
+ * printed before the module when a block argument uses them (directly or
+ * through a parent), after it otherwise ("deferred").  Identical locations
+ * are one attribute in MLIR, so they are interned here by structure. */
+typedef struct locent {
+    char *key;         /* structural key (interning) */
+    const ct_loc *loc; /* a representative */
+    int kids[2];       /* canonical ids of the children MLIR visits; fused: see fkids */
+    int nkids;
+    int *fkids;
+    int depth;         /* 0: not visited */
+    bool deferred;
+    int order;         /* visit order */
+    int alias;         /* alias number after sorting */
+} locent;
+
+typedef struct aliases {
+    ct_ptrmap canon;   /* ct_loc* -> id + 1 */
+    locent *e;
+    int n, cap;
+    int *htab;         /* open addressing over keys: id + 1 */
+    int hcap;
+    int nvisited;
+} aliases;
+
 typedef struct printer {
     ct_strbuf out;
     namer nm;
     unsigned flags;
     int indent;
+    aliases *al;       /* non-NULL when printing with location aliases */
 } printer;
 
 static void P(printer *p, const char *s)
@@ -581,8 +616,266 @@ static void put_op_attrs(printer *p, const ct_op *op, const char *const *elided)
 
 /* ---- locations ---------------------------------------------------- */
 
-static void put_loc_inner(printer *p, const ct_loc *l)
+static uint64_t key_hash(const char *k)
 {
+    uint64_t h = 1469598103934665603ull;
+    for (; *k; k++)
+        h = (h ^ (unsigned char)*k) * 1099511628211ull;
+    return h;
+}
+
+static int al_find_key(aliases *a, const char *key)
+{
+    if (!a->hcap)
+        return -1;
+    size_t i = key_hash(key) & (size_t)(a->hcap - 1);
+    while (a->htab[i]) {
+        if (!strcmp(a->e[a->htab[i] - 1].key, key))
+            return a->htab[i] - 1;
+        i = (i + 1) & (size_t)(a->hcap - 1);
+    }
+    return -1;
+}
+
+static void al_insert_key(aliases *a, int id)
+{
+    if ((a->n + 1) * 2 > a->hcap) {
+        int nc = a->hcap ? a->hcap * 2 : 256;
+        int *nt = calloc((size_t)nc, sizeof(int));
+        for (int i = 0; i < a->hcap; i++) {
+            if (!a->htab[i])
+                continue;
+            size_t j = key_hash(a->e[a->htab[i] - 1].key) & (size_t)(nc - 1);
+            while (nt[j])
+                j = (j + 1) & (size_t)(nc - 1);
+            nt[j] = a->htab[i];
+        }
+        free(a->htab);
+        a->htab = nt;
+        a->hcap = nc;
+    }
+    size_t i = key_hash(a->e[id].key) & (size_t)(a->hcap - 1);
+    while (a->htab[i])
+        i = (i + 1) & (size_t)(a->hcap - 1);
+    a->htab[i] = id + 1;
+}
+
+/* The canonical id of a location: equal structures get equal ids. */
+static int al_canon(aliases *a, const ct_loc *l, int depth)
+{
+    intptr_t m = (intptr_t)ct_pm_get(&a->canon, l);
+    if (m)
+        return (int)m - 1;
+    ct_strbuf k;
+    ct_sb_init(&k);
+    int kids[2] = {-1, -1}, nk = 0;
+    int *fk = NULL;
+    if (depth > 2000) {
+        /* pathological nesting: keep it distinct rather than recurse further */
+        ct_sb_printf(&k, "deep%p", (const void *)l);
+    } else {
+        switch (l->kind) {
+        case CT_LOC_UNKNOWN:
+            ct_sb_puts(&k, "U");
+            break;
+        case CT_LOC_FILE:
+            ct_sb_printf(&k, "F%d:%d:%zu:", l->line, l->col, strlen(l->file));
+            ct_sb_puts(&k, l->file);
+            break;
+        case CT_LOC_NAME:
+            if (l->child && l->child->kind != CT_LOC_UNKNOWN)
+                kids[nk++] = al_canon(a, l->child, depth + 1);
+            ct_sb_printf(&k, "N%d:%zu:", nk ? kids[0] : -1, strlen(l->name));
+            ct_sb_puts(&k, l->name);
+            break;
+        case CT_LOC_CALLSITE:
+            kids[0] = al_canon(a, l->child, depth + 1);
+            kids[1] = al_canon(a, l->caller, depth + 1);
+            nk = 2;
+            ct_sb_printf(&k, "C%d:%d", kids[0], kids[1]);
+            break;
+        case CT_LOC_FUSED:
+            fk = malloc(sizeof(int) * (size_t)(l->nfused + 1));
+            ct_sb_puts(&k, "S");
+            for (int i = 0; i < l->nfused; i++) {
+                fk[i] = al_canon(a, l->fused[i], depth + 1);
+                ct_sb_printf(&k, ":%d", fk[i]);
+            }
+            nk = l->nfused;
+            break;
+        }
+    }
+    int id = al_find_key(a, k.s);
+    if (id >= 0) {
+        ct_sb_free(&k);
+        free(fk);
+    } else {
+        if (a->n == a->cap) {
+            a->cap = a->cap ? a->cap * 2 : 64;
+            a->e = realloc(a->e, sizeof(locent) * (size_t)a->cap);
+        }
+        id = a->n++;
+        locent *e = &a->e[id];
+        memset(e, 0, sizeof *e);
+        e->key = ct_sb_take(&k);
+        e->loc = l;
+        e->kids[0] = kids[0];
+        e->kids[1] = kids[1];
+        e->nkids = nk;
+        e->fkids = fk;
+        al_insert_key(a, id);
+    }
+    ct_pm_put(&a->canon, l, (void *)(intptr_t)(id + 1));
+    return id;
+}
+
+static int al_kid(const locent *e, int i)
+{
+    return e->fkids ? e->fkids[i] : e->kids[i];
+}
+
+static void al_mark_nondeferred(aliases *a, int id)
+{
+    locent *e = &a->e[id];
+    if (!e->deferred)
+        return;
+    e->deferred = false;
+    for (int i = 0; i < e->nkids; i++)
+        al_mark_nondeferred(a, al_kid(e, i));
+}
+
+/* AliasInitializer::visit: pre-order insertion, depth from the children. */
+static int al_visit_id(aliases *a, int id, bool deferred)
+{
+    locent *e = &a->e[id];
+    if (e->depth) {
+        if (!deferred)
+            al_mark_nondeferred(a, id);
+        return e->depth;
+    }
+    e->depth = 1; /* provisional: a location is never its own child */
+    e->deferred = deferred;
+    e->order = a->nvisited++;
+    int maxd = 0;
+    for (int i = 0; i < e->nkids; i++) {
+        int d = al_visit_id(a, al_kid(&a->e[id], i), deferred);
+        if (d > maxd)
+            maxd = d;
+    }
+    a->e[id].depth = maxd + 1;
+    return maxd + 1;
+}
+
+static void al_visit(aliases *a, const ct_loc *l, bool deferred)
+{
+    if (l)
+        al_visit_id(a, al_canon(a, l, 0), deferred);
+}
+
+static void al_visit_op(aliases *a, const ct_op *op);
+
+static void al_visit_region(aliases *a, const ct_region *r, bool entry_args, bool terminators)
+{
+    for (const ct_block *b = r->first; b; b = b->next) {
+        if (b != r->first || entry_args)
+            for (int i = 0; i < b->nargs; i++)
+                al_visit(a, b->args[i]->loc, false);
+        for (const ct_op *op = b->first; op; op = op->next) {
+            if (!terminators && op == b->last && (ct_op_info_of(op->code)->flags & CT_OPF_TERM))
+                continue;
+            al_visit_op(a, op);
+        }
+    }
+}
+
+/* The order in which the printer below prints what an op holds. */
+static void al_visit_op(aliases *a, const ct_op *op)
+{
+    al_visit(a, op->loc, true);
+    switch (op->code) {
+    case CT_OP_TT_FUNC: {
+        const ct_block *e = ct_func_entry(op);
+        for (int i = 0; e && i < e->nargs; i++)
+            al_visit(a, e->args[i]->loc, false);
+        if (op->nregions)
+            al_visit_region(a, &op->regions[0], false, true);
+        break;
+    }
+    case CT_OP_SCF_FOR:
+        al_visit_region(a, &op->regions[0], false, op->nres > 0);
+        break;
+    case CT_OP_SCF_IF:
+        al_visit_region(a, &op->regions[0], false, op->nres > 0);
+        if (op->nregions > 1)
+            al_visit_region(a, &op->regions[1], false, op->nres > 0);
+        break;
+    case CT_OP_SCF_WHILE:
+        al_visit_region(a, &op->regions[0], false, true);
+        al_visit_region(a, &op->regions[1], true, true);
+        break;
+    default:
+        for (int i = 0; i < op->nregions; i++)
+            al_visit_region(a, &op->regions[i], true, true);
+        break;
+    }
+}
+
+static int cmp_depth_order(const void *x, const void *y)
+{
+    const locent *a = *(const locent *const *)x, *b = *(const locent *const *)y;
+    if (a->depth != b->depth)
+        return a->depth < b->depth ? -1 : 1;
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Sorts the visited locations and numbers their aliases; returns them in
+ * alias order (malloc'd, n entries). */
+static locent **al_number(aliases *a, int *n)
+{
+    locent **v = malloc(sizeof(locent *) * (size_t)(a->n + 1));
+    int k = 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->e[i].depth)
+            v[k++] = &a->e[i];
+    qsort(v, (size_t)k, sizeof *v, cmp_depth_order);
+    for (int i = 0; i < k; i++)
+        v[i]->alias = i;
+    *n = k;
+    return v;
+}
+
+static void al_free(aliases *a)
+{
+    for (int i = 0; i < a->n; i++) {
+        free(a->e[i].key);
+        free(a->e[i].fkids);
+    }
+    free(a->e);
+    free(a->htab);
+    ct_pm_free(&a->canon);
+}
+
+/* `#locN` of a visited location, false if it has none. */
+static bool put_alias(printer *p, const ct_loc *l)
+{
+    if (!p->al || !l)
+        return false;
+    intptr_t m = (intptr_t)ct_pm_get(&p->al->canon, l);
+    if (!m || !p->al->e[m - 1].depth)
+        return false;
+    int k = p->al->e[m - 1].alias;
+    if (k)
+        Pf(p, "#loc%d", k);
+    else
+        P(p, "#loc");
+    return true;
+}
+
+/* The inside of loc(...): children by alias when printing aliases. */
+static void put_loc_inner(printer *p, const ct_loc *l, bool top)
+{
+    if (!top && put_alias(p, l))
+        return;
     switch (l->kind) {
     case CT_LOC_UNKNOWN:
         P(p, "unknown");
@@ -595,15 +888,15 @@ static void put_loc_inner(printer *p, const ct_loc *l)
         put_string(p, l->name);
         if (l->child && l->child->kind != CT_LOC_UNKNOWN) {
             P(p, "(");
-            put_loc_inner(p, l->child);
+            put_loc_inner(p, l->child, false);
             P(p, ")");
         }
         break;
     case CT_LOC_CALLSITE:
         P(p, "callsite(");
-        put_loc_inner(p, l->child);
+        put_loc_inner(p, l->child, false);
         P(p, " at ");
-        put_loc_inner(p, l->caller);
+        put_loc_inner(p, l->caller, false);
         P(p, ")");
         break;
     case CT_LOC_FUSED:
@@ -611,19 +904,32 @@ static void put_loc_inner(printer *p, const ct_loc *l)
         for (int i = 0; i < l->nfused; i++) {
             if (i)
                 P(p, ", ");
-            put_loc_inner(p, l->fused[i]);
+            put_loc_inner(p, l->fused[i], false);
         }
         P(p, "]");
         break;
     }
 }
 
+/* An op's location: ` loc(#locN)`, or inline without aliases. */
 static void put_trailing_loc(printer *p, const ct_loc *l)
 {
     if (!(p->flags & CT_PRINT_LOCS) || !l)
         return;
     P(p, " loc(");
-    put_loc_inner(p, l);
+    if (!put_alias(p, l))
+        put_loc_inner(p, l, true);
+    P(p, ")");
+}
+
+/* A block argument's location: MLIR never uses an alias for the location
+ * itself there, only for its children. */
+static void put_arg_loc(printer *p, const ct_loc *l)
+{
+    if (!(p->flags & CT_PRINT_LOCS) || !l)
+        return;
+    P(p, " loc(");
+    put_loc_inner(p, l, true);
     P(p, ")");
 }
 
@@ -669,7 +975,7 @@ static void print_block(printer *p, const ct_block *b, bool header, bool termina
                 put_value(p, b->args[i]);
                 P(p, ": ");
                 put_type(p, b->args[i]->type);
-                put_trailing_loc(p, b->args[i]->loc);
+                put_arg_loc(p, b->args[i]->loc);
             }
             P(p, ")");
         }
@@ -818,7 +1124,7 @@ static void print_func(printer *p, const ct_op *op)
             put_attr(p, aa, ELIDE_MAY);
         }
         if (e)
-            put_trailing_loc(p, e->args[i]->loc);
+            put_arg_loc(p, e->args[i]->loc);
     }
     P(p, ")");
     if (ft && ft->nout) {
@@ -1479,12 +1785,36 @@ static void print_op(printer *p, const ct_op *op)
         put_trailing_loc(p, op->loc);
 }
 
+static void put_alias_defs(printer *p, locent **v, int n, bool deferred)
+{
+    for (int i = 0; i < n; i++) {
+        if (v[i]->deferred != deferred)
+            continue;
+        put_alias(p, v[i]->loc);
+        P(p, " = loc(");
+        put_loc_inner(p, v[i]->loc, true);
+        P(p, ")\n");
+    }
+}
+
 char *ct_print_module(const ct_module *m, unsigned flags)
 {
     printer p = {.flags = flags};
     ct_sb_init(&p.out);
     for (const ct_op *op = m->body->first; op; op = op->next)
         name_top_op(&p.nm, op);
+    aliases al = {0};
+    locent **order = NULL;
+    int nalias = 0;
+    if ((flags & CT_PRINT_LOCS) && (flags & CT_PRINT_LOC_ALIASES)) {
+        ct_pm_init(&al.canon);
+        al_visit(&al, m->loc, true);
+        for (const ct_op *op = m->body->first; op; op = op->next)
+            al_visit_op(&al, op);
+        order = al_number(&al, &nalias);
+        p.al = &al;
+        put_alias_defs(&p, order, nalias, false);
+    }
     P(&p, "module");
     if (m->nattrs) {
         P(&p, " attributes");
@@ -1501,6 +1831,11 @@ char *ct_print_module(const ct_module *m, unsigned flags)
     P(&p, "}");
     put_trailing_loc(&p, m->loc);
     P(&p, "\n");
+    if (p.al) {
+        put_alias_defs(&p, order, nalias, true);
+        free(order);
+        al_free(&al);
+    }
     namer_free(&p.nm);
     return ct_sb_take(&p.out);
 }
