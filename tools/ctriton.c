@@ -11,6 +11,10 @@
 const ct_cmd ct_commands[] = {
     {"list", "list [--json]", "the library's kernels, one per line, with their configs", cmd_list},
     {"emit", "emit KERNEL [--config NAME] [--locs]", "print a kernel's TTIR", cmd_emit},
+    {"diff", "diff A.ttir B.ttir [--json] [--quiet]", "compare two TTIR files after normalization",
+     cmd_diff},
+    {"rawgate", "rawgate [--golden DIR] [--json FILE] [KERNEL...]",
+     "C kernels against Python's raw TTIR goldens, normalized", cmd_rawgate},
     {NULL, NULL, NULL, NULL},
 };
 

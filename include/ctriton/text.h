@@ -27,6 +27,7 @@ extern "C" {
 enum {
     CT_PRINT_LOCS = 1,        /* trailing loc(...) on ops, args and functions */
     CT_PRINT_LOC_ALIASES = 2, /* with LOCS: #locN aliases like Triton writes */
+    CT_PRINT_NUMBERED = 4,    /* number values (%0, %arg1), ignoring name locations */
 };
 
 /* Prints a module.  Returns a malloc'd string the caller frees. */
@@ -51,38 +52,37 @@ ct_module *ct_parse_file(const char *path, ct_diags *diags);
 /* ---- normalizer ---------------------------------------------------- */
 
 enum {
-    CT_NORM_KEEP_LOCS = 1,  /* keep locations (the differ uses them to point at source lines) */
-    CT_NORM_NO_INLINE = 2,  /* leave tt.call ops alone */
+    CT_NORM_KEEP_LOCS = 1,      /* keep locations (the differ uses them to point at sources) */
+    CT_NORM_NO_INLINE = 2,      /* leave tt.call ops alone */
+    CT_NORM_RENAME_SYMBOLS = 4, /* rename private functions f0, f1, ... (not sound: their
+                                   names are LLVM symbols) */
 };
 
 /* Rewrites `m` in place into the canonical form the raw gate compares:
- * every tt.call to a function of the module inlined (then the private
- * functions no longer called are dropped), blocks unreachable from their
- * region's entry removed, ops without side effects whose results are unused
- * removed (the op table's PURE flag), locations replaced by `unknown`
- * (unless CT_NORM_KEEP_LOCS), and the remaining private functions renamed
- * in order of first use.  It never reorders operands, results, iter_args,
- * ops with side effects or casts, and never changes a type: see
- * docs in normalize.c for what it deliberately does not model.  Returns
- * false and adds an error to diags (if non-NULL) when a call cannot be
- * inlined (unknown callee, recursion, mismatched signature); `m` is still
- * valid then, with that call left in place. */
+ * tt.calls inlined (except to `noinline` functions), blocks unreachable
+ * from their region's entry removed, ops without effects whose results are
+ * unused removed (the op table's PURE flag, plus reads), private functions
+ * no longer called removed, locations replaced by `unknown` (unless
+ * CT_NORM_KEEP_LOCS).  It never reorders, merges or retypes anything; the
+ * top of normalize.c lists what Triton's passes do that it does not model.
+ * A call that cannot be inlined (unknown callee, several blocks, recursion)
+ * stays, with a warning in diags (which may be NULL).  Returns true. */
 bool ct_normalize(ct_module *m, unsigned flags, ct_diags *diags);
 
 /* ---- differ -------------------------------------------------------- */
 
 typedef struct ct_diff_result {
     bool equal;
-    int nadded, nremoved;   /* lines only in b / only in a (of the normalized text) */
-    char *text;             /* unified diff of the normalized texts, "" if equal (malloc'd) */
-    char *first;            /* the first diverging op of each side with its source
-                               location, or NULL if equal (malloc'd) */
+    int nadded, nremoved; /* lines only in b / only in a, of the normalized texts */
+    char *first;          /* NULL if equal; else the first diverging line of each side,
+                             with the op it belongs to and its source location */
+    char *text;           /* unified diff of the normalized texts ("" if equal) */
 } ct_diff_result;
 
-/* Normalizes copies of... no: normalizes `a` and `b` in place (see
- * ct_normalize) and compares their printed forms.  Names (`name_a`,
- * `name_b`) label the two sides in the report.  Returns false only if a
- * module cannot be normalized (then diags says why). */
+/* Normalizes `a` and `b` in place (ct_normalize, keeping locations for the
+ * report) and compares their printed forms, values numbered.  `name_a` and
+ * `name_b` label the sides.  Fills *out (free it with ct_diff_result_free);
+ * warnings of the normalizer go to diags (may be NULL). */
 bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char *name_b,
                      ct_diff_result *out, ct_diags *diags);
 void ct_diff_result_free(ct_diff_result *r);

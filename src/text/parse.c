@@ -3223,12 +3223,13 @@ static ct_op *parse_func(parser *P)
  * they read, the shape of regions and the terminators that end them.  The
  * custom forms cannot produce most of these errors; the generic form can. */
 
-static bool types_match(ct_value *const *v, int n, const ct_type *const *t, int nt)
+/* v[off..off+n) have the types t[0..nt) (v may be NULL when n is 0) */
+static bool types_match(ct_value *const *v, int off, int n, const ct_type *const *t, int nt)
 {
     if (n != nt)
         return false;
     for (int i = 0; i < n; i++)
-        if (v[i]->type != t[i])
+        if (v[off + i]->type != t[i])
             return false;
     return true;
 }
@@ -3264,7 +3265,7 @@ static void check_body(parser *P, const ct_op *op, const ct_region *r, const cha
     if (!last || last->code != term)
         fail_at(P, at, "the %s region of '%s' must end with '%s'", what, opname(op->code),
                 opname(term));
-    if (!types_match(last->opnds + skip, last->nopnds - skip, t, n))
+    if (!types_match(last->opnds, skip, last->nopnds - skip, t, n))
         fail_at(P, at, "'%s' in the %s region of '%s' does not match its types", opname(term),
                 what, opname(op->code));
 }
@@ -3475,7 +3476,7 @@ static void check_op(parser *P, ct_op *op, const char *at)
         if (k && op->opnds[0]->type != P->i1)
             fail_at(P, at, "cf.cond_br needs an i1 condition");
         for (int i = 0; i < nsucc; i++) {
-            if (!types_match(op->opnds + k, op->succ_nopnds[i], arg_types(P, op->succ[i]),
+            if (!types_match(op->opnds, k, op->succ_nopnds[i], arg_types(P, op->succ[i]),
                              op->succ[i]->nargs))
                 fail_at(P, at, "the operands of '%s' do not match the arguments of its successor",
                         info->name);
@@ -3489,14 +3490,14 @@ static void check_op(parser *P, ct_op *op, const char *at)
         ct_block *e = ct_func_entry(op);
         if (!e)
             break;
-        if (!types_match(e->args, e->nargs, ft->ins, ft->nin))
+        if (!types_match(e->args, 0, e->nargs, ft->ins, ft->nin))
             fail_at(P, at, "the entry block of a function takes its arguments");
         for (ct_block *b = e; b; b = b->next) {
             const ct_op *t = b->last;
             if (!t || !(t->code == CT_OP_TT_RETURN || t->code == CT_OP_CF_BR ||
                         t->code == CT_OP_CF_COND_BR))
                 fail_at(P, at, "every block of a function must end with tt.return or a branch");
-            if (t->code == CT_OP_TT_RETURN && !types_match(t->opnds, t->nopnds, ft->outs, ft->nout))
+            if (t->code == CT_OP_TT_RETURN && !types_match(t->opnds, 0, t->nopnds, ft->outs, ft->nout))
                 fail_at(P, at, "tt.return does not match the function's result types");
         }
         break;
@@ -3505,8 +3506,8 @@ static void check_op(parser *P, ct_op *op, const char *at)
         const ct_region *r = &op->regions[0];
         if (!r->first || r->first->nargs != op->nopnds - 2 || r->first->args[0]->type != op->opnds[0]->type)
             fail_at(P, at, "malformed scf.for body");
-        if (!types_match(op->opnds + 3, op->nopnds - 3, rt, op->nres) ||
-            !types_match(r->first->args + 1, r->first->nargs - 1, rt, op->nres))
+        if (!types_match(op->opnds, 3, op->nopnds - 3, rt, op->nres) ||
+            !types_match(r->first->args, 1, r->first->nargs - 1, rt, op->nres))
             fail_at(P, at, "scf.for iter_args do not match its results");
         if (op->opnds[0]->type != op->opnds[1]->type || op->opnds[0]->type != op->opnds[2]->type)
             fail_at(P, at, "scf.for bounds and step must have one type");
@@ -3523,9 +3524,9 @@ static void check_op(parser *P, ct_op *op, const char *at)
     case CT_OP_SCF_WHILE: {
         const ct_type **it = value_types(P, op->opnds, op->nopnds);
         const ct_region *b = &op->regions[0], *a = &op->regions[1];
-        if (!b->first || !types_match(b->first->args, b->first->nargs, it, op->nopnds))
+        if (!b->first || !types_match(b->first->args, 0, b->first->nargs, it, op->nopnds))
             fail_at(P, at, "the before region of scf.while takes its operands");
-        if (!a->first || !types_match(a->first->args, a->first->nargs, rt, op->nres))
+        if (!a->first || !types_match(a->first->args, 0, a->first->nargs, rt, op->nres))
             fail_at(P, at, "the after region of scf.while takes its results");
         check_body(P, op, b, "before", CT_OP_SCF_CONDITION, 1, rt, op->nres, at);
         if (b->first->last->opnds[0]->type != P->i1)

@@ -36,6 +36,7 @@ typedef struct counters {
 } counters;
 
 typedef struct namer {
+    bool numbered;    /* CT_PRINT_NUMBERED: ignore name locations */
     ct_ptrmap vnames; /* ct_value* -> char* ("name" or "12"), results > 0 of a group absent */
     ct_ptrmap bnames; /* ct_block* -> (intptr_t)id + 1 */
     ct_ptrmap groups; /* ct_op* -> (void*)1 when every result is named separately */
@@ -192,7 +193,7 @@ static void number_op(namer *n, scope *s, counters *c, const ct_op *op)
 {
     if (op->nres == 0)
         return;
-    const char *nl = loc_name(op->loc);
+    const char *nl = n->numbered ? NULL : loc_name(op->loc);
     if (nl) {
         set_name(n, s, c, &op->res[0], nl);
         return;
@@ -218,7 +219,7 @@ static void number_block(namer *n, scope *s, counters *c, const ct_block *b, boo
 {
     for (int i = 0; i < b->nargs; i++) {
         const ct_value *a = b->args[i];
-        const char *nl = loc_name(a->loc);
+        const char *nl = n->numbered ? NULL : loc_name(a->loc);
         char tmp[24];
         if (nl && a->loc->kind == CT_LOC_NAME && a->loc->child == &ct_loc_name_hint) {
             if (entry)
@@ -317,6 +318,11 @@ typedef struct printer {
     unsigned flags;
     int indent;
     aliases *al;       /* non-NULL when printing with location aliases */
+    /* ct_print_module_lines: where each op starts */
+    bool record;
+    const ct_op **rec_op;
+    size_t *rec_off;
+    int nrec, caprec;
 } printer;
 
 static void P(printer *p, const char *s)
@@ -1753,6 +1759,15 @@ static void print_custom(printer *p, const ct_op *op)
 
 static void print_op(printer *p, const ct_op *op)
 {
+    if (p->record) {
+        if (p->nrec == p->caprec) {
+            p->caprec = p->caprec ? p->caprec * 2 : 256;
+            p->rec_op = realloc(p->rec_op, sizeof(*p->rec_op) * (size_t)p->caprec);
+            p->rec_off = realloc(p->rec_off, sizeof(*p->rec_off) * (size_t)p->caprec);
+        }
+        p->rec_op[p->nrec] = op;
+        p->rec_off[p->nrec++] = p->out.len;
+    }
     const ct_op_info *info = ct_op_info_of(op->code);
     put_results(p, op);
     switch (info->format) {
@@ -1797,9 +1812,11 @@ static void put_alias_defs(printer *p, locent **v, int n, bool deferred)
     }
 }
 
-char *ct_print_module(const ct_module *m, unsigned flags)
+static char *print_module(const ct_module *m, unsigned flags, printer *pp)
 {
-    printer p = {.flags = flags};
+    printer p = *pp;
+    p.flags = flags;
+    p.nm.numbered = (flags & CT_PRINT_NUMBERED) != 0;
     ct_sb_init(&p.out);
     for (const ct_op *op = m->body->first; op; op = op->next)
         name_top_op(&p.nm, op);
@@ -1837,12 +1854,46 @@ char *ct_print_module(const ct_module *m, unsigned flags)
         al_free(&al);
     }
     namer_free(&p.nm);
+    *pp = p;
     return ct_sb_take(&p.out);
 }
+
+char *ct_print_module(const ct_module *m, unsigned flags)
+{
+    printer p = {0};
+    return print_module(m, flags, &p);
+}
+
+char *ct_print_module_lines(const ct_module *m, unsigned flags, const ct_op ***lines, int *nlines)
+{
+    printer p = {.record = true};
+    char *s = print_module(m, flags, &p);
+    int n = 1;
+    for (const char *c = s; *c; c++)
+        n += *c == '\n';
+    const ct_op **l = calloc((size_t)n + 1, sizeof(*l));
+    /* offsets were recorded in increasing order: one pass maps them to lines */
+    int line = 0;
+    size_t off = 0;
+    for (int k = 0; k < p.nrec; k++) {
+        for (; off < p.rec_off[k]; off++)
+            line += s[off] == '\n';
+        if (!l[line])
+            l[line] = p.rec_op[k];
+    }
+    free(p.rec_op);
+    free(p.rec_off);
+    *lines = l;
+    *nlines = n;
+    return s;
+}
+
+
 
 char *ct_print_op(const ct_op *op, unsigned flags)
 {
     printer p = {.flags = flags};
+    p.nm.numbered = (flags & CT_PRINT_NUMBERED) != 0;
     ct_sb_init(&p.out);
     const ct_op *top = op;
     while (ct_op_parent_op(top))

@@ -22,6 +22,13 @@ const ct_enum_case *ct_enum_cases(ct_opcode op, const char *attr, int *n, int *b
 const char *ct_enum_word(ct_opcode op, const char *attr, int64_t value);
 bool ct_enum_value(ct_opcode op, const char *attr, const char *word, size_t len, int64_t *value);
 
+/* ---- printing with a line map (print.c) ----------------------------- */
+
+/* ct_print_module, and for each line of the text the op printed on it
+ * (NULL for lines where no op starts).  *lines is malloc'd (*nlines
+ * entries) and freed by the caller. */
+char *ct_print_module_lines(const ct_module *m, unsigned flags, const ct_op ***lines, int *nlines);
+
 /* ---- name hints (parse.c, print.c) ---------------------------------- */
 
 /* The block arguments an op header names (`scf.for %k = ...`,

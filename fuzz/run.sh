@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# fuzz/run.sh - build and run the parser's libFuzzer target.
+#
+#   fuzz/run.sh build            build build-fuzz/fuzz_parse (clang, ASan+UBSan+libFuzzer)
+#   fuzz/run.sh run SECONDS      fuzz for SECONDS (-jobs=1 -workers=1, log in
+#                                build-fuzz/fuzz-0.log) into a scratch corpus seeded
+#                                from fuzz/corpus; crashes go to fuzz/crashes/
+#   fuzz/run.sh smoke [SECONDS]  build, then fuzz (default 60 s); exits 0 when clang's
+#                                fuzzer runtime is missing (it says so and skips)
+#   fuzz/run.sh minimize         merge the scratch corpus into fuzz/corpus, minimized
+#
+# One process, one worker: the CI machines are small and shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=${FUZZ_BUILD:-$ROOT/build-fuzz}
+CC=${FUZZ_CC:-clang}
+BIN=$OUT/fuzz_parse
+SCRATCH=$OUT/corpus
+
+build() {
+    mkdir -p "$OUT"
+    if ! command -v "$CC" >/dev/null 2>&1; then
+        echo "fuzz: $CC not found; skipping" >&2
+        return 2
+    fi
+    # probe for the fuzzer runtime (libclang-rt-*-dev) before building everything
+    if ! echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}' |
+        "$CC" -x c - -fsanitize=fuzzer,address,undefined -o "$OUT/probe" 2>/dev/null; then
+        echo "fuzz: $CC cannot link -fsanitize=fuzzer (is libclang-rt-dev installed?); skipping" >&2
+        return 2
+    fi
+    local srcs
+    srcs=$(ls src/ir/*.c src/text/*.c src/util/*.c)
+    "$CC" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+        -fno-omit-frame-pointer -Iinclude -Isrc $srcs fuzz/fuzz_parse.c -lm -o "$BIN"
+}
+
+seed() {
+    mkdir -p "$SCRATCH"
+    cp -n fuzz/corpus/* "$SCRATCH"/ 2>/dev/null || true
+}
+
+# run SECONDS [extra libFuzzer flags...]
+run() {
+    local secs=${1:-60}
+    shift || true
+    seed
+    mkdir -p "$ROOT/fuzz/crashes"
+    "$BIN" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$ROOT/fuzz/crashes/" -print_final_stats=1 \
+        -dict="$ROOT/fuzz/ttir.dict" "$@" "$SCRATCH" "$ROOT/fuzz/corpus"
+}
+
+case "${1:-smoke}" in
+build) build ;;
+run)
+    # long runs: one job in one worker process, its log in $OUT/fuzz-0.log
+    cd "$OUT" && run "${2:-60}" -jobs=1 -workers=1
+    ;;
+smoke)
+    rc=0
+    build || rc=$?
+    if [ $rc -eq 2 ]; then exit 0; fi
+    [ $rc -eq 0 ] || exit $rc
+    run "${2:-60}"
+    ;;
+minimize)
+    mkdir -p "$OUT/min"
+    rm -f "$OUT"/min/*
+    "$BIN" -merge=1 -max_len=65536 "$OUT/min" fuzz/corpus "$SCRATCH"
+    rm -f fuzz/corpus/*
+    cp "$OUT"/min/* fuzz/corpus/
+    ;;
+*)
+    echo "usage: fuzz/run.sh build|run SECONDS|smoke [SECONDS]|minimize" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,133 @@
+/*
+ * ctriton rawgate [--golden DIR] [--json FILE] [--quiet] [KERNEL...]: the
+ * raw gate.  For every kernel and config of the library, the TTIR the C port
+ * emits and the raw TTIR Python's frontend wrote (DIR/<kernel>/<config>/
+ * py.source, default tests/golden) are normalized and compared; no Triton is
+ * involved.  Prints one verdict per row (✓, or +a/-b: lines added/removed on
+ * the C side) and the diff of each mismatch; --json writes the verdicts as
+ * {"kernel/config": verdict} for scripts/fidelity.py --raw-column.
+ * Exit status: 0 when every row is ✓, 1 otherwise.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "ctriton/text.h"
+#include "kernels.h"
+#include "util/util.h"
+
+/* Modules built by the kernel language stay alive until the end: the
+ * language caches its @jit functions per module pointer (src/lang/jit.c),
+ * so a new module at the address of a destroyed one would find stale
+ * entries. */
+static ct_module *built[1024];
+static int nbuilt;
+
+/* The C side, printed and read back: exactly what `ctriton emit --locs`
+ * gives to anyone comparing files. */
+static ct_module *c_side(const ct_kernel_entry *k, const tl_config *cfg, ct_diags *d)
+{
+    if (nbuilt == (int)(sizeof built / sizeof built[0])) {
+        ct_diag_add(d, CT_ERROR, NULL, 0, 0, "too many configs");
+        return NULL;
+    }
+    ct_module *m = tl_build_config(k->def, cfg, d);
+    if (!m)
+        return NULL;
+    built[nbuilt++] = m;
+    char *text = ct_print_module(m, CT_PRINT_LOCS);
+    m = ct_parse_module(text, strlen(text), "ctriton emit", d);
+    free(text);
+    return m;
+}
+
+int cmd_rawgate(int argc, char **argv)
+{
+    const char *golden = "tests/golden", *json = NULL;
+    bool quiet = false;
+    const char *only[64];
+    int nonly = 0;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--golden") && i + 1 < argc)
+            golden = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            json = argv[++i];
+        else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
+            quiet = true;
+        else if (argv[i][0] != '-' && nonly < 64)
+            only[nonly++] = argv[i];
+        else
+            return cli_fail(2, "rawgate: unexpected argument `%s`", argv[i]);
+    }
+    int nk;
+    const ct_kernel_entry *ks = ct_kernels(&nk);
+    ct_strbuf js;
+    ct_sb_init(&js);
+    ct_sb_puts(&js, "{");
+    int rows = 0, bad = 0;
+    for (int i = 0; i < nk; i++) {
+        const ct_kernel_entry *k = &ks[i];
+        bool want = nonly == 0;
+        for (int j = 0; j < nonly; j++)
+            want |= !strcmp(only[j], k->def->name);
+        if (!want)
+            continue;
+        for (int c = 0; c < k->nconfigs; c++) {
+            const tl_config *cfg = &k->configs[c];
+            char key[512], path[1024], verdict[64];
+            snprintf(key, sizeof key, "%s/%s", k->def->name, cfg->name);
+            snprintf(path, sizeof path, "%s/%s/py.source", golden, key);
+            ct_diags d;
+            ct_diags_init(&d);
+            ct_diff_result r = {0};
+            ct_module *py = NULL, *cm = NULL;
+            FILE *f = fopen(path, "r");
+            if (!f) {
+                snprintf(verdict, sizeof verdict, "no golden");
+            } else {
+                fclose(f);
+                py = ct_parse_file(path, &d);
+                cm = py ? c_side(k, cfg, &d) : NULL;
+                if (!py || !cm) {
+                    snprintf(verdict, sizeof verdict, "error");
+                } else {
+                    char cname[600];
+                    snprintf(cname, sizeof cname, "C %s", key);
+                    ct_diff_modules(py, cm, path, cname, &r, &d);
+                    if (r.equal)
+                        snprintf(verdict, sizeof verdict, "✓");
+                    else
+                        snprintf(verdict, sizeof verdict, "+%d/-%d", r.nadded, r.nremoved);
+                }
+            }
+            bool ok = !strcmp(verdict, "✓");
+            bad += !ok;
+            printf("%-40s raw %s\n", key, verdict);
+            if (!ok && !quiet) {
+                if (!strcmp(verdict, "no golden"))
+                    printf("  %s is missing: run `make fidelity` to make the goldens\n", path);
+                ct_diags_print(&d, stdout, false);
+                if (r.first)
+                    printf("%s%s\n", r.first, r.text);
+            }
+            ct_sb_printf(&js, "%s\n  \"%s\": \"%s\"", rows ? "," : "", key, verdict);
+            rows++;
+            ct_diff_result_free(&r);
+            ct_module_destroy(py);
+            ct_module_destroy(cm);
+            ct_diags_free(&d);
+        }
+    }
+    ct_sb_puts(&js, "\n}\n");
+    for (int i = 0; i < nbuilt; i++)
+        ct_module_destroy(built[i]);
+    nbuilt = 0;
+    if (json && !ct_write_file(json, js.s, js.len)) {
+        ct_sb_free(&js);
+        return cli_fail(2, "rawgate: cannot write %s", json);
+    }
+    ct_sb_free(&js);
+    printf("raw gate: %d of %d rows identical after normalization\n", rows - bad, rows);
+    return bad ? 1 : 0;
+}
