@@ -180,6 +180,12 @@ typedef struct label {
     bool defined;
 } label;
 
+/* An op with successors and where it was written. */
+typedef struct branch {
+    const ct_op *op;
+    const char *at;
+} branch;
+
 /* A #loc alias: `loc` is filled in when the definition is read; uses seen
  * before that point at the same (still empty) struct. */
 typedef struct alias {
@@ -205,6 +211,7 @@ typedef struct parser {
 
     vec labels;    /* label: a stack; each region parses above its base */
     size_t nlabel_base;
+    vec branches;  /* branch: ops with successors, checked when their region ends */
     smap opnames;  /* op name -> opcode */
 
     smap anames;   /* alias name -> index in `aliases` */
@@ -1129,8 +1136,18 @@ typedef struct dense_acc {
     elem *els;
     int64_t n, cap;
     int64_t shape[MAX_RANK];
-    int rank;      /* nesting depth seen; -1 until the first leaf */
+    bool seen[MAX_RANK]; /* shape[level] recorded */
+    int rank;            /* depth of the leaves; -1 until known */
 } dense_acc;
+
+/* All leaves (and empty lists) of a nested literal sit at one depth. */
+static void dense_depth(parser *P, dense_acc *d, int depth, const char *at)
+{
+    if (d->rank < 0)
+        d->rank = depth;
+    else if (d->rank != depth)
+        fail_at(P, at, "dense literal with uneven nesting");
+}
 
 static void dense_leaf(parser *P, dense_acc *d)
 {
@@ -1174,18 +1191,21 @@ static void dense_list(parser *P, dense_acc *d, int level)
     int64_t count = 0;
     if (!accept(P, ']')) {
         do {
-            if (peek(P) == '[')
+            skip_ws(P);
+            if (peek(P) == '[') {
                 dense_list(P, d, level + 1);
-            else
+            } else {
+                dense_depth(P, d, level + 1, P->p);
                 dense_leaf(P, d);
+            }
             count++;
         } while (accept(P, ','));
         expect(P, ']', "to close a dense list");
+    } else {
+        dense_depth(P, d, level + 1, at);
     }
-    if (level + 1 > d->rank) {
-        if (d->rank > level)
-            fail_at(P, at, "dense literal with uneven nesting");
-        d->rank = level + 1;
+    if (!d->seen[level]) {
+        d->seen[level] = true;
         d->shape[level] = count;
     } else if (d->shape[level] != count) {
         fail_at(P, at, "dense literal with uneven lists (%" PRId64 " and %" PRId64 " elements)",
@@ -1240,7 +1260,7 @@ static void dense_hex(parser *P, const char *at, const char *s, const ct_type *t
 static const ct_attr *parse_dense(parser *P)
 {
     expect(P, '<', "after 'dense'");
-    dense_acc d = {.rank = 0};
+    dense_acc d = {.rank = -1};
     const char *at = P->p;
     char *hex = NULL;
     bool list = false;
@@ -1269,6 +1289,8 @@ static const ct_attr *parse_dense(parser *P)
         dense_hex(P, at, hex, t, numel, &iv, &fv, &n);
     } else {
         if (list) {
+            if (d.rank < 0)
+                d.rank = 1;
             if (d.rank != t->rank)
                 fail_at(P, at, "dense literal of rank %d for a tensor of rank %d", d.rank, t->rank);
             for (int i = 0; i < t->rank; i++)
@@ -1914,6 +1936,7 @@ static void parse_region(parser *P, ct_region *r, const entry_args *ea)
     enter(P);
     int mark = scope_mark(P);
     size_t saved_base = P->nlabel_base;
+    size_t branch_base = P->branches.len;
     P->nlabel_base = P->labels.len;
     expect(P, '{', "to open a region");
     ct_block *entry = NULL;
@@ -1941,6 +1964,7 @@ static void parse_region(parser *P, ct_region *r, const entry_args *ea)
         ct_block *b = parse_block_label(P, r);
         parse_block_ops(P, b);
     }
+    const char *close = P->p;
     expect(P, '}', "to close the region");
     for (size_t i = P->nlabel_base; i < P->labels.len; i++) {
         label *l = &VEC_AT(P->labels, label, i);
@@ -1948,6 +1972,25 @@ static void parse_region(parser *P, ct_region *r, const entry_args *ea)
             fail_at(P, l->first_use, "reference to undefined block ^%.*s", (int)l->name.n,
                     l->name.s);
     }
+    (void)close;
+    /* branches pass their successors exactly the arguments they take: checked
+     * now that every block of the region is defined */
+    for (size_t i = branch_base; i < P->branches.len; i++) {
+        branch *br = &VEC_AT(P->branches, branch, i);
+        const ct_op *op = br->op;
+        int k = op->code == CT_OP_CF_COND_BR ? 1 : 0;
+        for (int j = 0; j < op->nsucc; j++) {
+            const ct_block *sb = op->succ[j];
+            bool ok = op->succ_nopnds[j] == sb->nargs;
+            for (int a = 0; ok && a < sb->nargs; a++)
+                ok = op->opnds[k + a]->type == sb->args[a]->type;
+            if (!ok)
+                fail_at(P, br->at, "the operands of '%s' do not match the arguments of its successor",
+                        opname(op->code));
+            k += op->succ_nopnds[j];
+        }
+    }
+    P->branches.len = branch_base;
     P->labels.len = P->nlabel_base;
     P->nlabel_base = saved_base;
     scope_pop(P, mark);
@@ -3250,10 +3293,6 @@ static const ct_type **value_types(parser *P, ct_value *const *v, int n)
     return t;
 }
 
-static const ct_type **arg_types(parser *P, const ct_block *b)
-{
-    return value_types(P, b->args, b->nargs);
-}
 
 /* A single-block region ending in `term` whose operands have types t[0..n). */
 static void check_body(parser *P, const ct_op *op, const ct_region *r, const char *what,
@@ -3471,18 +3510,10 @@ static void check_op(parser *P, ct_op *op, const char *at)
     int nsucc = op->code == CT_OP_CF_BR ? 1 : op->code == CT_OP_CF_COND_BR ? 2 : 0;
     if (op->nsucc != nsucc)
         fail_at(P, at, "'%s' needs %d successor%s", info->name, nsucc, nsucc == 1 ? "" : "s");
-    if (nsucc) {
-        int k = op->code == CT_OP_CF_COND_BR ? 1 : 0;
-        if (k && op->opnds[0]->type != P->i1)
-            fail_at(P, at, "cf.cond_br needs an i1 condition");
-        for (int i = 0; i < nsucc; i++) {
-            if (!types_match(op->opnds, k, op->succ_nopnds[i], arg_types(P, op->succ[i]),
-                             op->succ[i]->nargs))
-                fail_at(P, at, "the operands of '%s' do not match the arguments of its successor",
-                        info->name);
-            k += op->succ_nopnds[i];
-        }
-    }
+    if (nsucc && op->code == CT_OP_CF_COND_BR && op->opnds[0]->type != P->i1)
+        fail_at(P, at, "cf.cond_br needs an i1 condition");
+    /* successor arguments are checked when the region ends (check_branches):
+     * the blocks may not be defined yet */
     const ct_type **rt = result_types(P, op);
     switch (op->code) {
     case CT_OP_TT_FUNC: {
@@ -3740,6 +3771,11 @@ static void parse_op(parser *P, ct_block *blk)
     check_op(P, op, oat);
     if (ct_block_terminator(blk))
         fail_at(P, oat, "an operation after the terminator of its block");
+    if (op->nsucc) {
+        branch *br = push(P, &P->branches);
+        br->op = op;
+        br->at = oat;
+    }
     int k = 0;
     for (int i = 0; i < nrn; i++) {
         bind(P, rn[i].name, rn[i].at, &op->res[k], rn[i].count);
@@ -3802,6 +3838,7 @@ static void parser_free(parser *P)
     free(P->undo.items);
     free(P->labels.items);
     free(P->aliases.items);
+    free(P->branches.items);
 }
 
 ct_module *ct_parse_module(const char *text, size_t len, const char *filename, ct_diags *diags)
@@ -3819,6 +3856,7 @@ ct_module *ct_parse_module(const char *text, size_t len, const char *filename, c
     P->undo.size = sizeof(int);
     P->labels.size = sizeof(label);
     P->aliases.size = sizeof(alias);
+    P->branches.size = sizeof(branch);
     P->m = ct_module_new();
     ct_module *volatile m = P->m;
     if (setjmp(P->fail)) {

@@ -993,11 +993,8 @@ static void print_block(printer *p, const ct_block *b, bool header, bool termina
             if (!entry)
                 P(p, "  // no predecessors");
         } else {
-            bool single = true;
-            for (int i = 1; i < np; i++)
-                if (preds[i] != preds[0])
-                    single = false;
-            if (single) {
+            /* MLIR's getSinglePredecessor: two edges from one block are two preds */
+            if (np == 1) {
                 P(p, "  // pred: ");
                 put_block_name(p, preds[0]);
             } else {
