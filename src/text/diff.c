@@ -195,17 +195,19 @@ static const ct_op *op_at(const ct_op **map, int n, int i)
     return NULL;
 }
 
-static void report_side(ct_strbuf *b, const char *name, const lines *t, int i, const ct_op **map,
-                        int nmap)
+/* One side of the first difference: its changed line, or (when only the
+ * other side changes there) the line before which the other side adds. */
+static void report_side(ct_strbuf *b, const char *name, const lines *t, int i, bool changed,
+                        const ct_op **map, int nmap)
 {
     ct_sb_printf(b, "  %s: ", name);
     if (i < t->n) {
         const char *s = t->l[i];
         while (*s == ' ')
             s++;
-        ct_sb_printf(b, "line %d: %s\n", i + 1, s);
+        ct_sb_printf(b, "%sline %d: %s\n", changed ? "" : "nothing before ", i + 1, s);
     } else {
-        ct_sb_puts(b, "(ends here)\n");
+        ct_sb_puts(b, "nothing at the end\n");
     }
     const ct_op *op = op_at(map, nmap, i < t->n ? i : t->n - 1);
     if (op) {
@@ -318,23 +320,26 @@ bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char 
             if (e[i].op != '-')
                 ib = e[i].ib + 1;
         }
+        bool ca = false, cb = false;
         for (int i = first; i < ne && e[i].op != ' '; i++) {
             if (e[i].op == '-') {
                 ia = e[i].ia;
+                ca = true;
                 break;
             }
         }
         for (int i = first; i < ne && e[i].op != ' '; i++) {
             if (e[i].op == '+') {
                 ib = e[i].ib;
+                cb = true;
                 break;
             }
         }
         ct_strbuf r;
         ct_sb_init(&r);
         ct_sb_printf(&r, "first difference (after normalization):\n");
-        report_side(&r, name_a, &la, ia, ma, nma);
-        report_side(&r, name_b, &lb, ib, mb, nmb);
+        report_side(&r, name_a, &la, ia, ca, ma, nma);
+        report_side(&r, name_b, &lb, ib, cb, mb, nmb);
         out->first = ct_sb_take(&r);
         ct_strbuf u;
         ct_sb_init(&u);

@@ -60,6 +60,8 @@ typedef struct norm {
     ct_diags *diags;
     bool ok;
     const ct_loc *unknown;
+    ct_strset recursive; /* functions that can reach themselves through calls */
+    ct_ptrmap repl;      /* call result -> the value that replaces it */
 } norm;
 
 static void warn(norm *N, const ct_op *op, const char *fmt, const char *arg)
@@ -224,10 +226,10 @@ static const char *not_inlinable(const ct_op *call, const ct_op *callee)
     return NULL;
 }
 
-/* Inlining stops after copying this many ops: recursive functions would
- * otherwise inline forever, and a chain of functions calling each other
- * twice would grow exponentially. */
-#define INLINE_BUDGET 1000000
+/* Inlining stops after copying this many ops: a chain of functions each
+ * calling the next twice grows exponentially.  (Recursive functions are
+ * never inlined: see find_recursive.) */
+#define INLINE_BUDGET 200000
 
 /* Replaces `call` by a copy of the callee's body.  Returns the first copied
  * op (where scanning resumes, so calls in the copy are inlined in turn), or
@@ -256,6 +258,10 @@ static ct_op *inline_call(norm *N, ct_op *call, long *budget)
     cloner C = {.N = N, .callsite = call->loc};
     ct_pm_init(&C.vmap);
     ct_pm_init(&C.bmap);
+    if (ct_ss_has(&N->recursive, name)) {
+        warn(N, call, "%s is recursive: not inlined", name);
+        return NULL;
+    }
     for (int i = 0; i < e->nargs; i++)
         ct_pm_put(&C.vmap, e->args[i], call->opnds[i]);
     /* copy from a snapshot: the callee may be the function being edited */
@@ -272,14 +278,90 @@ static ct_op *inline_call(norm *N, ct_op *call, long *budget)
             first = n;
     }
     free(body);
+    /* uses of the results are rewritten once, after all inlining (resolve) */
     const ct_op *ret = e->last;
-    ct_op *fn = ct_op_parent_func(call);
     for (int i = 0; i < call->nres; i++)
-        ct_replace_uses(N->m, fn, &call->res[i], map_value(&C, ret->opnds[i]));
+        ct_pm_put(&N->repl, &call->res[i], map_value(&C, ret->opnds[i]));
     ct_op_unlink(call);
     ct_pm_free(&C.vmap);
     ct_pm_free(&C.bmap);
     return first;
+}
+
+/* The final replacement of a value: a call result may be replaced by the
+ * result of another call that was inlined later. */
+static ct_value *final_value(norm *N, ct_value *v)
+{
+    for (int guard = 0; guard < 1000000; guard++) {
+        ct_value *r = ct_pm_get(&N->repl, v);
+        if (!r || r == v)
+            return v;
+        v = r;
+    }
+    return v;
+}
+
+static bool resolve_uses(ct_op *op, void *ud)
+{
+    norm *N = ud;
+    for (int i = 0; i < op->nopnds; i++)
+        op->opnds[i] = final_value(N, op->opnds[i]);
+    return true;
+}
+
+typedef struct callgraph {
+    ct_module *m;
+    ct_strset *seen;
+    const char *target;
+    bool found;
+    int depth;
+} callgraph;
+
+static bool reach_calls(ct_op *op, void *ud);
+
+/* Does the function `name` (transitively) call cg->target? */
+static void reach(callgraph *cg, const char *name)
+{
+    if (cg->found || ct_ss_has(cg->seen, name) || cg->depth > 10000)
+        return;
+    ct_ss_add(cg->seen, name);
+    ct_op *f = ct_module_lookup_func(cg->m, name);
+    if (!f)
+        return;
+    cg->depth++;
+    ct_walk(f, reach_calls, cg);
+    cg->depth--;
+}
+
+static bool reach_calls(ct_op *op, void *ud)
+{
+    callgraph *cg = ud;
+    const ct_attr *c;
+    if (op->code == CT_OP_TT_CALL && (c = ct_op_attr(op, "callee")) && c->kind == CT_ATTR_SYMREF) {
+        if (!strcmp(c->s, cg->target))
+            cg->found = true;
+        else
+            reach(cg, c->s);
+    }
+    return !cg->found;
+}
+
+/* MLIR's inliner leaves calls inside a recursive cycle alone; so do we.
+ * A function is recursive when a call chain from its body comes back to it. */
+static void find_recursive(norm *N)
+{
+    for (ct_op *f = N->m->body->first; f; f = f->next) {
+        const char *name = f->code == CT_OP_TT_FUNC ? ct_func_name(f) : NULL;
+        if (!name)
+            continue;
+        ct_strset seen;
+        ct_ss_init(&seen);
+        callgraph cg = {N->m, &seen, name, false, 0};
+        ct_walk(f, reach_calls, &cg);
+        if (cg.found)
+            ct_ss_add(&N->recursive, name);
+        ct_ss_free(&seen);
+    }
 }
 
 static void inline_region(norm *N, ct_region *r, long *budget)
@@ -507,10 +589,16 @@ bool ct_normalize(ct_module *m, unsigned flags, ct_diags *diags)
     for (ct_op *f = m->body->first; f; f = f->next)
         drop_unreachable_in_op(&N, f);
     if (!(flags & CT_NORM_NO_INLINE)) {
+        ct_ss_init(&N.recursive);
+        ct_pm_init(&N.repl);
+        find_recursive(&N);
         long budget = INLINE_BUDGET;
         for (ct_op *f = m->body->first; f; f = f->next)
             for (int i = 0; i < f->nregions; i++)
                 inline_region(&N, &f->regions[i], &budget);
+        ct_walk_module(m, resolve_uses, &N);
+        ct_ss_free(&N.recursive);
+        ct_pm_free(&N.repl);
     }
     for (ct_op *f = m->body->first; f; f = f->next)
         dce_func(f);
