@@ -166,25 +166,78 @@ def c_side(k, ctriton):
 _loc_re = re.compile(r"\s*loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)")
 
 
+_def_patterns = [
+    re.compile(r"^\s*((?:%[\w$.\-]+(?::\d+)?)(?:,\s*%[\w$.\-]+)*)\s*="),  # results
+    re.compile(r"(?:\^bb\d+|tt\.func\s+\w+\s+@[\w$.\-\"]+|while\s*)\((.*?)\)\s*(?::|->|attributes|\{|$)"),
+    re.compile(r"scf\.for\s+(%[\w$.\-]+)\s*="),
+    re.compile(r"iter_args\((.*?)\)\s*->"),
+]
+_name_re = re.compile(r"%([A-Za-z0-9_$.\-]+)")
+
+
 def norm_mlir(text):
-    """Strip locations and renumber SSA values and block labels by first appearance."""
+    """Strip locations; rename SSA values by definition order (scope-aware: MLIR
+    reuses names in sibling regions, so a name maps to its latest definition)."""
     lines = []
     for line in text.splitlines():
         if line.startswith("#loc"):
             continue
         line = _loc_re.sub("", line)
         lines.append(line.rstrip())
-    body = "\n".join(lines)
-    names = {}
+    cur = {}
+    counter = [0]
 
-    def rename(m):
-        key = m.group(1)
-        if key not in names:
-            names[key] = "%%v%d" % len(names)
-        return names[key] + (m.group(2) or "")
+    def define(name):
+        cur[name] = "%%v%d" % counter[0]
+        counter[0] += 1
 
-    body = re.sub(r"%([A-Za-z0-9_$.\-]+)(#\d+)?", rename, body)
-    return body.strip() + "\n"
+    out = []
+    for line in lines:
+        defs = []
+        for pat in _def_patterns:
+            for m in pat.finditer(line):
+                grp = m.group(1)
+                if pat is _def_patterns[1] or pat is _def_patterns[3]:
+                    # "%a: T, %b: T" or "%a = %x, %b = %y": the names before ':' or '='
+                    for part in re.finditer(r"%([\w$.\-]+)\s*[:=]", grp):
+                        defs.append(part.group(1))
+                else:
+                    for part in _name_re.finditer(grp):
+                        defs.append(part.group(1))
+        # uses on this line refer to earlier definitions; except the definitions
+        # themselves (iter_args' init values are uses and come after '=')
+        def rename(m, defs=set(defs)):
+            key = m.group(1)
+            if key not in cur:
+                define(key)
+            return cur[key]
+        # first define, in textual order, then substitute uses
+        pieces = []
+        pos = 0
+        for m in _name_re.finditer(line):
+            name = m.group(1)
+            pieces.append(line[pos:m.start()])
+            is_def = False
+            if name in defs:
+                # a definition if followed by ':', ' =', ':N =' or ',' in a result list
+                rest = line[m.end():m.end() + 4]
+                before = line[:m.start()].rstrip()
+                if rest.startswith(":") or rest.lstrip().startswith("=") or \
+                        (before == "" and rest.lstrip().startswith(",")) or \
+                        before.endswith("scf.for"):
+                    is_def = True
+                    defs.remove(name)
+            if is_def:
+                define(name)
+                pieces.append(cur[name])
+            else:
+                if name not in cur:
+                    define(name)
+                pieces.append(cur[name])
+            pos = m.end()
+        pieces.append(line[pos:])
+        out.append("".join(pieces))
+    return "\n".join(out).strip() + "\n"
 
 
 def norm_llir(text):
@@ -250,6 +303,9 @@ def run_one(k, ctriton, golden_dir):
     res = {}
     gdir = os.path.join(golden_dir, k["kernel"], k["config"])
     os.makedirs(gdir, exist_ok=True)
+    for old in os.listdir(gdir):
+        if old.startswith("diff."):
+            os.unlink(os.path.join(gdir, old))
     for ext in ["source"] + STAGES:
         with open(os.path.join(gdir, "py." + ext), "w") as f:
             f.write(py[ext])

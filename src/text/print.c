@@ -263,6 +263,11 @@ static void put_type(printer *p, const ct_type *t)
 static void put_value(printer *p, const ct_value *v)
 {
     const char *name = ct_pm_get(&p->nm.vnames, v);
+    if (name && v->def && v->def->nres > 1 && !ct_pm_get(&p->nm.groups, v->def)) {
+        /* a result of a multi-result op named as one group: %name#0 */
+        Pf(p, "%%%s#%d", name, v->index);
+        return;
+    }
     if (name) {
         Pf(p, "%%%s", name);
         return;
@@ -659,7 +664,8 @@ static void put_results(printer *p, const ct_op *op)
             put_value(p, &op->res[i]);
         }
     } else {
-        put_value(p, &op->res[0]);
+        const char *name = ct_pm_get(&p->nm.vnames, &op->res[0]);
+        Pf(p, "%%%s", name ? name : "<<UNKNOWN SSA VALUE>>");
         if (op->nres > 1)
             Pf(p, ":%d", op->nres);
     }
