@@ -57,7 +57,7 @@ unit-asan: asan
 
 # C kernels against their Python originals at every stage, through Triton 3.6.0
 fidelity: build deps-py
-	$(PY) scripts/fidelity.py --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md
+	$(PY) scripts/fidelity.py --all --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md
 
 test: deps unit unit-asan fidelity
 	@echo "== all tests passed"

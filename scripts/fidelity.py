@@ -331,14 +331,15 @@ def main():
     ap.add_argument("--golden", default=os.path.join(ROOT, "tests", "golden"))
     ap.add_argument("--verdicts", default=None)
     ap.add_argument("--kernel", action="append", help="only these kernels")
+    ap.add_argument("--all", action="store_true", help="the conformance kernels too")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--raw-column", default=None,
                     help="JSON file with the raw-gate results (kernel/config -> verdict)")
     args = ap.parse_args()
     os.chdir(ROOT)
     import triton
-    listing = json.loads(subprocess.run([args.ctriton, "list", "--json"], check=True,
-                                        capture_output=True, text=True).stdout)
+    listing = json.loads(subprocess.run([args.ctriton, "list", "--json"] + (["--all"] if args.all else []),
+                                        check=True, capture_output=True, text=True).stdout)
     if args.kernel:
         listing = [k for k in listing if k["kernel"] in args.kernel]
     raw = {}
@@ -351,17 +352,19 @@ def main():
             results.append(f.result())
     ok = True
     rows = []
+    conf_rows = []
     for k, res in results:
+        table = conf_rows if k.get("conformance") else rows
         key = "%s/%s" % (k["kernel"], k["config"])
         if "error" in res:
             ok = False
-            rows.append("| %s | %s | %s | error | error | error | error |" % (
+            table.append("| %s | %s | %s | error | error | error | error |" % (
                 k["kernel"], k["config"], raw.get(key, "")))
             print("%-40s ERROR %s" % (key, res["error"]), file=sys.stderr)
             continue
         if res["llir"] != "✓" or res["ptx"] != "✓":
             ok = False
-        rows.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+        table.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             k["kernel"], k["config"], raw.get(key, ""), res["ttir"], res["ttgir"], res["llir"], res["ptx"]))
         print("%-40s ttir %-10s ttgir %-10s llir %-10s ptx %s" % (
             key, res["ttir"], res["ttgir"], res["llir"], res["ptx"]))
@@ -377,6 +380,12 @@ def main():
             f.write("| kernel | config | raw | ttir | ttgir | llir | ptx |\n")
             f.write("|---|---|---|---|---|---|---|\n")
             f.write("\n".join(rows) + "\n")
+            if conf_rows:
+                f.write("\n## Conformance kernels\n\nOne construct of triton.language each "
+                        "(tests/conformance); same columns.\n\n")
+                f.write("| kernel | config | raw | ttir | ttgir | llir | ptx |\n")
+                f.write("|---|---|---|---|---|---|---|\n")
+                f.write("\n".join(conf_rows) + "\n")
             if notes:
                 f.write("\n" + notes)
     return 0 if ok else 1

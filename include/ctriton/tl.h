@@ -206,6 +206,9 @@ void tl__popk(void *opts, unsigned size);
 #define TL__P(x) tl__push(tl_c(x))
 
 #define TL_NONE ((tl_tensor){0})
+/* Python's True and False (C's true/false are ints, which Python treats differently) */
+#define TL_TRUE (tl__from_bool(1))
+#define TL_FALSE (tl__from_bool(0))
 #define tl_none TL_NONE
 
 bool tl_is_none(tl_tensor x);
@@ -847,6 +850,47 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
         return r;                                                                             \
     }                                                                                         \
     static tl_tensor name##__body(int tl__unused TL__PARAMS params)
+
+/* Tuples: what a @jit helper returns with `return a, b`. */
+typedef struct tl_tuple_t {
+    int n;
+    tl_tensor v[8];
+} tl_tuple_t;
+tl_tuple_t tl__tuple_s(int n);
+#define tl_tuple(...) (TL__PUSH_ALL(__VA_ARGS__) tl__tuple_s(TL__NARGS(__VA_ARGS__)))
+/* a, b = t */
+#define TL_UNPACK(t, ...)                                                                     \
+    tl__unpack((t), TL__NARGS(__VA_ARGS__), (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL}, TL_HERE)
+void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at);
+
+/* TL_JIT_TUPLE(name, (params)) { return tl_tuple(a, b); }: a helper returning a tuple */
+#define TL_JIT_TUPLE(name, params)                                                            \
+    static tl_tuple_t name##__body(int tl__unused TL__PARAMS params);                        \
+    static void name##__thunk(const tl_tensor *tl__a, tl_tensor *tl__r, void *tl__ud)          \
+    {                                                                                         \
+        enum { tl__n = TL__NARGS0 params };                                                    \
+        (void)tl__a;                                                                          \
+        (void)tl__ud;                                                                         \
+        tl_tuple_t t = name##__body(0 TL__ARGREFS params);                                    \
+        for (int i = 0; i < t.n && i < 8; i++)                                                \
+            tl__r[i] = t.v[i];                                                                \
+    }                                                                                         \
+    static const char *const name##__argnames[] = {TL__STR_ALL params NULL};                  \
+    static tl_tuple_t name##__call(tl_src tl__at, int tl__k, const tl_tensor *tl__args)        \
+    {                                                                                         \
+        tl_tensor a[16];                                                                      \
+        tl_tuple_t r = {0};                                                                   \
+        for (int i = 0; i < tl__k && i < 16; i++)                                             \
+            a[i] = tl__args[i];                                                               \
+        r.n = tl__call_jit(#name, __FILE__, tl__k, name##__argnames, a, 8, r.v, name##__thunk, \
+                           NULL, tl__at);                                                     \
+        if (r.n < 0)                                                                          \
+            r.n = 0;                                                                          \
+        return r;                                                                             \
+    }                                                                                         \
+    static tl_tuple_t name##__body(int tl__unused TL__PARAMS params)
+
+#define TL_CALL_TUPLE(name, ...) TL_CALL(name, ##__VA_ARGS__)
 
 /* Calls a TL_JIT helper: TL_CALL(leaky_relu, x) */
 #define TL_CALL(name, ...)                                                                    \

@@ -242,3 +242,32 @@ void tl__return_s(int n, tl_src at)
         vals[i] = a[i];
     tl__return(n, vals, at);
 }
+
+tl_tuple_t tl__tuple_s(int n)
+{
+    tl_tuple_t t = {0};
+    const tl_tensor *a = tl__popn(n);
+    t.n = n > 8 ? 8 : n;
+    for (int i = 0; i < t.n; i++)
+        t.v[i] = a[i];
+    return t;
+}
+
+void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at)
+{
+    if (t.n != n) {
+        if (tl__cur) {
+            tl__at(at);
+            bool poisoned = false;
+            for (int i = 0; i < t.n; i++)
+                poisoned |= tl__is_poison(t.v[i]);
+            if (!poisoned && t.n > 0)
+                tl__err("cannot unpack %d values into %d variables", t.n, n);
+        }
+        for (int i = 0; i < n; i++)
+            *out[i] = tl__poison();
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        *out[i] = t.v[i];
+}

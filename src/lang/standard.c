@@ -208,8 +208,9 @@ static void arg_combine_body(const tl_tensor *a, tl_tensor *r, void *ud)
         tl_tensor eq = tl__binop(TL_EQ, v1, v2, CUR);
         tl_tensor lt = tl__binop(TL_LT, i1, i2, CUR);
         tie = tl__binop(TL_LOGICAL_AND, eq, lt, CUR);
-    } else
-        tie = F(false);
+    } else {
+        tie = tl__to_tensor(F(false), CUR); /* `tie = False` assigns a tensor */
+    }
     tl_tensor gt = tl__binop(TL_LOGICAL_OR, tl__binop(is_max ? TL_GT : TL_LT, v1, v2, CUR), tie, CUR);
     r[0] = tl__where(gt, v1, v2, CUR);
     r[1] = tl__where(gt, i1, i2, CUR);
