@@ -224,6 +224,15 @@ int tl_rank(tl_tensor x);
 int64_t tl_dim(tl_tensor x, int i);
 int64_t tl_numel(tl_tensor x);
 
+/* The value of a constexpr parameter of a @jit helper (a tl_tensor holding a
+ * Python number); a tensor there is a type error, reported at the call. */
+#define tl_cx_int(x) tl__cx_int((x), TL_HERE)
+#define tl_cx_float(x) tl__cx_float((x), TL_HERE)
+#define tl_cx_bool(x) tl__cx_bool((x), TL_HERE)
+int64_t tl__cx_int(tl_tensor x, tl_src at);
+double tl__cx_float(tl_tensor x, tl_src at);
+bool tl__cx_bool(tl_tensor x, tl_src at);
+
 /* A shape: tl_shape(BLOCK_M, BLOCK_N). */
 typedef struct tl_shape_t {
     int rank;
