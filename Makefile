@@ -16,7 +16,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity demo bench clean
+.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity demo bench bench-emit clean
 
 all: build
 
@@ -61,6 +61,10 @@ fidelity: build deps-py
 
 test: deps unit unit-asan fidelity
 	@echo "== all tests passed"
+
+# emission speed, C against Python's frontend (bench/RESULTS.md)
+bench-emit: build deps-py
+	$(PY) bench/emit_bench.py --build $(BUILD) --markdown
 
 demo: build deps-py
 	@bash scripts/demo.sh $(BUILD) $(PY)
