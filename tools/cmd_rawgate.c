@@ -1,6 +1,7 @@
 /*
  * ctriton rawgate [--golden DIR] [--json FILE] [--quiet] [KERNEL...]: the
- * raw gate.  For every kernel and config of the library, the TTIR the C port
+ * raw gate.  For every kernel and config of the library (and the conformance
+ * kernels), the TTIR the C port
  * emits and the raw TTIR Python's frontend wrote (DIR/<kernel>/<config>/
  * py.source, default tests/golden) are normalized and compared; no Triton is
  * involved.  Prints one verdict per row (✓, or +a/-b: lines added/removed on
@@ -17,26 +18,15 @@
 #include "kernels.h"
 #include "util/util.h"
 
-/* Modules built by the kernel language stay alive until the end: the
- * language caches its @jit functions per module pointer (src/lang/jit.c),
- * so a new module at the address of a destroyed one would find stale
- * entries. */
-static ct_module *built[1024];
-static int nbuilt;
-
 /* The C side, printed and read back: exactly what `ctriton emit --locs`
  * gives to anyone comparing files. */
 static ct_module *c_side(const ct_kernel_entry *k, const tl_config *cfg, ct_diags *d)
 {
-    if (nbuilt == (int)(sizeof built / sizeof built[0])) {
-        ct_diag_add(d, CT_ERROR, NULL, 0, 0, "too many configs");
-        return NULL;
-    }
     ct_module *m = tl_build_config(k->def, cfg, d);
     if (!m)
         return NULL;
-    built[nbuilt++] = m;
     char *text = ct_print_module(m, CT_PRINT_LOCS);
+    ct_module_destroy(m);
     m = ct_parse_module(text, strlen(text), "ctriton emit", d);
     free(text);
     return m;
@@ -61,7 +51,7 @@ int cmd_rawgate(int argc, char **argv)
             return cli_fail(2, "rawgate: unexpected argument `%s`", argv[i]);
     }
     int nk;
-    const ct_kernel_entry *ks = ct_kernels(&nk);
+    const ct_kernel_entry *ks = ct_kernels_all(&nk);
     ct_strbuf js;
     ct_sb_init(&js);
     ct_sb_puts(&js, "{");
@@ -120,9 +110,6 @@ int cmd_rawgate(int argc, char **argv)
         }
     }
     ct_sb_puts(&js, "\n}\n");
-    for (int i = 0; i < nbuilt; i++)
-        ct_module_destroy(built[i]);
-    nbuilt = 0;
     if (json && !ct_write_file(json, js.s, js.len)) {
         ct_sb_free(&js);
         return cli_fail(2, "rawgate: cannot write %s", json);

@@ -9,7 +9,7 @@
 #include "cli.h"
 
 const ct_cmd ct_commands[] = {
-    {"list", "list [--json]", "the library's kernels, one per line, with their configs", cmd_list},
+    {"list", "list [--json] [--all]", "the library's kernels, one per line, with their configs (--all: and the conformance kernels)", cmd_list},
     {"emit", "emit KERNEL [--config NAME] [--locs]", "print a kernel's TTIR", cmd_emit},
     {"diff", "diff A.ttir B.ttir [--json] [--quiet]", "compare two TTIR files after normalization",
      cmd_diff},
