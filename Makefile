@@ -2,8 +2,8 @@
 #
 #   make demo   build, emit a kernel's TTIR, lower it through Triton, run it on the
 #               emulator and check it; on a machine with a GPU also launch it
-#   make test   the cheat-sheet check, unit tests (normal and ASan+UBSan builds)
-#               and the fidelity harness
+#   make test   the cheat-sheet check, unit tests (normal and ASan+UBSan builds),
+#               a 60-second fuzz of the TTIR parser and the fidelity harness
 #
 # Both install what they need when it is missing: libcmocka-dev (apt-get) and
 # triton==3.6.0 in a virtual environment reused across runs ($(VENV)).
@@ -17,7 +17,8 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity docs-check demo bench bench-emit clean
+.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity docs-check demo bench bench-emit \
+        bench-parse fuzz-smoke clean
 
 all: build
 
@@ -56,23 +57,39 @@ unit-asan: asan
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-# C kernels against their Python originals at every stage, through Triton 3.6.0
+# C kernels against their Python originals at every stage, through Triton 3.6.0.
+# The raw column comes from the raw gate (ctriton rawgate: normalized C TTIR
+# against the committed raw goldens, no Triton); its failures fail `make unit`
+# (test_rawgate), so here it only fills the column.  Afterwards every raw ✓
+# row must be llir ✓ and ptx ✓ (the gate's soundness against Triton).
 fidelity: build deps-py
-	$(PY) scripts/fidelity.py --all --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md
+	-$(BUILD)/ctriton rawgate --quiet --json $(BUILD)/raw.json
+	$(PY) scripts/fidelity.py --all --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md \
+	  --raw-column $(BUILD)/raw.json
+	$(BUILD)/ctriton rawgate --check-verdicts tests/golden/VERDICTS.md
+
+# 60 seconds of libFuzzer on the TTIR parser (ASan+UBSan); skipped, with a
+# message, where clang's fuzzer runtime is missing.  Longer runs: fuzz/run.sh
+fuzz-smoke:
+	fuzz/run.sh smoke 60
 
 # every public tl_*/TL_* name of include/ctriton/tl.h is in docs/cheatsheet.md
 docs-check:
 	$(PYTHON) tests/docs/check_cheatsheet.py
 
-test: deps docs-check unit unit-asan fidelity
+test: deps docs-check unit unit-asan fuzz-smoke fidelity
 	@echo "== all tests passed"
 
 # emission speed, C against Python's frontend (bench/RESULTS.md)
 bench-emit: build deps-py
 	$(PY) bench/emit_bench.py --build $(BUILD) --markdown
 
+# parsing and normalizing the largest golden (bench/parse_bench.c)
+bench-parse: build
+	$(BUILD)/parse_bench
+
 demo: build deps-py
 	@bash scripts/demo.sh $(BUILD) $(PY)
 
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) build-fuzz

@@ -8,6 +8,10 @@
  * the C side) and the diff of each mismatch; --json writes the verdicts as
  * {"kernel/config": verdict} for scripts/fidelity.py --raw-column.
  * Exit status: 0 when every row is ✓, 1 otherwise.
+ *
+ * ctriton rawgate --check-verdicts VERDICTS.md: the gate's soundness against
+ * Triton's own lowering: every row whose raw column is ✓ must have ✓ in the
+ * llir and ptx columns too (exit 1 and the rows otherwise).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +36,67 @@ static ct_module *c_side(const ct_kernel_entry *k, const tl_config *cfg, ct_diag
     return m;
 }
 
+/* The cells of a markdown table row "| a | b | c |", trimmed, in place. */
+static int split_row(char *line, char **cells, int cap)
+{
+    int n = 0;
+    char *p = strchr(line, '|');
+    while (p && n < cap) {
+        char *q = strchr(p + 1, '|');
+        if (!q)
+            break;
+        *q = 0;
+        char *s = p + 1;
+        while (*s == ' ')
+            s++;
+        char *e = s + strlen(s);
+        while (e > s && e[-1] == ' ')
+            *--e = 0;
+        cells[n++] = s;
+        p = q;
+    }
+    return n;
+}
+
+static int check_verdicts(const char *path)
+{
+    size_t len;
+    char *text = ct_read_file(path, &len);
+    if (!text)
+        return cli_fail(2, "rawgate: cannot read %s", path);
+    int raw = -1, llir = -1, ptx = -1, rows = 0, bad = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        if (line[0] != '|')
+            continue;
+        char *c[16];
+        int n = split_row(line, c, 16);
+        if (n > 2 && !strcmp(c[0], "kernel")) {
+            for (int i = 0; i < n; i++) {
+                if (!strcmp(c[i], "raw"))
+                    raw = i;
+                else if (!strcmp(c[i], "llir"))
+                    llir = i;
+                else if (!strcmp(c[i], "ptx"))
+                    ptx = i;
+            }
+            continue;
+        }
+        if (raw < 0 || llir < 0 || ptx < 0 || n <= raw || n <= llir || n <= ptx ||
+            !strncmp(c[0], "---", 3))
+            continue;
+        rows++;
+        if (!strcmp(c[raw], "✓") && (strcmp(c[llir], "✓") || strcmp(c[ptx], "✓"))) {
+            printf("unsound: %s/%s is raw ✓ but llir %s, ptx %s\n", c[0], c[1], c[llir], c[ptx]);
+            bad++;
+        }
+    }
+    free(text);
+    if (!rows)
+        return cli_fail(2, "rawgate: no verdict rows in %s", path);
+    printf("raw gate soundness: %d rows of %s, %d with raw ✓ but llir or ptx ✗\n", rows, path, bad);
+    return bad ? 1 : 0;
+}
+
 int cmd_rawgate(int argc, char **argv)
 {
     const char *golden = "tests/golden", *json = NULL;
@@ -45,6 +110,8 @@ int cmd_rawgate(int argc, char **argv)
             json = argv[++i];
         else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
             quiet = true;
+        else if (!strcmp(argv[i], "--check-verdicts") && i + 1 < argc)
+            return check_verdicts(argv[i + 1]);
         else if (argv[i][0] != '-' && nonly < 64)
             only[nonly++] = argv[i];
         else

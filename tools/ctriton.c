@@ -14,7 +14,9 @@ const ct_cmd ct_commands[] = {
     {"diff", "diff A.ttir B.ttir [--json] [--quiet]", "compare two TTIR files after normalization",
      cmd_diff},
     {"rawgate", "rawgate [--golden DIR] [--json FILE] [KERNEL...]",
-     "C kernels against Python's raw TTIR goldens, normalized", cmd_rawgate},
+     "C kernels against Python's raw TTIR goldens, normalized (--check-verdicts FILE: raw ✓ "
+     "rows are llir and ptx ✓)",
+     cmd_rawgate},
     {NULL, NULL, NULL, NULL},
 };
 

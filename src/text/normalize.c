@@ -166,18 +166,27 @@ static void clone_region(cloner *C, const ct_region *from, ct_region *to)
 static ct_op *clone_op(cloner *C, const ct_op *op)
 {
     ct_module *m = C->N->m;
-    ct_value **opnds = malloc(sizeof(*opnds) * (size_t)(op->nopnds + 1));
-    const ct_type **rt = malloc(sizeof(*rt) * (size_t)(op->nres + 1));
+    ct_value *small_o[8];
+    const ct_type *small_t[8];
+    ct_value **opnds = op->nopnds <= 8 ? small_o : malloc(sizeof(*opnds) * (size_t)op->nopnds);
+    const ct_type **rt = op->nres <= 8 ? small_t : malloc(sizeof(*rt) * (size_t)op->nres);
     for (int i = 0; i < op->nopnds; i++)
         opnds[i] = map_value(C, op->opnds[i]);
     for (int i = 0; i < op->nres; i++)
         rt[i] = op->res[i].type;
     ct_op *n = ct_op_new(m, op->code, op->nopnds, opnds, op->nres, rt, op->nregions,
                          map_loc(C, op->loc));
-    free(opnds);
-    free(rt);
-    for (int i = 0; i < op->nattrs; i++)
-        ct_op_set_attr(m, n, op->attrs[i].name, op->attrs[i].attr);
+    if (opnds != small_o)
+        free(opnds);
+    if (rt != small_t)
+        free(rt);
+    /* attributes are immutable and live in this module: share them (the
+     * array is already sorted by name) */
+    if (op->nattrs) {
+        n->attrs = ct_arena_alloc(m->arena, sizeof(ct_named_attr) * (size_t)op->nattrs);
+        memcpy(n->attrs, op->attrs, sizeof(ct_named_attr) * (size_t)op->nattrs);
+        n->nattrs = n->cattrs = op->nattrs;
+    }
     for (int i = 0; i < op->nres; i++)
         ct_pm_put(&C->vmap, &op->res[i], &n->res[i]);
     for (int i = 0; i < op->nregions; i++)
@@ -309,59 +318,133 @@ static bool resolve_uses(ct_op *op, void *ud)
     return true;
 }
 
-typedef struct callgraph {
-    ct_module *m;
-    ct_strset *seen;
-    const char *target;
-    bool found;
-    int depth;
-} callgraph;
+/* ------------------------------------------------------------------ */
+/* The call graph                                                      */
+/* ------------------------------------------------------------------ */
 
-static bool reach_calls(ct_op *op, void *ud);
+/* Functions of the module and, for each, the functions it calls (indexes;
+ * calls of unknown symbols are left out). */
+typedef struct cgraph {
+    int n;
+    ct_op **funcs;
+    int *nedges, *cedges;
+    int **edges;
+    struct fname_ix {
+        const char *name;
+        int ix;
+    } *byname; /* sorted by name */
+} cgraph;
 
-/* Does the function `name` (transitively) call cg->target? */
-static void reach(callgraph *cg, const char *name)
+static int cmp_fname(const void *a, const void *b)
 {
-    if (cg->found || ct_ss_has(cg->seen, name) || cg->depth > 10000)
-        return;
-    ct_ss_add(cg->seen, name);
-    ct_op *f = ct_module_lookup_func(cg->m, name);
-    if (!f)
-        return;
-    cg->depth++;
-    ct_walk(f, reach_calls, cg);
-    cg->depth--;
+    return strcmp(((const struct fname_ix *)a)->name, ((const struct fname_ix *)b)->name);
 }
 
-static bool reach_calls(ct_op *op, void *ud)
+static int cg_find(const cgraph *g, const char *name)
 {
-    callgraph *cg = ud;
+    struct fname_ix key = {name, 0};
+    struct fname_ix *r = bsearch(&key, g->byname, (size_t)g->n, sizeof key, cmp_fname);
+    return r ? r->ix : -1;
+}
+
+typedef struct cg_walk {
+    cgraph *g;
+    int from;
+} cg_walk;
+
+static bool cg_edges(ct_op *op, void *ud)
+{
+    cg_walk *w = ud;
     const ct_attr *c;
     if (op->code == CT_OP_TT_CALL && (c = ct_op_attr(op, "callee")) && c->kind == CT_ATTR_SYMREF) {
-        if (!strcmp(c->s, cg->target))
-            cg->found = true;
-        else
-            reach(cg, c->s);
+        int to = cg_find(w->g, c->s);
+        if (to >= 0) {
+            cgraph *g = w->g;
+            int f = w->from;
+            if (g->nedges[f] == g->cedges[f]) {
+                g->cedges[f] = g->cedges[f] ? g->cedges[f] * 2 : 8;
+                g->edges[f] = realloc(g->edges[f], sizeof(int) * (size_t)g->cedges[f]);
+            }
+            g->edges[f][g->nedges[f]++] = to;
+        }
     }
-    return !cg->found;
+    return true;
+}
+
+static void cg_build(cgraph *g, ct_module *m)
+{
+    memset(g, 0, sizeof *g);
+    for (ct_op *f = m->body->first; f; f = f->next)
+        g->n++;
+    int n = g->n ? g->n : 1;
+    g->funcs = calloc((size_t)n, sizeof(ct_op *));
+    g->nedges = calloc((size_t)n, sizeof(int));
+    g->cedges = calloc((size_t)n, sizeof(int));
+    g->edges = calloc((size_t)n, sizeof(int *));
+    g->byname = calloc((size_t)n, sizeof(*g->byname));
+    int k = 0;
+    for (ct_op *f = m->body->first; f; f = f->next, k++) {
+        const char *name = f->code == CT_OP_TT_FUNC ? ct_func_name(f) : NULL;
+        g->funcs[k] = f;
+        g->byname[k].name = name ? name : "";
+        g->byname[k].ix = k;
+    }
+    qsort(g->byname, (size_t)g->n, sizeof(*g->byname), cmp_fname);
+    for (k = 0; k < g->n; k++) {
+        cg_walk w = {g, k};
+        ct_walk(g->funcs[k], cg_edges, &w);
+    }
+}
+
+static void cg_free(cgraph *g)
+{
+    for (int i = 0; i < g->n; i++)
+        free(g->edges[i]);
+    free(g->edges);
+    free(g->nedges);
+    free(g->cedges);
+    free(g->funcs);
+    free(g->byname);
+}
+
+/* Marks in `seen` the functions reachable from f through calls (f itself
+ * only if a call chain comes back to it). */
+static void cg_reach(const cgraph *g, int f, char *seen, int *stack)
+{
+    int sp = 0;
+    for (int e = 0; e < g->nedges[f]; e++)
+        if (!seen[g->edges[f][e]]) {
+            seen[g->edges[f][e]] = 1;
+            stack[sp++] = g->edges[f][e];
+        }
+    while (sp) {
+        int v = stack[--sp];
+        for (int e = 0; e < g->nedges[v]; e++)
+            if (!seen[g->edges[v][e]]) {
+                seen[g->edges[v][e]] = 1;
+                stack[sp++] = g->edges[v][e];
+            }
+    }
 }
 
 /* MLIR's inliner leaves calls inside a recursive cycle alone; so do we.
  * A function is recursive when a call chain from its body comes back to it. */
 static void find_recursive(norm *N)
 {
-    for (ct_op *f = N->m->body->first; f; f = f->next) {
-        const char *name = f->code == CT_OP_TT_FUNC ? ct_func_name(f) : NULL;
-        if (!name)
-            continue;
-        ct_strset seen;
-        ct_ss_init(&seen);
-        callgraph cg = {N->m, &seen, name, false, 0};
-        ct_walk(f, reach_calls, &cg);
-        if (cg.found)
+    cgraph g;
+    cg_build(&g, N->m);
+    char *seen = malloc((size_t)g.n + 1);
+    int *stack = malloc(sizeof(int) * ((size_t)g.n + 1));
+    for (int f = 0; f < g.n; f++) {
+        memset(seen, 0, (size_t)g.n + 1);
+        cg_reach(&g, f, seen, stack);
+        const char *name = g.funcs[f]->code == CT_OP_TT_FUNC ? ct_func_name(g.funcs[f]) : NULL;
+        if (seen[f] && name)
             ct_ss_add(&N->recursive, name);
-        ct_ss_free(&seen);
     }
+    free(seen);
+    free(stack);
+    cg_free(&g);
 }
 
 static void inline_region(norm *N, ct_region *r, long *budget)
@@ -489,51 +572,31 @@ static void dce_func(ct_op *func)
     }
 }
 
-typedef struct callees {
-    ct_strset *names;
-    const char *self; /* a function's calls of itself do not keep it alive */
-} callees;
-
-static bool mark_callees(ct_op *op, void *ud)
-{
-    callees *c = ud;
-    const ct_attr *a;
-    if (op->code == CT_OP_TT_CALL && (a = ct_op_attr(op, "callee")) && a->kind == CT_ATTR_SYMREF &&
-        !(c->self && !strcmp(c->self, a->s)))
-        ct_ss_add(c->names, a->s);
-    return true;
-}
-
 static bool is_private(const ct_op *func)
 {
     const ct_attr *v = ct_op_attr(func, "sym_visibility");
     return v && v->kind == CT_ATTR_STR && !strcmp(v->s, "private");
 }
 
-/* Symbol DCE: private functions no call reaches from the others. */
+/* Symbol DCE: the private functions no call chain from a public one reaches. */
 static void drop_unused_functions(norm *N)
 {
-    for (;;) {
-        ct_strset names;
-        ct_ss_init(&names);
-        for (ct_op *f = N->m->body->first; f; f = f->next) {
-            callees c = {&names, f->code == CT_OP_TT_FUNC ? ct_func_name(f) : NULL};
-            ct_walk(f, mark_callees, &c);
+    cgraph g;
+    cg_build(&g, N->m);
+    char *live = calloc((size_t)g.n + 1, 1);
+    int *stack = malloc(sizeof(int) * ((size_t)g.n + 1));
+    for (int f = 0; f < g.n; f++) {
+        if (g.funcs[f]->code != CT_OP_TT_FUNC || !is_private(g.funcs[f])) {
+            live[f] = 1;
+            cg_reach(&g, f, live, stack);
         }
-        bool removed = false;
-        for (ct_op *f = N->m->body->first; f;) {
-            ct_op *next = f->next;
-            const char *name = ct_func_name(f);
-            if (f->code == CT_OP_TT_FUNC && is_private(f) && name && !ct_ss_has(&names, name)) {
-                ct_op_unlink(f);
-                removed = true;
-            }
-            f = next;
-        }
-        ct_ss_free(&names);
-        if (!removed)
-            break;
     }
+    for (int f = 0; f < g.n; f++)
+        if (!live[f])
+            ct_op_unlink(g.funcs[f]);
+    free(live);
+    free(stack);
+    cg_free(&g);
 }
 
 /* ------------------------------------------------------------------ */
@@ -588,6 +651,10 @@ bool ct_normalize(ct_module *m, unsigned flags, ct_diags *diags)
     N.unknown = ct_loc_unknown(m);
     for (ct_op *f = m->body->first; f; f = f->next)
         drop_unreachable_in_op(&N, f);
+    /* dead code goes before inlining too: what is dead in a callee is dead
+     * in every copy of it, and the copies come out smaller */
+    for (ct_op *f = m->body->first; f; f = f->next)
+        dce_func(f);
     if (!(flags & CT_NORM_NO_INLINE)) {
         ct_ss_init(&N.recursive);
         ct_pm_init(&N.repl);

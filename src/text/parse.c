@@ -218,6 +218,7 @@ typedef struct parser {
     vec aliases;   /* alias */
 
     const ct_type *i1, *i32, *i64, *f64, *index;
+    const char *last_file; /* the file of the last file:line:col location */
 } parser;
 
 /* ------------------------------------------------------------------ */
@@ -310,20 +311,29 @@ static int peek2(parser *P)
     return P->end - P->p >= 2 ? (unsigned char)P->p[1] : -1;
 }
 
+/* Character classes by table (ASCII only, independent of the locale):
+ * 1 starts an identifier, 2 continues one, 4 continues a suffix-id
+ * (%names, ^labels and #aliases also allow '-'). */
+#define CC_ALPHA 7
+#define CC_DIGIT 6
+static const unsigned char cclass[256] = {
+    ['a' ... 'z'] = CC_ALPHA, ['A' ... 'Z'] = CC_ALPHA, ['_'] = CC_ALPHA,
+    ['0' ... '9'] = CC_DIGIT, ['$'] = 6, ['.'] = 6, ['-'] = 4,
+};
+
 static bool id_start(int c)
 {
-    return isalpha(c) || c == '_';
+    return c >= 0 && (cclass[c & 255] & 1);
 }
 
 static bool id_char(int c)
 {
-    return isalnum(c) || c == '_' || c == '$' || c == '.';
+    return c >= 0 && (cclass[c & 255] & 2);
 }
 
-/* suffix-id characters: %names, ^labels and #aliases also allow '-' */
 static bool suffix_char(int c)
 {
-    return id_char(c) || c == '-';
+    return c >= 0 && (cclass[c & 255] & 4);
 }
 
 /* A short, printable description of what is at the cursor, for errors. */
@@ -913,6 +923,10 @@ static const ct_loc *parse_loc_inner(parser *P)
         char *s = parse_string(P);
         if (accept(P, ':')) {
             ct_loc *l = new_loc(P, CT_LOC_FILE);
+            /* most locations of a file name one file: share the string */
+            if (P->last_file && !strcmp(P->last_file, s))
+                s = (char *)P->last_file;
+            P->last_file = s;
             l->file = s;
             l->line = (int)parse_small_int(P, 0, INT_MAX, "line number");
             expect(P, ':', "between line and column");
