@@ -33,7 +33,7 @@ build() {
     local srcs
     srcs=$(ls src/ir/*.c src/text/*.c src/util/*.c)
     "$CC" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        -fno-omit-frame-pointer -Iinclude -Isrc $srcs fuzz/fuzz_parse.c -lm -o "$BIN"
+        -fno-omit-frame-pointer -DFUZZ_NORMALIZE -Iinclude -Isrc $srcs fuzz/fuzz_parse.c -lm -o "$BIN"
 }
 
 seed() {

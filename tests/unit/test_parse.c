@@ -392,6 +392,33 @@ static void t_parse_file_missing(void **state)
     ct_diags_free(&d);
 }
 
+/* Regressions found by fuzzing (fuzz/run.sh); each ran into undefined
+ * behaviour or a crash before its fix, visible in the ASan+UBSan build. */
+static void t_fuzz_regressions(void **state)
+{
+    (void)state;
+    static const char *const inputs[] = {
+        /* a branch without operands: its operand array is NULL, and the
+         * successor check once computed NULL + 0 (UBSan: "applying zero
+         * offset to null pointer") */
+        "module {\n  tt.func @f(%c: i1) {\n    cf.cond_br %c, ^bb1, ^bb1\n  ^bb1:\n"
+        "    cf.br ^bb2\n  ^bb2:\n    tt.return\n  }\n}\n",
+        /* a yield without operands in a loop without iter_args */
+        "module {\n  tt.func @f(%n: i32) {\n    scf.for %i = %n to %n step %n : i32 {\n"
+        "      scf.yield\n    }\n    tt.return\n  }\n}\n",
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        ct_module *m = parse_str(inputs[i]);
+        assert_non_null(m);
+        char *a = ct_print_module(m, CT_PRINT_LOCS | CT_PRINT_LOC_ALIASES);
+        ct_normalize(m, 0, NULL);
+        char *b = ct_print_module(m, 0);
+        free(a);
+        free(b);
+        ct_module_destroy(m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,7 +426,7 @@ int main(void)
         cmocka_unit_test(t_errors),            cmocka_unit_test(t_hostile),
         cmocka_unit_test(t_generic_forms),     cmocka_unit_test(t_literals),
         cmocka_unit_test(t_header_names),      cmocka_unit_test(t_no_module_wrapper),
-        cmocka_unit_test(t_parse_file_missing),
+        cmocka_unit_test(t_parse_file_missing), cmocka_unit_test(t_fuzz_regressions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
