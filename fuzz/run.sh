@@ -8,7 +8,11 @@
 #   fuzz/run.sh smoke [SECONDS]  build, then fuzz (default 60 s); exits 0 when clang's
 #                                fuzzer runtime is missing (it says so and skips)
 #   fuzz/run.sh minimize         merge the scratch corpus into fuzz/corpus, minimized
+#                                and kept small (inputs cut at 4 KiB)
 #
+# Seeds: fuzz/corpus (committed findings) and, copied at run time, every golden
+# (tests/golden/*/*/{py.source,py.ttir,c.source}) and the parser corpus
+# (tests/text/corpus).
 # One process, one worker: the CI machines are small and shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,9 +40,17 @@ build() {
         -fno-omit-frame-pointer -DFUZZ_NORMALIZE -Iinclude -Isrc $srcs fuzz/fuzz_parse.c -lm -o "$BIN"
 }
 
+SEEDS=$OUT/seeds
+
 seed() {
-    mkdir -p "$SCRATCH"
-    cp -n fuzz/corpus/* "$SCRATCH"/ 2>/dev/null || true
+    mkdir -p "$SCRATCH" "$SEEDS" "$ROOT/fuzz/corpus"
+    local f
+    for f in "$ROOT"/tests/golden/*/*/py.source "$ROOT"/tests/golden/*/*/py.ttir \
+        "$ROOT"/tests/golden/*/*/c.source "$ROOT"/tests/text/corpus/*; do
+        [ -f "$f" ] || continue
+        local rel=${f#"$ROOT"/tests/}
+        cp "$f" "$SEEDS/${rel//\//_}"
+    done
 }
 
 # run SECONDS [extra libFuzzer flags...]
@@ -49,7 +61,7 @@ run() {
     mkdir -p "$ROOT/fuzz/crashes"
     "$BIN" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$ROOT/fuzz/crashes/" -print_final_stats=1 \
-        -dict="$ROOT/fuzz/ttir.dict" "$@" "$SCRATCH" "$ROOT/fuzz/corpus"
+        -dict="$ROOT/fuzz/ttir.dict" "$@" "$SCRATCH" "$ROOT/fuzz/corpus" "$SEEDS"
 }
 
 case "${1:-smoke}" in
@@ -68,7 +80,7 @@ smoke)
 minimize)
     mkdir -p "$OUT/min"
     rm -f "$OUT"/min/*
-    "$BIN" -merge=1 -max_len=65536 "$OUT/min" fuzz/corpus "$SCRATCH"
+    "$BIN" -merge=1 -max_len=4096 "$OUT/min" fuzz/corpus "$SCRATCH"
     rm -f fuzz/corpus/*
     cp "$OUT"/min/* fuzz/corpus/
     ;;

@@ -2,7 +2,9 @@
  * ctriton diff A B [--json] [--quiet] [--no-notes]: compare two TTIR files
  * after normalization (see ct_normalize).  Prints the first diverging op of
  * each side with its source location and a unified diff of the normalized
- * text.  Exit status: 0 equal, 1 different, 2 usage or parse error.
+ * text.  A file named `-` is read from the standard input:
+ *   build/ctriton emit K --config C --locs | build/ctriton diff tests/golden/K/C/py.source -
+ * Exit status: 0 equal, 1 different, 2 usage or parse error.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 #include "cli.h"
 #include "ctriton/text.h"
+#include "util/util.h"
 
 /* What the normalizer leaves to Triton's passes: a raw `.source` and the
  * `.ttir` of the same kernel differ by these and nothing else. */
@@ -50,7 +53,7 @@ int cmd_diff(int argc, char **argv)
             quiet = true;
         else if (!strcmp(argv[i], "--no-notes"))
             show_notes = false;
-        else if (argv[i][0] != '-' && nf < 2)
+        else if ((argv[i][0] != '-' || !strcmp(argv[i], "-")) && nf < 2)
             files[nf++] = argv[i];
         else
             return cli_fail(2, "diff: unexpected argument `%s`", argv[i]);
@@ -61,7 +64,19 @@ int cmd_diff(int argc, char **argv)
     ct_diags_init(&d);
     ct_module *m[2];
     for (int i = 0; i < 2; i++) {
-        m[i] = ct_parse_file(files[i], &d);
+        if (!strcmp(files[i], "-")) {
+            files[i] = "<stdin>";
+            ct_strbuf in;
+            ct_sb_init(&in);
+            char buf[65536];
+            size_t n;
+            while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
+                ct_sb_putn(&in, buf, n);
+            m[i] = ct_parse_module(in.s ? in.s : "", in.len, files[i], &d);
+            ct_sb_free(&in);
+        } else {
+            m[i] = ct_parse_file(files[i], &d);
+        }
         if (!m[i]) {
             ct_diags_print(&d, stderr, true);
             ct_diags_free(&d);

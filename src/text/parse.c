@@ -1978,7 +1978,6 @@ static void parse_region(parser *P, ct_region *r, const entry_args *ea)
         ct_block *b = parse_block_label(P, r);
         parse_block_ops(P, b);
     }
-    const char *close = P->p;
     expect(P, '}', "to close the region");
     for (size_t i = P->nlabel_base; i < P->labels.len; i++) {
         label *l = &VEC_AT(P->labels, label, i);
@@ -1986,7 +1985,6 @@ static void parse_region(parser *P, ct_region *r, const entry_args *ea)
             fail_at(P, l->first_use, "reference to undefined block ^%.*s", (int)l->name.n,
                     l->name.s);
     }
-    (void)close;
     /* branches pass their successors exactly the arguments they take: checked
      * now that every block of the region is defined */
     for (size_t i = branch_base; i < P->branches.len; i++) {
@@ -2417,7 +2415,7 @@ static ct_op *parse_fp_to_fp(parser *P)
         rounding = enum_word(P, CT_OP_TT_FP_TO_FP, "rounding");
     }
     if (!a.n)
-        a = parse_opt_attrs(P); /* the printer of older ctriton put it here */
+        a = parse_opt_attrs(P); /* accepted after the rounding as well */
     const ct_type *from = type_colon(P, "before the operand type");
     expect_arrow(P, "between the operand and result types");
     const ct_type *to = parse_type(P);
