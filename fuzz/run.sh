@@ -8,7 +8,7 @@
 #   fuzz/run.sh smoke [SECONDS]  build, then fuzz (default 60 s); exits 0 when clang's
 #                                fuzzer runtime is missing (it says so and skips)
 #   fuzz/run.sh minimize         merge the scratch corpus into fuzz/corpus, minimized
-#                                and kept small (inputs cut at 4 KiB)
+#                                and kept small (inputs cut at 2 KiB)
 #
 # Seeds: fuzz/corpus (committed findings) and, copied at run time, every golden
 # (tests/golden/*/*/{py.source,py.ttir,c.source}) and the parser corpus
@@ -80,7 +80,7 @@ smoke)
 minimize)
     mkdir -p "$OUT/min"
     rm -f "$OUT"/min/*
-    "$BIN" -merge=1 -max_len=4096 "$OUT/min" fuzz/corpus "$SCRATCH"
+    "$BIN" -merge=1 -max_len=2048 "$OUT/min" fuzz/corpus "$SCRATCH"
     rm -f fuzz/corpus/*
     cp "$OUT"/min/* fuzz/corpus/
     ;;
