@@ -25,7 +25,8 @@ typedef struct jit_rec {
 } jit_rec;
 
 typedef struct jit_table {
-    ct_module *m;
+    unsigned long serial; /* the build they belong to (not the module's address,
+                             which malloc reuses once a module is destroyed) */
     jit_rec *head;
 } jit_table;
 
@@ -33,8 +34,8 @@ static _Thread_local jit_table table;
 
 static jit_rec *find_rec(const char *name)
 {
-    if (table.m != B->m) {
-        table.m = B->m;
+    if (table.serial != B->serial) {
+        table.serial = B->serial;
         table.head = NULL;
     }
     for (jit_rec *r = table.head; r; r = r->next)

@@ -12,6 +12,7 @@
 #include "lang.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,6 +276,8 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
         b.opts = *opts;
     else
         tl_options_default(&b.opts);
+    static _Atomic unsigned long serials; /* C11 atomics: builds on several threads */
+    b.serial = ++serials;
     b.m = ct_module_new();
     b.diags = diags;
     b.kernel_name = k->name;
