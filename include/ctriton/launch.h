@@ -68,19 +68,19 @@ typedef struct ct_arg {
     } v;
 } ct_arg;
 
-#define ct_ptr(p, dtype) ((ct_arg){.kind = CT_ARG_PTR, .type = (dtype)->sc, .v.p = (ct_devptr)(p)})
-#define ct_int(x) ((ct_arg){.kind = CT_ARG_INT, .v.i = (int64_t)(x)})
-#define ct_uint(x) ((ct_arg){.kind = CT_ARG_INT, .big = (uint64_t)(x) >> 63, .v.u = (uint64_t)(x)})
-#define ct_float(x) ((ct_arg){.kind = CT_ARG_FLOAT, .type = TL_FP32, .v.f = (double)(x)})
-#define ct_bool(x) ((ct_arg){.kind = CT_ARG_BOOL, .type = TL_INT1, .v.i = (x) ? 1 : 0})
-#define ct_i32(x) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_INT32, .v.i = (int32_t)(x)})
-#define ct_i64(x) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_INT64, .v.i = (int64_t)(x)})
-#define ct_u32(x) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_UINT32, .v.u = (uint32_t)(x)})
-#define ct_u64(x) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_UINT64, .v.u = (uint64_t)(x)})
-#define ct_f32(x) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_FP32, .v.f = (double)(x)})
-#define ct_f64(x) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_FP64, .v.f = (double)(x)})
-#define ct_f16(x) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_FP16, .v.f = (double)(x)})
-#define ct_bf16(x) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_BF16, .v.f = (double)(x)})
+#define ct_ptr(ptr_, dtype_) ((ct_arg){.kind = CT_ARG_PTR, .type = (dtype_)->sc, .v.p = (ct_devptr)(ptr_)})
+#define ct_int(x_) ((ct_arg){.kind = CT_ARG_INT, .v.i = (int64_t)(x_)})
+#define ct_uint(x_) ((ct_arg){.kind = CT_ARG_INT, .big = (uint64_t)(x_) >> 63, .v.u = (uint64_t)(x_)})
+#define ct_float(x_) ((ct_arg){.kind = CT_ARG_FLOAT, .type = TL_FP32, .v.f = (double)(x_)})
+#define ct_bool(x_) ((ct_arg){.kind = CT_ARG_BOOL, .type = TL_INT1, .v.i = (x_) ? 1 : 0})
+#define ct_i32(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_INT32, .v.i = (int32_t)(x_)})
+#define ct_i64(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_INT64, .v.i = (int64_t)(x_)})
+#define ct_u32(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_UINT32, .v.u = (uint32_t)(x_)})
+#define ct_u64(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_UINT64, .v.u = (uint64_t)(x_)})
+#define ct_f32(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_FP32, .v.f = (double)(x_)})
+#define ct_f64(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_FP64, .v.f = (double)(x_)})
+#define ct_f16(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_FP16, .v.f = (double)(x_)})
+#define ct_bf16(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_BF16, .v.f = (double)(x_)})
 
 /* A launch grid; missing dimensions are 1: ct_grid(n), ct_grid(x, y). */
 typedef struct ct_dim3 {
