@@ -11,6 +11,8 @@
 const ct_cmd ct_commands[] = {
     {"list", "list [--json]", "the library's kernels, one per line, with their configs", cmd_list},
     {"emit", "emit KERNEL [--config NAME] [--locs]", "print a kernel's TTIR", cmd_emit},
+    {"aot", "aot KERNEL [--config NAME] [--arch 80,90,100] [-o DIR]",
+     "write a C launcher with the cubins embedded (NAME.h, NAME.c)", cmd_aot},
     {NULL, NULL, NULL, NULL},
 };
 
