@@ -194,6 +194,9 @@ typedef struct ct_tune_config {
     int num_warps, num_stages, num_ctas, maxnreg;
 } ct_tune_config;
 
+/* The value of an int constexpr in a "NAME=v NAME2=w" list (dflt if absent). */
+int64_t ct_cx_int(const char *constexprs, const char *name, int64_t dflt);
+
 /* The grid for a config and the arguments (like Triton's grid(META)). */
 typedef ct_dim3 (*ct_grid_fn)(const ct_tune_config *cfg, const ct_arg *args, int nargs,
                               void *ud);
