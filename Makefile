@@ -16,7 +16,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity demo bench clean
+.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity demo bench bench-emit clean
 
 all: build
 
@@ -57,10 +57,14 @@ unit-asan: asan
 
 # C kernels against their Python originals at every stage, through Triton 3.6.0
 fidelity: build deps-py
-	$(PY) scripts/fidelity.py --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md
+	$(PY) scripts/fidelity.py --all --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md
 
 test: deps unit unit-asan fidelity
 	@echo "== all tests passed"
+
+# emission speed, C against Python's frontend (bench/RESULTS.md)
+bench-emit: build deps-py
+	$(PY) bench/emit_bench.py --build $(BUILD) --markdown
 
 demo: build deps-py
 	@bash scripts/demo.sh $(BUILD) $(PY)

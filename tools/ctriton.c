@@ -9,7 +9,7 @@
 #include "cli.h"
 
 const ct_cmd ct_commands[] = {
-    {"list", "list [--json]", "the library's kernels, one per line, with their configs", cmd_list},
+    {"list", "list [--json] [--all]", "the library's kernels, one per line, with their configs (--all: and the conformance kernels)", cmd_list},
     {"emit", "emit KERNEL [--config NAME] [--locs]", "print a kernel's TTIR", cmd_emit},
     {"aot", "aot KERNEL [--config NAME] [--arch 80,90,100] [-o DIR]",
      "write a C launcher with the cubins embedded (NAME.h, NAME.c)", cmd_aot},

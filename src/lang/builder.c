@@ -374,3 +374,66 @@ ct_value *b_int_cast(ct_value *v, const ct_type *t, bool is_signed)
                                  : CT_OP_ARITH_EXTUI;
     return b_op1(code, 1, &v, t);
 }
+
+/* ---- constexpr accessors ------------------------------------------------ */
+
+static const char *kind_name(tl_tensor x)
+{
+    static char buf[96];
+    switch (x.kind) {
+    case TL_K_INT:
+        return "a constexpr int";
+    case TL_K_FLOAT:
+        return "a constexpr float";
+    case TL_K_BOOL:
+        return "a constexpr bool";
+    case TL_K_NONE:
+        return "None";
+    case TL_K_POISON:
+        return "an erroneous value";
+    default:
+        snprintf(buf, sizeof buf, "a tensor of type %s", tl_type_name(x.type, buf + 64, 32));
+        return buf;
+    }
+}
+
+int64_t tl__cx_int(tl_tensor x, tl_src at)
+{
+    if (x.kind == TL_K_INT || x.kind == TL_K_BOOL)
+        return x.i;
+    if (tl__cur && !tl__is_poison(x)) {
+        tl__at(at);
+        tl__err("expected a constexpr int here, got %s (a tensor cannot be used where the value "
+                "must be known when the kernel is built)",
+                kind_name(x));
+    }
+    return 1; /* a harmless value (a valid block size), so that nothing else is reported */
+}
+
+double tl__cx_float(tl_tensor x, tl_src at)
+{
+    if (x.kind == TL_K_FLOAT)
+        return x.f;
+    if (x.kind == TL_K_INT || x.kind == TL_K_BOOL)
+        return x.big ? (double)(uint64_t)x.i : (double)x.i;
+    if (tl__cur && !tl__is_poison(x)) {
+        tl__at(at);
+        tl__err("expected a constexpr float here, got %s", kind_name(x));
+    }
+    return 1;
+}
+
+bool tl__cx_bool(tl_tensor x, tl_src at)
+{
+    if (x.kind == TL_K_BOOL || x.kind == TL_K_INT)
+        return x.i != 0 || x.big;
+    if (x.kind == TL_K_FLOAT)
+        return x.f != 0;
+    if (x.kind == TL_K_NONE)
+        return false;
+    if (tl__cur && !tl__is_poison(x)) {
+        tl__at(at);
+        tl__err("expected a constexpr bool here, got %s", kind_name(x));
+    }
+    return false;
+}

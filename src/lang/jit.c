@@ -17,28 +17,20 @@
 #include <string.h>
 
 /* Result types of the jit functions built so far, by mangled name. */
+/* Result types of the jit functions built so far, by mangled name; a
+ * function whose body failed is remembered as failed, so its calls are
+ * poison rather than void. */
 typedef struct jit_rec {
     struct jit_rec *next;
     const char *name;
     int nrets;
+    bool failed;
     const tl_type *rets[16];
 } jit_rec;
 
-typedef struct jit_table {
-    unsigned long serial; /* the build they belong to (not the module's address,
-                             which malloc reuses once a module is destroyed) */
-    jit_rec *head;
-} jit_table;
-
-static _Thread_local jit_table table;
-
 static jit_rec *find_rec(const char *name)
 {
-    if (table.serial != B->serial) {
-        table.serial = B->serial;
-        table.head = NULL;
-    }
-    for (jit_rec *r = table.head; r; r = r->next)
+    for (jit_rec *r = B->jits; r; r = r->next)
         if (!strcmp(r->name, name))
             return r;
     return NULL;
@@ -159,6 +151,7 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
         tl_src ssrc = b->loc_src;
         tl_ifstate *sifs = b->ifs;
         int sdepth = b->loop_depth;
+        int errors_before = b->nerrors;
         tl_fn fn = {.parent = b->fn, .func = func, .nrets = -1};
         b->fn = &fn;
         b->ifs = NULL;
@@ -171,7 +164,7 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
             n++;
         /* the trailing `return` of the body */
         tl_tensor dec[16];
-        bool bad = false;
+        bool bad = b->nerrors > errors_before;
         for (int i = 0; i < n; i++) {
             dec[i] = sem_to_tensor(out[i]);
             bad |= tl__is_poison(dec[i]);
@@ -209,12 +202,12 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
         rec->nrets = nr;
         for (int i = 0; i < nr; i++)
             rec->rets[i] = rt[i];
-        rec->next = table.head;
-        table.head = rec;
+        rec->failed = bad;
+        rec->next = b->jits;
+        b->jits = rec;
     }
-    if (!rec) {
+    if (!rec || rec->failed) {
         ct_sb_free(&name);
-        tl__err("internal: jit function %s has no recorded signature", fullname);
         return -1;
     }
     /* the call */

@@ -42,7 +42,7 @@ typedef struct tl_builder {
     tl_ifstate *ifs;           /* innermost runtime if being traced */
     int loop_depth;            /* runtime for/while nesting (no return allowed inside) */
     int nerrors;
-    unsigned long serial;      /* unique per build: module addresses are reused */
+    struct jit_rec *jits;      /* the @jit functions built so far (jit.c) */
 } tl_builder;
 
 /* The builder of the kernel being built on this thread. */

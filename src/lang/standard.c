@@ -7,7 +7,9 @@
  * functions called from inside the reduce region; so do we, through
  * tl__jit, with the same full names and argument lists (defaults included,
  * since they appear in the mangled names).  The bodies below follow the
- * Python bodies line by line.
+ * Python bodies line by line.  Nested calls are written so that each call
+ * has at most one argument that emits ops: C does not order the evaluation
+ * of arguments, Python does (left to right).
  */
 #include "lang.h"
 
@@ -201,11 +203,14 @@ static void arg_combine_body(const tl_tensor *a, tl_tensor *r, void *ud)
     tl_tensor v1 = a[0], i1 = a[1], v2 = a[2], i2 = a[3];
     bool tie_break_left = a[4].i != 0;
     tl_tensor tie;
-    if (tie_break_left)
-        tie = tl__binop(TL_LOGICAL_AND, tl__binop(TL_EQ, v1, v2, CUR),
-                        tl__binop(TL_LT, i1, i2, CUR), CUR);
-    else
-        tie = F(false);
+    if (tie_break_left) {
+        /* value1 == value2 and index1 < index2, left to right */
+        tl_tensor eq = tl__binop(TL_EQ, v1, v2, CUR);
+        tl_tensor lt = tl__binop(TL_LT, i1, i2, CUR);
+        tie = tl__binop(TL_LOGICAL_AND, eq, lt, CUR);
+    } else {
+        tie = tl__to_tensor(F(false), CUR); /* `tie = False` assigns a tensor */
+    }
     tl_tensor gt = tl__binop(TL_LOGICAL_OR, tl__binop(is_max ? TL_GT : TL_LT, v1, v2, CUR), tie, CUR);
     r[0] = tl__where(gt, v1, v2, CUR);
     r[1] = tl__where(gt, i1, i2, CUR);
