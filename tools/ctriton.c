@@ -13,6 +13,8 @@ const ct_cmd ct_commands[] = {
     {"emit", "emit KERNEL [--config NAME] [--locs]", "print a kernel's TTIR", cmd_emit},
     {"aot", "aot KERNEL [--config NAME] [--arch 80,90,100] [-o DIR]",
      "write a C launcher with the cubins embedded (NAME.h, NAME.c)", cmd_aot},
+    {"bench", "bench KERNEL [--config NAME] [--problem SIZES | --large] [--check]",
+     "time a kernel launched from C on the GPU: ms, GB/s or TFLOP/s", cmd_bench},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -131,6 +131,9 @@ typedef struct ct_cuda_api {
     int (*cuEventRecord)(ct_event e, ct_stream s);
     int (*cuEventSynchronize)(ct_event e);
     int (*cuEventElapsedTime)(float *ms, ct_event start, ct_event end);
+    /* optional (NULL if the driver lacks them): contexts besides the primary one */
+    int (*cuCtxCreate)(ct_context *c, unsigned flags, ct_cudevice d); /* cuCtxCreate_v2 */
+    int (*cuCtxDestroy)(ct_context c);
 } ct_cuda_api;
 
 /* Loads libcuda.so.1 once (thread-safe) and returns the table, or NULL with

@@ -97,6 +97,8 @@ static void load(void)
     api.cuLaunchKernelEx = dlsym(h, "cuLaunchKernelEx");
     api.cuMemAllocAsync = dlsym(h, "cuMemAllocAsync");
     api.cuMemFreeAsync = dlsym(h, "cuMemFreeAsync");
+    api.cuCtxCreate = dlsym(h, "cuCtxCreate_v2");
+    api.cuCtxDestroy = dlsym(h, "cuCtxDestroy_v2");
     if (missing) {
         snprintf(load_error, sizeof load_error,
                  "the CUDA driver %s is too old: it lacks %s", path, which);
