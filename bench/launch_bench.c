@@ -255,7 +255,7 @@ static int cmd_kernels(const char *dumpdir, const char *only)
                 char extra[4400];
                 snprintf(extra, sizeof extra, "\"cubin\": \"%s/kernel.cubin\", \"role\": \"check\"",
                          a ? a->dir : "");
-                lr_dump(&r, dir, extra);
+                lr_dump(&r, dir, extra, true);
             }
             printf(", \"problem\": \"%s\", \"signature\": \"%s\", \"signature_matches_config\": %s, "
                    "\"compile_ms\": %.1f, \"check\": \"%s\", \"check_detail\": ",
@@ -279,7 +279,7 @@ static int cmd_kernels(const char *dumpdir, const char *only)
                     char extra[256];
                     snprintf(extra, sizeof extra, "\"role\": \"time\", \"c_median_ms\": %.6f",
                              br.median_ms);
-                    lr_dump(&r, dir, extra);
+                    lr_dump(&r, dir, extra, false); /* Python makes its own inputs */
                     printf(", \"large_problem\": \"%s\", \"large_signature\": \"%s\", "
                            "\"median_ms\": %.6f, \"p20_ms\": %.6f, \"p80_ms\": %.6f, \"reps\": %d, "
                            "\"gbs\": %.2f, \"tflops\": %.3f",

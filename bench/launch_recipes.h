@@ -65,8 +65,8 @@ ct_status lr_fetch(lr_run *r);
 ct_status lr_check(lr_run *r, char *msg, size_t cap);
 /* The signature the JIT chose for these arguments ("x_ptr=*fp32:16 ..."). */
 void lr_signature(const lr_run *r, char *buf, size_t cap);
-/* Writes DIR/meta.json, DIR/NAME.in and DIR/NAME.out (after lr_fetch). */
-ct_status lr_dump(const lr_run *r, const char *dir, const char *extra_json);
+/* Writes DIR/meta.json and, with data, DIR/NAME.in and DIR/NAME.out (after lr_fetch). */
+ct_status lr_dump(const lr_run *r, const char *dir, const char *extra_json, bool with_data);
 void lr_free(lr_run *r);
 
 /* Host values of a buffer, decoded to double. */

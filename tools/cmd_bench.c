@@ -81,7 +81,7 @@ int cmd_bench(int argc, char **argv)
     ct_status cs = CT_OK;
     if (check)
         cs = lr_check(&r, msg, sizeof msg);
-    if (dump && lr_dump(&r, dump, NULL) != CT_OK)
+    if (dump && lr_dump(&r, dump, NULL, true) != CT_OK)
         fprintf(stderr, "ctriton: %s\n", ct_errmsg());
     ct_bench_opts bo = {.warmup_ms = warmup, .rep_ms = rep};
     ct_bench_result br;

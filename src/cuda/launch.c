@@ -111,8 +111,17 @@ fail:
 void ct_unload(ct_loaded *l)
 {
     const ct_cuda_api *cu = ct_cuda();
-    if (cu && l->module)
+    if (cu && l->module) {
+        /* a module is unloaded from its own context: make it current meanwhile
+         * (errors ignored: the context may be gone, and its modules with it) */
+        ct_context cur = NULL;
+        cu->cuCtxGetCurrent(&cur);
+        if (cur != l->ctx)
+            cu->cuCtxSetCurrent(l->ctx);
         cu->cuModuleUnload(l->module);
+        if (cur != l->ctx)
+            cu->cuCtxSetCurrent(cur);
+    }
     memset(l, 0, sizeof *l);
 }
 

@@ -140,6 +140,8 @@ CUresult cuModuleLoadData(fmod **m, const void *image)
 }
 CUresult cuModuleUnload(fmod *m)
 {
+    if (current != m->ctx)
+        return INVALID_CONTEXT; /* unloaded from its own context only */
     for (int i = 0; i < m->nfuncs; i++)
         free(m->funcs[i]);
     free(m);
