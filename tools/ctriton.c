@@ -11,6 +11,8 @@
 const ct_cmd ct_commands[] = {
     {"list", "list [--json] [--all]", "the library's kernels, one per line, with their configs (--all: and the conformance kernels)", cmd_list},
     {"emit", "emit KERNEL [--config NAME] [--locs]", "print a kernel's TTIR", cmd_emit},
+    {"lower", "lower KERNEL [--config NAME] [--arch N] [--stage ptx]",
+     "lower through Triton (or the cache) and show the entry or one stage", cmd_lower},
     {"aot", "aot KERNEL [--config NAME] [--arch 80,90,100] [-o DIR]",
      "write a C launcher with the cubins embedded (NAME.h, NAME.c)", cmd_aot},
     {"bench", "bench KERNEL [--config NAME] [--problem SIZES | --large] [--check]",

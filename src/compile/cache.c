@@ -17,12 +17,14 @@
 #define _GNU_SOURCE
 #include "compile_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -495,6 +497,29 @@ static const char *tail(const char *s, size_t max)
     return n > max ? s + n - max : s;
 }
 
+/* Removes what crashed builders left in tmp/ and trash/ (older than an hour:
+ * a live build takes seconds). */
+static void sweep(const char *what)
+{
+    char *dir = layout_dir(what);
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (d) {
+        time_t now = time(NULL);
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.')
+                continue;
+            char *p = path_join(dir, e->d_name);
+            struct stat st;
+            if (p && lstat(p, &st) == 0 && now - st.st_mtime > 3600)
+                ct_rmtree(p);
+            free(p);
+        }
+        closedir(d);
+    }
+    free(dir);
+}
+
 /* Lowers every build marked todo with one run of lower.py. */
 static ct_status lower_batch(build *bs, int n, ct_diags *diags)
 {
@@ -504,6 +529,8 @@ static ct_status lower_batch(build *bs, int n, ct_diags *diags)
         return ct_fail(CT_ERR_COMPILE,
                        "cannot find scripts/lower.py (set CTRITON_LOWER_SCRIPT or "
                        "CTRITON_SOURCE_DIR)");
+    sweep("tmp");
+    sweep("trash");
     char *tmproot = layout_dir("tmp");
     if (!tmproot || !ct_mkdirs(tmproot)) {
         ct_status s = ct_fail(CT_ERR_IO, "cannot create the cache directory %s (set "

@@ -177,7 +177,9 @@ ct_status ct_device_query(ct_device_info *out)
     if ((s = ct_cu_check(cu->cuCtxGetDevice(&dev), "cuCtxGetDevice")) != CT_OK)
         return s;
     out->ordinal = dev;
-    cu->cuDeviceGetName(out->name, (int)sizeof out->name, dev);
+    if ((s = ct_cu_check(cu->cuDeviceGetName(out->name, (int)sizeof out->name, dev),
+                         "cuDeviceGetName")) != CT_OK)
+        return s;
     int clock_khz = 0, bus = 0;
     struct {
         int *v;

@@ -48,8 +48,11 @@ ct_status ct_load_cubin(const void *cubin, size_t size, const ct_launch_meta *me
     if ((s = ct_cu_check(cu->cuCtxGetDevice(&dev), "cuCtxGetDevice")) != CT_OK)
         return s;
     int major = 0, minor = 0, optin = 0;
-    cu->cuDeviceGetAttribute(&major, DEV_CC_MAJOR, dev);
-    cu->cuDeviceGetAttribute(&minor, DEV_CC_MINOR, dev);
+    if ((s = ct_cu_check(cu->cuDeviceGetAttribute(&major, DEV_CC_MAJOR, dev), "cuDeviceGetAttribute")) !=
+            CT_OK ||
+        (s = ct_cu_check(cu->cuDeviceGetAttribute(&minor, DEV_CC_MINOR, dev), "cuDeviceGetAttribute")) !=
+            CT_OK)
+        return s;
     int cc = major * 10 + minor;
     /* sm_90a and later "a" targets run only on their own architecture; older
      * cubins run on later minors of the same major */
@@ -70,8 +73,11 @@ ct_status ct_load_cubin(const void *cubin, size_t size, const ct_launch_meta *me
     if ((s = ct_cu_check(cu->cuModuleGetFunction(&fn, mod, meta->name), "cuModuleGetFunction")) !=
         CT_OK)
         goto fail;
-    cu->cuFuncGetAttribute(&out->n_regs, ATTR_NUM_REGS, fn);
-    cu->cuFuncGetAttribute(&out->n_spills, ATTR_LOCAL_SIZE_BYTES, fn);
+    if ((s = ct_cu_check(cu->cuFuncGetAttribute(&out->n_regs, ATTR_NUM_REGS, fn),
+                         "cuFuncGetAttribute(NUM_REGS)")) != CT_OK ||
+        (s = ct_cu_check(cu->cuFuncGetAttribute(&out->n_spills, ATTR_LOCAL_SIZE_BYTES, fn),
+                         "cuFuncGetAttribute(LOCAL_SIZE_BYTES)")) != CT_OK)
+        goto fail;
     out->n_spills /= 4;
     if ((s = ct_cu_check(cu->cuDeviceGetAttribute(&optin, DEV_SHARED_OPTIN, dev),
                          "cuDeviceGetAttribute")) != CT_OK)
@@ -158,6 +164,9 @@ static ct_status scratch_alloc(const ct_cuda_api *cu, ct_devptr *p, int64_t per_
     return CT_OK;
 }
 
+/* Frees scratch after the launch, in stream order.  A failure here is not
+ * reported: the launch's own result matters more, and a broken context shows
+ * on the next call anyway. */
 static void scratch_free(const ct_cuda_api *cu, ct_devptr p, ct_stream stream)
 {
     if (!p)

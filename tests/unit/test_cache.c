@@ -292,8 +292,21 @@ static void t_crash_before_publish(void **state)
     ct_cache_key(ttir, &o, key);
     ct_artifact a;
     assert_int_equal(ct_cache_lookup(key, &a), CT_ERR_IO); /* nothing half-written */
+    /* the crashed writer's private directory is left; once it is old, the next
+     * build sweeps it away (a fresh one, maybe a live build, stays) */
+    char tmp[4200], old[4300], fresh[4300];
+    snprintf(tmp, sizeof tmp, "%s/v1/tmp", tu_cache);
+    snprintf(fresh, sizeof fresh, "%s/fresh.123", tmp);
+    assert_int_equal(mkdir(fresh, 0755), 0);
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "cd '%s' && test $(ls | grep -c '^%s') = 1 && touch -d '2 hours ago' %s.*", tmp, key, key);
+    assert_int_equal(system(cmd), 0);
+    snprintf(old, sizeof old, "%s/%s", tmp, key);
     assert_int_equal(compile(ttir, 1, &a), CT_OK);
     assert_false(a.hit);
+    snprintf(cmd, sizeof cmd, "cd '%s' && test $(ls | grep -c '^%s') = 0 && test -d fresh.123", tmp, key);
+    assert_int_equal(system(cmd), 0);
+    (void)old;
     ct_artifact_free(&a);
     free(ttir);
 }

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -103,6 +104,14 @@ static void t_launch_packs(void **state)
     assert_int_equal(CT_LAUNCH(k, ct_grid(1), st, ct_ptr(x, tl_float32), ct_ptr(y, tl_float32), ct_int(64)), CT_OK);
     assert_ptr_equal(last()->stream, st);
     ct_cuda()->cuStreamDestroy(st);
+    /* the hot path allocates nothing (glibc's count of bytes in use stays put;
+     * under ASan mallinfo2 reports zeros and this checks nothing) */
+    struct mallinfo2 m0 = mallinfo2();
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(CT_LAUNCH(k, ct_grid(1), NULL, ct_ptr(x, tl_float32), ct_ptr(y, tl_float32),
+                                   ct_int(64)), CT_OK);
+    struct mallinfo2 m1 = mallinfo2();
+    assert_int_equal(m0.uordblks, m1.uordblks);
     /* a zero grid launches nothing */
     before = fake_nlaunches();
     assert_int_equal(CT_LAUNCH(k, ct_grid(0), NULL, ct_ptr(x, tl_float32), ct_ptr(y, tl_float32), ct_int(64)), CT_OK);
