@@ -131,12 +131,21 @@ def main():
         P("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             x["kernel"], x["config"], yes(x.get("signature_matches_config")),
             "✓" if x.get("check") == "ok" else "✗ " + x.get("check_detail", "")[:80],
-            yes(a.get("bitwise_equal")) if a else a.get("error", "n/a"),
+            ("error: " + a["error"][:60]) if "error" in a else yes(a.get("bitwise_equal")) if a else "n/a",
             yes(a.get("ptx_equal")) if "ptx_equal" in a else "n/a",
             yes(a.get("sass_equal")) if "sass_equal" in a else "n/a",
             x.get("large_problem", ""), f(cm, "%.4f"), f(pm, "%.4f"),
             f(cm / pm) if isinstance(cm, float) and isinstance(pm, float) else "n/a", perf))
     P("")
+
+    emu = {(x["kernel"], x["config"]): x["exit"] for x in jl(os.path.join(R, "emu.jsonl")) if x.get("test") == "emu"}
+    if emu:
+        P("`ctriton run --emu` on the same configs (the emulator against its C reference): %d of %d pass." % (
+            sum(1 for v in emu.values() if v == 0), len(emu)))
+        bad = ["%s/%s (exit %d)" % (k[0], k[1], v) for k, v in sorted(emu.items()) if v != 0]
+        if bad:
+            P("Failing: " + ", ".join(bad) + ".")
+        P("")
 
     # 4. features
     fe = [x for x in jl(os.path.join(R, "features.jsonl")) if x.get("test") == "feature"]
@@ -212,6 +221,14 @@ def main():
         if os.path.exists(ld):
             P("--- ldd")
             P(open(ld).read().strip())
+        P("```")
+        P("")
+    ct = os.path.join(R, "ctest.txt")
+    if os.path.exists(ct):
+        P("### Unit tests with a real driver")
+        P("")
+        P("```")
+        P("\n".join(open(ct).read().strip().splitlines()[-12:]))
         P("```")
         P("")
     cp = os.path.join(R, "cli_bench.txt")

@@ -42,12 +42,12 @@ left() { echo $(( 450 - ($(date +%s) - START) )); }
 step() {  # step NAME TIMEOUT CMD... : runs with a timeout, never stops the run
     local name=$1 t=$2; shift 2
     local l; l=$(left)
-    (( l < 5 )) && { echo "== $name: skipped (out of time)"; echo "{\"test\": \"skipped\", \"what\": \"$name\"}" >> "$R/skipped.jsonl"; return 0; }
+    (( l < 5 )) && { echo "== $name: skipped (out of time)" >&2; echo "{\"test\": \"skipped\", \"what\": \"$name\"}" >> "$R/skipped.jsonl"; return 0; }
     (( t > l )) && t=$l
-    echo "== $name (timeout ${t}s, $(( $(date +%s) - START ))s elapsed)"
+    echo "== $name (timeout ${t}s, $(( $(date +%s) - START ))s elapsed)" >&2
     timeout "$t" "$@"
     local rc=$?
-    (( rc != 0 )) && echo "== $name: exit $rc"
+    (( rc != 0 )) && echo "== $name: exit $rc" >&2
     return 0
 }
 
@@ -57,7 +57,8 @@ echo "== machine"
   nproc; uname -r; } | tee "$R/machine.txt"
 
 GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
-step build 240 bash -c "cmake -S '$ROOT' -B '$W/build' $GEN -DCMAKE_BUILD_TYPE=Release -DCTRITON_TESTS=OFF >/dev/null && cmake --build '$W/build' -j $(nproc) >/dev/null && echo built"
+TESTS=OFF; [ -f /usr/include/cmocka.h ] && TESTS=ON   # unit tests too, when cmocka is there
+step build 240 bash -c "cmake -S '$ROOT' -B '$W/build' $GEN -DCMAKE_BUILD_TYPE=Release -DCTRITON_TESTS=$TESTS >/dev/null && cmake --build '$W/build' -j $(nproc) >/dev/null && echo built"
 B=$W/build
 if [ ! -x "$B/launch_bench" ]; then echo "build failed"; exit 1; fi
 
@@ -105,7 +106,7 @@ cp "$CTRITON_CACHE_DIR/tune/"*.tsv "$R/" 2>/dev/null
 step "aot generate" 90 make -s -C examples/aot CTRITON="$B/ctriton" GEN="$W/aot" ARCHS=80,90,100
 if [ -x "$W/aot/aot_example" ]; then
   ldd "$W/aot/aot_example" > "$R/aot_ldd.txt" 2>&1
-  step "aot run" 30 env -i PATH=/usr/bin:/bin "$W/aot/aot_example" > "$R/aot_example.txt" 2>&1
+  step "aot run" 30 env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}" "$W/aot/aot_example" > "$R/aot_example.txt" 2>&1
   echo "exit $?" >> "$R/aot_example.txt"
   cat "$R/aot_example.txt"
 fi
@@ -114,6 +115,22 @@ fi
 step "ctriton bench softmax" 30 "$B/ctriton" bench softmax_kernel --config B1024 --large --check > "$R/cli_bench.txt" 2>&1
 step "ctriton bench matmul" 30 "$B/ctriton" bench matmul_kernel --config fp16_128x128x64 --large --check >> "$R/cli_bench.txt" 2>&1
 cat "$R/cli_bench.txt"
+
+# 9. the unit tests with a real driver (if cmocka was there to build them)
+if [ "$TESTS" = ON ]; then
+  step "unit tests" 120 bash -c "cd '$B' && ctest --output-on-failure -j 8" > "$R/ctest.txt" 2>&1
+  tail -5 "$R/ctest.txt"
+fi
+# 10. the emulator's verdicts on the same configs, when main has `ctriton run`
+if "$B/ctriton" --help 2>&1 | grep -q "^  run "; then
+  step "emulator" 60 bash -c '
+    "$0" list | while read -r k cfgs; do
+      for c in $cfgs; do
+        timeout 20 "$0" run "$k" --config "$c" --emu > /dev/null 2>&1
+        echo "{\"test\": \"emu\", \"kernel\": \"$k\", \"config\": \"$c\", \"exit\": $?}"
+      done
+    done' "$B/ctriton" > "$R/emu.jsonl"
+fi
 
 echo "== report"
 "$PY" bench/launch_report.py "$R" > "$OUT/launch_results.md" || echo "report failed"

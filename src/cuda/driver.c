@@ -159,7 +159,7 @@ ct_status ct_cuda_context(int device, ct_context *ctx)
     ct_cudevice dev;
     if ((s = ct_cu_check(cu->cuDeviceGet(&dev, device), "cuDeviceGet")) != CT_OK)
         return s;
-    /* retained for the life of the process, like Triton's loader does */
+    /* retained (and never released: it lives as long as the process), as Triton's loader does */
     if ((s = ct_cu_check(cu->cuDevicePrimaryCtxRetain(ctx, dev), "cuDevicePrimaryCtxRetain")) != CT_OK)
         return s;
     return ct_cu_check(cu->cuCtxSetCurrent(*ctx), "cuCtxSetCurrent");
