@@ -89,15 +89,17 @@ def interpreter_skip(entry, shim):
 
 
 def load_list(args):
-    """The kernel/config entries, from --list-json, build/ctriton, or the saved copy."""
+    """The kernel/config entries, from --list-json, from ctriton, or from the saved copy."""
     if args.list_json:
         with open(args.list_json) as f:
             return json.load(f), args.list_json
-    if os.path.exists(args.ctriton):
+    try:
         out = subprocess.run([args.ctriton, "list", "--json", "--all"], check=True,
                              capture_output=True, text=True, cwd=ROOT).stdout
         return json.loads(out), args.ctriton + " list --json --all"
-    print(f"note: {args.ctriton} not found; using the saved list {SAVED_LIST}")
+    except (OSError, subprocess.CalledProcessError, ValueError) as exc:
+        print(f"note: cannot run {args.ctriton} ({type(exc).__name__}); using the saved list "
+              f"{os.path.relpath(SAVED_LIST, ROOT)}, which may be older than the kernels")
     with open(SAVED_LIST) as f:
         return json.load(f), SAVED_LIST
 
@@ -280,8 +282,10 @@ class Ctx:
     def out(self, *shape, dtype):
         """An output on the device, filled with NaN (or 0x5A bytes), with a guard zone."""
         fill = torch.empty(*shape, dtype=dtype)
-        if dtype.is_floating_point:
-            fill.view(torch.uint8).fill_(0x7F) if dtype.itemsize == 1 else fill.fill_(float("nan"))
+        if dtype.is_floating_point and dtype.itemsize > 1:
+            fill.fill_(float("nan"))
+        elif dtype.is_floating_point:
+            fill.view(torch.uint8).fill_(0x7F)          # NaN in both fp8 formats
         else:
             fill.view(torch.uint8).fill_(0x5A)
         return self._guarded(fill)
@@ -375,7 +379,7 @@ def check_add(ctx):
 
 def check_softmax(ctx):
     m, n = ctx.problem["M"], ctx.problem["N"]
-    x = ctx.randn(m, n, scale=2.0)
+    x = ctx.randn(m, n, scale=2.0, dtype=ctx.dtype("x_ptr"))
     y = ctx.out(m, n, dtype=ctx.dtype("y_ptr"))
     ctx.launch((m,), ctx.dev(x), y, n)
     return [compare("y", y, torch.softmax(x.double(), dim=1), 1e-7, 1e-5)]
@@ -383,7 +387,7 @@ def check_softmax(ctx):
 
 def check_softmax_persistent(ctx):
     m, n, programs = ctx.problem["M"], ctx.problem["N"], ctx.problem["G"]
-    x = ctx.randn(m, n, scale=2.0)
+    x = ctx.randn(m, n, scale=2.0, dtype=ctx.dtype("input_ptr"))
     y = ctx.out(m, n, dtype=ctx.dtype("output_ptr"))
     ctx.launch((programs,), y, ctx.dev(x), n, n, m, n)
     return [compare("output", y, torch.softmax(x.double(), dim=1), 1e-7, 1e-5)]
@@ -479,7 +483,7 @@ def check_geglu(ctx):
 
 def check_asin(ctx):
     n, block = ctx.problem["N"], ctx.const["BLOCK_SIZE"]
-    x = ctx.uniform(n, lo=-1.0, hi=1.0)
+    x = ctx.uniform(n, lo=-1.0, hi=1.0, dtype=ctx.dtype("x_ptr"))
     x[:3] = torch.tensor([-1.0, 0.0, 1.0])
     y = ctx.out(n, dtype=ctx.dtype("y_ptr"))
     ctx.launch((cdiv(n, block),), ctx.dev(x), y, n)
@@ -549,8 +553,8 @@ def check_matmul(ctx):
         ref = torch.where(ref >= 0, ref, 0.01 * ref)
     atol, rtol = tolerance(c.dtype)
     if fp8:
-        # Hopper's fp8 MMA accumulates with fewer bits than fp32: allow 2**-10 of sum |a||b|
-        atol = 2.0 ** -10 * float((a.double().abs() @ b.double().abs()).max())
+        # Hopper's fp8 MMA accumulates with ~14 bits, not fp32's 24: allow 2**-9 of sum |a||b|
+        atol = 2.0 ** -9 * float((a.double().abs() @ b.double().abs()).max())
     return [compare("c", c, ref, atol, rtol)]
 
 
