@@ -15,28 +15,33 @@ config FAILs (or has no reference), 0 otherwise.
 
 On the GPU machine (Python 3.12, Triton 3.6.0, PyTorch, CUDA), from the repo root:
 
-    make build        # or: cmake -S . -B build && cmake --build build --target ctriton
+    make build
     python scripts/gpu/check_py_kernels.py --device cuda --json $OUT/py_kernels.json
 
 `make build` installs libcmocka-dev and cmake with apt-get when they are
-missing, which fails without network; then build with cmake as above, or
-skip building: save the list first on a machine that has the binary,
+missing, which fails without network.  With cmake there, build the CLI alone:
+
+    cmake -S . -B build -DCTRITON_TESTS=OFF && cmake --build build --target ctriton_cli
+
+or skip building: save the list first on a machine that has the binary,
 
     build/ctriton list --json --all > /tmp/kernels.json
     python scripts/gpu/check_py_kernels.py --device cuda --list-json /tmp/kernels.json
 
 or let the script fall back to the committed copy scripts/gpu/kernels_list.json
-(it says so when it does; refresh that copy when configs change).
+(it says so when it does; refresh that copy when configs change, with
+`build/ctriton list --json --all > scripts/gpu/kernels_list.json`).
 
 Without a GPU, Triton's interpreter runs the same kernels on the CPU:
 
     python scripts/gpu/check_py_kernels.py --device cpu      # sets TRITON_INTERPRET=1
 
-A few kernels use what the interpreter cannot run (libdevice calls; fp8
-conversions, which it rounds differently from the hardware); those are
-reported as `SKIP (interpreter: reason)`, only under the interpreter.
-`--interp-libdevice-shim` replaces the libdevice calls by numpy under the
-interpreter, so that the references of those kernels can be checked too.
+Triton 3.6's interpreter needs numpy < 2.4 (loops with runtime bounds call
+int() on a 1-element array).  A few kernels use what it cannot run faithfully
+(libdevice calls; fp32->fp8/bf16 casts and bf16 arithmetic, which it gets
+wrong); those are reported as `SKIP (interpreter: reason)`, only under the
+interpreter.  `--interp-libdevice-shim` replaces the libdevice calls by numpy
+there, so that the references of those kernels can be checked too.
 """
 import argparse
 import importlib.util
