@@ -234,6 +234,16 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
     if (!tl__active())
         return -1;
     tl__at(at);
+    int nparams = 0;
+    while (argnames && argnames[nparams])
+        nparams++;
+    if (nargs != nparams) {
+        tl__err("@jit helper `%s` takes %d argument%s, but %d %s given", name, nparams,
+                nparams == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        for (int i = 0; i < nrets; i++)
+            rets[i] = tl__poison();
+        return -1;
+    }
     /* Python names a helper by module and function: "<module>.<name>" */
     char full[512];
     const char *base = file ? strrchr(file, '/') : NULL;
