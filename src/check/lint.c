@@ -136,8 +136,9 @@ static bool propagates(const ct_op *op)
 }
 
 /* Follows the value of a masked load; returns the first reduction, scan
- * or dot it reaches without a select in between, or NULL. */
-static const ct_op *reaches_reduction(linter *L, const ct_value *start)
+ * or dot it reaches without a select in between (or the call of a @jit
+ * function, tl.sum and friends included, in which it does), or NULL. */
+static const ct_op *reaches_reduction(linter *L, const ct_value *start, int depth)
 {
     const ct_value *stack[256];
     int sp = 0, visited = 0;
@@ -157,6 +158,16 @@ static const ct_op *reaches_reduction(linter *L, const ct_value *start)
                 break;
             case CT_OP_ARITH_SELECT:
                 break; /* tl.where: the author chose the masked-off values */
+            case CT_OP_TT_CALL: {
+                const ct_attr *c = ct_op_attr(op, "callee");
+                const ct_op *f = c && c->kind == CT_ATTR_SYMREF && depth < 8
+                                     ? ct_module_lookup_func(L->m, c->s) : NULL;
+                const ct_block *entry = f ? ct_func_entry(f) : NULL;
+                if (entry && u->slots[i] < entry->nargs &&
+                    reaches_reduction(L, entry->args[u->slots[i]], depth + 1))
+                    return op;
+                break;
+            }
             default:
                 if (propagates(op) && sp < 256)
                     stack[sp++] = &op->res[0];
@@ -179,8 +190,15 @@ static bool lint_op(ct_op *op, void *ud)
             break;
         }
         if (op->nopnds == 2) { /* a mask and no `other` */
-            const ct_op *r = reaches_reduction(L, &op->res[0]);
-            if (r)
+            const ct_op *r = reaches_reduction(L, &op->res[0], 0);
+            if (r && r->code == CT_OP_TT_CALL)
+                report(L, CT_WARNING, op,
+                       "[masked-reduce] this load has a mask but no `other`: its masked-off lanes "
+                       "are undefined, and they reach a reduction inside `%s`, called at line %d; "
+                       "pass `other=` (0 for a sum or a dot, -inf for a max) or select with "
+                       "tl.where first",
+                       ct_op_attr(r, "callee")->s, line_of(r));
+            else if (r)
                 report(L, CT_WARNING, op,
                        "[masked-reduce] this load has a mask but no `other`: its masked-off lanes "
                        "are undefined, and they reach the %s at line %d; pass `other=` (0 for a "
