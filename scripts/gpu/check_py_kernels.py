@@ -807,6 +807,17 @@ def check_jit_helpers(ctx):
     return [compare("y", y, (a + b + cdiv(block, 16)).to(dt).double(), *tolerance(dt))]
 
 
+def check_jit_cx_args(ctx):
+    block = ctx.const["BLOCK"]
+    x = ctx.randn(block)
+    y = ctx.out(block, dtype=ctx.dtype("y_ptr"))
+    z = ctx.out(block, dtype=ctx.dtype("z_ptr"))
+    ctx.launch((1,), ctx.dev(x), y, z)
+    x64 = x.double()
+    return [compare("y", y, (x64 * 2).to(torch.float16).double(), *tolerance(torch.float16)),
+            compare("z", z, x64.to(torch.bfloat16).double(), *tolerance(torch.bfloat16))]
+
+
 CHECKS = {
     "add_kernel": check_add,
     "softmax_kernel": check_softmax,
@@ -833,6 +844,7 @@ CHECKS = {
     "ops_dot": check_ops_dot,
     "ops_random": check_ops_random,
     "jit_helpers": check_jit_helpers,
+    "jit_cx_args": check_jit_cx_args,
 }
 
 
