@@ -1,10 +1,11 @@
 /*
  * emit_bench - time to build and print each library kernel's TTIR in C.
  *
- *   emit_bench [REPEATS]      prints "kernel config median_us min_us bytes" lines
+ *   emit_bench [REPEATS [KERNEL]]  prints "kernel config median_us min_us bytes" lines
  *
  * Each measurement builds the module with the kernel language and prints it
- * to text (what `ctriton emit` does, minus process start); the median of
+ * to text without locations (what `ctriton emit` prints and what
+ * Python's str(module) prints), minus process start; the median of
  * REPEATS runs (default 200) is reported.  bench/emit_bench.py runs this
  * next to Python's frontend (ASTSource.make_ir) and writes the comparison.
  */
@@ -37,7 +38,10 @@ int main(int argc, char **argv)
     double *t = malloc(sizeof(double) * (size_t)reps);
     int n;
     const ct_kernel_entry *k = ct_kernels(&n);
+    const char *only = argc > 2 ? argv[2] : NULL;
     for (int i = 0; i < n; i++) {
+        if (only && strcmp(only, k[i].def->name) != 0)
+            continue;
         for (int c = 0; c < k[i].nconfigs; c++) {
             const tl_config *cfg = &k[i].configs[c];
             size_t bytes = 0;
@@ -46,7 +50,7 @@ int main(int argc, char **argv)
                 ct_diags d;
                 ct_diags_init(&d);
                 ct_module *m = tl_build_config(k[i].def, cfg, &d);
-                char *s = m ? ct_print_module(m, CT_PRINT_LOCS) : NULL;
+                char *s = m ? ct_print_module(m, 0) : NULL; /* as str(mod) in Python: no locations */
                 t[r] = now_us() - t0;
                 if (!m) {
                     ct_diags_print(&d, stderr, false);

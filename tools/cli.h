@@ -20,6 +20,7 @@ int cmd_emit(int argc, char **argv);
 int cmd_aot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_lower(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
 
 /* Prints "ctriton: " and the message to stderr; returns `code`. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -134,7 +134,9 @@ typedef enum tl_kind {
     TL_K_INT,      /* a Python int constant */
     TL_K_FLOAT,    /* a Python float constant */
     TL_K_BOOL,     /* a Python bool constant */
-    TL_K_POISON    /* the result of an error */
+    TL_K_POISON,   /* the result of an error */
+    TL_K_DTYPE,    /* a constexpr dtype (tl.float16), passed to a @jit helper */
+    TL_K_STR       /* a constexpr string, passed to a @jit helper */
 } tl_kind;
 
 typedef struct tl_tensor {
@@ -144,6 +146,7 @@ typedef struct tl_tensor {
     const tl_type *type;  /* TENSOR: dtype, pointer_type or block_type */
     int64_t i;            /* INT, BOOL */
     double f;             /* FLOAT */
+    const char *s;        /* STR */
 } tl_tensor;
 
 /* Where a builtin was called from, for locations and diagnostics. */
@@ -163,6 +166,8 @@ tl_tensor tl__from_i64(long long v);
 tl_tensor tl__from_u64(unsigned long long v);
 tl_tensor tl__from_f64(double v);
 tl_tensor tl__from_bool(bool v);
+tl_tensor tl__from_dtype(tl_dtype t);
+tl_tensor tl__from_str(const char *s);
 
 /* Lifts a C number (or passes a tl_tensor through). */
 #define tl_c(x)                                                                               \
@@ -181,7 +186,11 @@ tl_tensor tl__from_bool(bool v);
         unsigned long: tl__from_u64,                                                          \
         unsigned long long: tl__from_u64,                                                     \
         float: tl__from_f64,                                                                  \
-        double: tl__from_f64)(x)
+        double: tl__from_f64,                                                                 \
+        tl_dtype: tl__from_dtype,                                                             \
+        tl_type *: tl__from_dtype,                                                            \
+        char *: tl__from_str,                                                                 \
+        const char *: tl__from_str)(x)
 
 /*
  * Argument order.  C leaves the order in which a call's arguments are
@@ -202,7 +211,24 @@ int tl__push(tl_tensor x);
 tl_tensor tl__pop(void);
 int tl__pushk(const void *opts, unsigned size);
 void tl__popk(void *opts, unsigned size);
-#define TL__K(type, ...) tl__pushk(&(type){__VA_ARGS__}, sizeof(type))
+/*
+ * Optional arguments are named in C (`.mask = m`), never positional.  Every
+ * options struct ends with TL__OPTS_TAIL, and the macros build it as
+ *     (type){.tl__unnamed = TL__NAMED_MARK, defaults..., TL__POS, __VA_ARGS__}
+ * so that a value passed without a name (`tl_sum(x, 1)`, `tl_dot(a, b, acc)`)
+ * lands in `tl__unnamed`: a tensor or a string there does not compile, and a
+ * number is reported by the builtin with the C line.  Nothing is silently
+ * taken for another option.
+ */
+#define TL__NAMED_MARK (-0x1.4b57p+1000)
+#define TL__OPTS_TAIL                                                                         \
+    int tl__pos;                                                                              \
+    double tl__unnamed
+#define TL__POS .tl__pos = 0
+#define TL__OPTS(type, ...) ((type){.tl__unnamed = TL__NAMED_MARK, __VA_ARGS__})
+/* Reports an optional argument passed without its name; true when there was none. */
+bool tl__named(double unnamed, const char *builtin, tl_src at);
+#define TL__K(type, ...) tl__pushk(&(type){.tl__unnamed = TL__NAMED_MARK, __VA_ARGS__}, sizeof(type))
 #define TL__P(x) tl__push(tl_c(x))
 
 #define TL_NONE ((tl_tensor){0})
@@ -229,6 +255,12 @@ int64_t tl_numel(tl_tensor x);
 #define tl_cx_int(x) tl__cx_int((x), TL_HERE)
 #define tl_cx_float(x) tl__cx_float((x), TL_HERE)
 #define tl_cx_bool(x) tl__cx_bool((x), TL_HERE)
+/* a dtype constexpr passed to a @jit helper (NULL for None) */
+#define tl_cx_dtype(x) tl__cx_dtype((x), TL_HERE)
+/* a string constexpr passed to a @jit helper (NULL for None) */
+#define tl_cx_str(x) tl__cx_str((x), TL_HERE)
+tl_dtype tl__cx_dtype(tl_tensor x, tl_src at);
+const char *tl__cx_str(tl_tensor x, tl_src at);
 int64_t tl__cx_int(tl_tensor x, tl_src at);
 double tl__cx_float(tl_tensor x, tl_src at);
 bool tl__cx_bool(tl_tensor x, tl_src at);
@@ -240,7 +272,7 @@ typedef struct tl_shape_t {
 } tl_shape_t;
 #define TL__NARGS(...) TL__NARGS_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define TL__NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, N, ...) N
-#define tl_shape(...) ((tl_shape_t){TL__NARGS(__VA_ARGS__), {__VA_ARGS__}})
+#define tl_shape(...) ((tl_shape_t){TL__NARGS0(__VA_ARGS__), {__VA_ARGS__}})
 /* x.shape */
 tl_shape_t tl_shape_of(tl_tensor x);
 
@@ -332,19 +364,22 @@ tl_tensor tl__where_s(tl_src at);
 typedef enum tl_propagate_nan { TL_PROPAGATE_NAN_NONE = 0, TL_PROPAGATE_NAN_ALL = 1 } tl_propagate_nan;
 typedef struct tl_minmax_opts {
     tl_propagate_nan propagate_nan;
+    TL__OPTS_TAIL;
 } tl_minmax_opts;
 /* tl.minimum(x, y, propagate_nan=...), tl.maximum, tl.clamp */
-#define tl_minimum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(0, (tl_minmax_opts){__VA_ARGS__}, TL_HERE))
-#define tl_maximum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(1, (tl_minmax_opts){__VA_ARGS__}, TL_HERE))
+#define tl_minimum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(0, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
+#define tl_maximum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(1, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
 #define tl_clamp(x, lo, hi, ...)                                                              \
-    (TL__P(x), TL__P(lo), TL__P(hi), tl__minmax_s(2, (tl_minmax_opts){__VA_ARGS__}, TL_HERE))
+    (TL__P(x), TL__P(lo), TL__P(hi), tl__minmax_s(2, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
 tl_tensor tl__minmax_s(int which, tl_minmax_opts o, tl_src at);
 tl_tensor tl__minimum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at);
 tl_tensor tl__maximum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at);
 tl_tensor tl__clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, tl_minmax_opts o, tl_src at);
 /* Python's builtin min(a, b) / max(a, b) on tensors */
-#define tl_builtin_min(a, b) (TL__P(a), TL__P(b), tl__minmax_s(0, (tl_minmax_opts){0}, TL_HERE))
-#define tl_builtin_max(a, b) (TL__P(a), TL__P(b), tl__minmax_s(1, (tl_minmax_opts){0}, TL_HERE))
+/* (constants fold to a constant, as in Python; otherwise tl.minimum / tl.maximum) */
+#define tl_builtin_min(a, b) (TL__P(a), TL__P(b), tl__builtin_minmax_s(0, TL_HERE))
+#define tl_builtin_max(a, b) (TL__P(a), TL__P(b), tl__builtin_minmax_s(1, TL_HERE))
+tl_tensor tl__builtin_minmax_s(int is_max, tl_src at);
 
 /* ------------------------------------------------------------------ */
 /* Casts                                                               */
@@ -353,10 +388,11 @@ tl_tensor tl__clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, tl_minmax_opts o, t
 typedef struct tl_cast_opts {
     const char *fp_downcast_rounding; /* "rtne", "rtz" or NULL */
     bool bitcast;
+    TL__OPTS_TAIL;
 } tl_cast_opts;
 /* x.to(dtype, fp_downcast_rounding=None, bitcast=False); tl.cast(x, ...) */
-#define tl_to(x, dtype, ...) tl__cast(tl_c(x), (dtype), (tl_cast_opts){__VA_ARGS__}, TL_HERE)
-#define tl_cast(x, dtype, ...) tl__cast(tl_c(x), (dtype), (tl_cast_opts){__VA_ARGS__}, TL_HERE)
+#define tl_to(x, dtype, ...) tl__cast(tl_c(x), (dtype), TL__OPTS(tl_cast_opts, TL__POS, __VA_ARGS__), TL_HERE)
+#define tl_cast(x, dtype, ...) tl__cast(tl_c(x), (dtype), TL__OPTS(tl_cast_opts, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__cast(tl_tensor x, tl_dtype dtype, tl_cast_opts o, tl_src at);
 
 /* ------------------------------------------------------------------ */
@@ -371,8 +407,9 @@ typedef struct tl_load_opts {
     const char *cache_modifier;  /* "", ".ca", ".cg", ".cv" */
     const char *eviction_policy; /* "", "evict_first", "evict_last" */
     bool is_volatile;
+    TL__OPTS_TAIL;
 } tl_load_opts;
-#define tl_load(ptr, ...) (TL__K(tl_load_opts, __VA_ARGS__), TL__P(ptr), tl__load_s(TL_HERE))
+#define tl_load(ptr, ...) (TL__K(tl_load_opts, TL__POS, __VA_ARGS__), TL__P(ptr), tl__load_s(TL_HERE))
 tl_tensor tl__load_s(tl_src at);
 tl_tensor tl__load(tl_tensor ptr, tl_load_opts o, tl_src at);
 
@@ -381,8 +418,9 @@ typedef struct tl_store_opts {
     tl_ints_t boundary_check;
     const char *cache_modifier;  /* "", ".wb", ".cg", ".cs", ".wt" */
     const char *eviction_policy;
+    TL__OPTS_TAIL;
 } tl_store_opts;
-#define tl_store(ptr, value, ...) (TL__K(tl_store_opts, __VA_ARGS__), TL__P(ptr), TL__P(value), tl__store_s(TL_HERE))
+#define tl_store(ptr, value, ...) (TL__K(tl_store_opts, TL__POS, __VA_ARGS__), TL__P(ptr), TL__P(value), tl__store_s(TL_HERE))
 void tl__store_s(tl_src at);
 void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at);
 
@@ -390,6 +428,7 @@ typedef struct tl_atomic_opts {
     tl_tensor mask;
     const char *sem;   /* "acquire", "release", "acq_rel" (default), "relaxed" */
     const char *scope; /* "gpu" (default), "cta", "sys" */
+    TL__OPTS_TAIL;
 } tl_atomic_opts;
 typedef enum tl_atomic_op {
     TL_ATOMIC_ADD, TL_ATOMIC_MAX, TL_ATOMIC_MIN, TL_ATOMIC_AND,
@@ -397,16 +436,16 @@ typedef enum tl_atomic_op {
 } tl_atomic_op;
 tl_tensor tl__atomic(tl_atomic_op op, tl_tensor ptr, tl_tensor val, tl_atomic_opts o, tl_src at);
 tl_tensor tl__atomic_s(tl_atomic_op op, tl_src at);
-#define tl_atomic_add(p, v, ...) (TL__K(tl_atomic_opts, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_ADD, TL_HERE))
-#define tl_atomic_max(p, v, ...) (TL__K(tl_atomic_opts, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MAX, TL_HERE))
-#define tl_atomic_min(p, v, ...) (TL__K(tl_atomic_opts, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MIN, TL_HERE))
-#define tl_atomic_and(p, v, ...) (TL__K(tl_atomic_opts, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_AND, TL_HERE))
-#define tl_atomic_or(p, v, ...) (TL__K(tl_atomic_opts, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_OR, TL_HERE))
-#define tl_atomic_xor(p, v, ...) (TL__K(tl_atomic_opts, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XOR, TL_HERE))
-#define tl_atomic_xchg(p, v, ...) (TL__K(tl_atomic_opts, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XCHG, TL_HERE))
+#define tl_atomic_add(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_ADD, TL_HERE))
+#define tl_atomic_max(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MAX, TL_HERE))
+#define tl_atomic_min(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MIN, TL_HERE))
+#define tl_atomic_and(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_AND, TL_HERE))
+#define tl_atomic_or(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_OR, TL_HERE))
+#define tl_atomic_xor(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XOR, TL_HERE))
+#define tl_atomic_xchg(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XCHG, TL_HERE))
 /* tl.atomic_cas(ptr, cmp, val, sem=None, scope=None) */
 #define tl_atomic_cas(p, cmp, v, ...)                                                         \
-    (TL__K(tl_atomic_opts, __VA_ARGS__), TL__P(p), TL__P(cmp), TL__P(v), tl__atomic_cas_s(TL_HERE))
+    (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(cmp), TL__P(v), tl__atomic_cas_s(TL_HERE))
 tl_tensor tl__atomic_cas_s(tl_src at);
 tl_tensor tl__atomic_cas(tl_tensor ptr, tl_tensor cmp, tl_tensor val, tl_atomic_opts o, tl_src at);
 
@@ -466,9 +505,12 @@ typedef struct tl_extern_sig {
     const char *symbol;
     tl_dtype ret;
 } tl_extern_sig;
-tl_tensor tl_extern_elementwise(const char *lib_name, const char *lib_path, int nargs,
-                                const tl_tensor *args, int nsigs, const tl_extern_sig *sigs,
-                                bool is_pure);
+#define tl_extern_elementwise(lib_name, lib_path, nargs, args, nsigs, sigs, is_pure)          \
+    tl__extern_elementwise((lib_name), (lib_path), (nargs), (args), (nsigs), (sigs), (is_pure), \
+                           TL_HERE)
+tl_tensor tl__extern_elementwise(const char *lib_name, const char *lib_path, int nargs,
+                                 const tl_tensor *args, int nsigs, const tl_extern_sig *sigs,
+                                 bool is_pure, tl_src at);
 
 /* ------------------------------------------------------------------ */
 /* Shapes                                                              */
@@ -488,10 +530,11 @@ void tl__broadcast(tl_tensor a, tl_tensor b, tl_tensor *oa, tl_tensor *ob, tl_sr
 void tl__broadcast_s(tl_tensor *oa, tl_tensor *ob, tl_src at);
 typedef struct tl_reshape_opts {
     bool can_reorder;
+    TL__OPTS_TAIL;
 } tl_reshape_opts;
-#define tl_reshape(x, shape, ...) tl__reshape((x), (shape), (tl_reshape_opts){__VA_ARGS__}, TL_HERE)
+#define tl_reshape(x, shape, ...) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__reshape(tl_tensor x, tl_shape_t shape, tl_reshape_opts o, tl_src at);
-#define tl_view(x, shape) tl__reshape((x), (shape), (tl_reshape_opts){.can_reorder = true}, TL_HERE)
+#define tl_view(x, shape) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, .can_reorder = true, TL__POS), TL_HERE)
 #define tl_ravel(x) tl__ravel((x), TL_HERE)
 tl_tensor tl__ravel(tl_tensor x, tl_src at);
 /* tl.permute(x, dims), tl.trans(x, *dims) (no dims: swap the last two), x.T */
@@ -505,7 +548,7 @@ tl_tensor tl__join(tl_tensor a, tl_tensor b, tl_src at);
 /* a, b = tl.split(x) */
 #define tl_split(x, a, b) tl__split((x), (a), (b), TL_HERE)
 void tl__split(tl_tensor x, tl_tensor *a, tl_tensor *b, tl_src at);
-#define tl_cat(a, b, ...) (TL__P(a), TL__P(b), tl__cat_s((tl_reshape_opts){__VA_ARGS__}, TL_HERE))
+#define tl_cat(a, b, ...) (TL__P(a), TL__P(b), tl__cat_s(TL__OPTS(tl_reshape_opts, TL__POS, __VA_ARGS__), TL_HERE))
 tl_tensor tl__cat_s(tl_reshape_opts o, tl_src at);
 tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_reshape_opts o, tl_src at);
 #define tl_interleave(a, b) (TL__P(a), TL__P(b), tl__nary_s(TL__INTERLEAVE, TL_HERE))
@@ -530,10 +573,12 @@ typedef struct tl_reduce_opts {
     tl_dtype dtype;           /* tl.sum(dtype=...) */
     bool tie_break_left;      /* argmax/argmin; with indices */
     bool reverse;             /* scans */
+    TL__OPTS_TAIL;
 } tl_reduce_opts;
 
-#define TL__REDUCE_OPTS(...) ((tl_reduce_opts){.axis = TL_AXIS_NONE, .tie_break_left = true, __VA_ARGS__})
-#define TL__SCAN_OPTS(...) ((tl_reduce_opts){.axis = 0, .tie_break_left = true, __VA_ARGS__})
+#define TL__REDUCE_OPTS(...) TL__OPTS(tl_reduce_opts, .axis = TL_AXIS_NONE, .tie_break_left = true, TL__POS, __VA_ARGS__)
+#define TL__REDUCE_OPTS_AXIS(axis_, ...) TL__OPTS(tl_reduce_opts, .axis = axis_, .tie_break_left = true, TL__POS, __VA_ARGS__)
+#define TL__SCAN_OPTS(...) TL__OPTS(tl_reduce_opts, .axis = 0, .tie_break_left = true, TL__POS, __VA_ARGS__)
 
 typedef enum tl_reduce_kind {
     TL_RED_SUM, TL_RED_MAX, TL_RED_MIN, TL_RED_ARGMAX, TL_RED_ARGMIN, TL_RED_XOR_SUM,
@@ -544,10 +589,10 @@ tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src
 #define tl_sum(x, ...) tl__reduce_std(TL_RED_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
 #define tl_max(x, ...) tl__reduce_std(TL_RED_MAX, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
 #define tl_min(x, ...) tl__reduce_std(TL_RED_MIN, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_argmax(x, axis_, ...) tl__reduce_std(TL_RED_ARGMAX, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
-#define tl_argmin(x, axis_, ...) tl__reduce_std(TL_RED_ARGMIN, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
+#define tl_argmax(x, axis_, ...) tl__reduce_std(TL_RED_ARGMAX, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
+#define tl_argmin(x, axis_, ...) tl__reduce_std(TL_RED_ARGMIN, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
 #define tl_xor_sum(x, ...) tl__reduce_std(TL_RED_XOR_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_reduce_or(x, axis_, ...) tl__reduce_std(TL_RED_OR, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
+#define tl_reduce_or(x, axis_, ...) tl__reduce_std(TL_RED_OR, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
 #define tl_cumsum(x, ...) tl__reduce_std(TL_SCAN_CUMSUM, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
 #define tl_cumprod(x, ...) tl__reduce_std(TL_SCAN_CUMPROD, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
 /* v, i = tl.max(x, axis, return_indices=True) */
@@ -565,10 +610,11 @@ typedef struct tl_dot_opts {
     int max_num_imprecise_acc;   /* -1: None */
     tl_dtype out_dtype;          /* default tl_float32 */
     int allow_tf32;              /* -1: None, 0, 1 (deprecated) */
+    TL__OPTS_TAIL;
 } tl_dot_opts;
 /* tl.dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dtype=float32) */
 #define tl_dot(a, b, ...)                                                                     \
-    (TL__K(tl_dot_opts, .max_num_imprecise_acc = -1, .allow_tf32 = -1, __VA_ARGS__), TL__P(a),  \
+    (TL__K(tl_dot_opts, .max_num_imprecise_acc = -1, .allow_tf32 = -1, TL__POS, __VA_ARGS__), TL__P(a),  \
      TL__P(b), tl__dot_s(TL_HERE))
 tl_tensor tl__dot_s(tl_src at);
 tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at);
@@ -620,10 +666,11 @@ typedef struct tl_range_t {
     int num_stages;           /* -1: None */
     int loop_unroll_factor;   /* -1: None */
     bool disallow_acc_multi_buffer, flatten, warp_specialize, disable_licm;
+    TL__OPTS_TAIL;
 } tl_range_t;
 #define tl_range(start, end, step, ...)                                                       \
     (TL__P(start), TL__P(end), TL__P(step),                                                   \
-     tl__range_s((tl_range_t){.num_stages = -1, .loop_unroll_factor = -1, __VA_ARGS__}))
+     tl__range_s(TL__OPTS(tl_range_t, .num_stages = -1, .loop_unroll_factor = -1, TL__POS, __VA_ARGS__)))
 tl_range_t tl__range_s(tl_range_t r);
 
 typedef struct tl__ctl {

@@ -6,6 +6,7 @@
  */
 #include "lang.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,13 +94,72 @@ tl_tensor tl__where_s(tl_src at)
     return tl__where(c, x, y, at);
 }
 
+bool tl__named(double unnamed, const char *builtin, tl_src at)
+{
+    if (unnamed == TL__NAMED_MARK)
+        return true;
+    if (tl__active()) {
+        tl__at(at);
+        tl__err("%s: an optional argument was passed without its name; in C, optional "
+                "arguments are named: `.axis = 1`, `.mask = m`, `.acc = acc`, `.num_stages = 2`",
+                builtin);
+    }
+    return false;
+}
+
+static double number_value(tl_tensor v)
+{
+    if (v.kind == TL_K_FLOAT)
+        return v.f;
+    return v.big ? (double)(uint64_t)v.i : (double)v.i;
+}
+
+/* -1, 0, 1 as Python compares two numbers (exactly for ints) */
+static int number_cmp(tl_tensor a, tl_tensor b)
+{
+    if (a.kind != TL_K_FLOAT && b.kind != TL_K_FLOAT) {
+        if (a.big != b.big)
+            return a.big ? 1 : -1;
+        if (a.big)
+            return (uint64_t)a.i < (uint64_t)b.i ? -1 : (uint64_t)a.i > (uint64_t)b.i;
+        return a.i < b.i ? -1 : a.i > b.i;
+    }
+    double x = number_value(a), y = number_value(b);
+    return x < y ? -1 : x > y;
+}
+
+/* core.builtin_min / builtin_max: all constants -> Python's min/max of them */
+tl_tensor tl__builtin_minmax_s(int is_max, tl_src at)
+{
+    tl_tensor b = tl__pop(), a = tl__pop();
+    if (!tl__active())
+        return tl__poison();
+    if (tl__is_number(a) && tl__is_number(b)) {
+        double x = number_value(a), y = number_value(b);
+        if (isnan(x) || isnan(y) || (x == 0 && signbit(x)) || (y == 0 && signbit(y))) {
+            tl__at(at);
+            return tl__err("builtin %s of constants: NaN and -0.0 are not supported",
+                           is_max ? "max" : "min");
+        }
+        /* builtins.min / max return the first of equal values */
+        int c = number_cmp(b, a);
+        return is_max ? (c > 0 ? b : a) : (c < 0 ? b : a);
+    }
+    tl_minmax_opts o = TL__OPTS(tl_minmax_opts, TL__POS);
+    return is_max ? tl__maximum(a, b, o, at) : tl__minimum(a, b, o, at);
+}
+
 tl_tensor tl__minmax_s(int which, tl_minmax_opts o, tl_src at)
 {
     if (which == 2) {
         tl_tensor hi = tl__pop(), lo = tl__pop(), x = tl__pop();
+        if (!tl__named(o.tl__unnamed, "tl_clamp", at))
+            return tl__poison();
         return tl__clamp(x, lo, hi, o, at);
     }
     tl_tensor y = tl__pop(), x = tl__pop();
+    if (!tl__named(o.tl__unnamed, which ? "tl_maximum" : "tl_minimum", at))
+        return tl__poison();
     return which ? tl__maximum(x, y, o, at) : tl__minimum(x, y, o, at);
 }
 

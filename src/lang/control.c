@@ -112,6 +112,8 @@ tl__ctl tl__for_begin(tl_range_t r, int n, tl_tensor **vars, tl_src at)
     if (!tl__active())
         return failed_ctl();
     tl__at(at);
+    if (!tl__named(r.tl__unnamed, "tl_range", at))
+        return failed_ctl();
     if (n > 32) {
         tl__err("too many loop-carried variables (%d, at most 32)", n);
         return failed_ctl();

@@ -276,9 +276,24 @@ typedef struct printer {
     namer nm;
     unsigned flags;
     int indent;
-    ct_ptrmap tstr; /* ct_type* -> its text (malloc'd), types are printed often */
-    ct_ptrmap lstr; /* ct_loc* -> its text (in the namer's arena) */
+    ct_ptrmap tstr; /* ct_type* -> text_piece (in the namer's arena): types recur */
+    ct_ptrmap lstr; /* ct_loc* -> text_piece: ops of one call site share a location */
 } printer;
+
+/* A cached piece of output text with its length. */
+typedef struct text_piece {
+    size_t n;
+    char s[];
+} text_piece;
+
+static text_piece *piece_new(ct_arena *a, const char *s, size_t n)
+{
+    text_piece *t = ct_arena_alloc(a, sizeof *t + n + 1);
+    t->n = n;
+    memcpy(t->s, s, n);
+    t->s[n] = 0;
+    return t;
+}
 
 static void P(printer *p, const char *s)
 {
@@ -302,28 +317,27 @@ static void nl(printer *p)
 
 static void put_type(printer *p, const ct_type *t)
 {
-    const char *s = ct_pm_get(&p->tstr, t);
-    if (!s) {
+    text_piece *tp = ct_pm_get(&p->tstr, t);
+    if (!tp) {
         char buf[256];
         size_t n = ct_type_str(t, buf, sizeof buf);
-        char *c = malloc(n + 1);
-        if (!c)
-            return;
-        if (n < sizeof buf)
-            memcpy(c, buf, n + 1);
-        else
+        if (n < sizeof buf) {
+            tp = piece_new(p->nm.arena, buf, n);
+        } else {
+            char *c = malloc(n + 1);
+            if (!c)
+                return;
             ct_type_str(t, c, n + 1);
-        ct_pm_put(&p->tstr, t, c);
-        s = c;
+            tp = piece_new(p->nm.arena, c, n);
+            free(c);
+        }
+        ct_pm_put(&p->tstr, t, tp);
     }
-    P(p, s);
+    ct_sb_putn(&p->out, tp->s, tp->n);
 }
 
 static void printer_free(printer *p)
 {
-    for (size_t i = 0; i < p->tstr.cap; i++)
-        if (p->tstr.keys && p->tstr.keys[i])
-            free(p->tstr.vals[i]);
     ct_pm_free(&p->tstr);
     ct_pm_free(&p->lstr);
     namer_free(&p->nm);
@@ -643,16 +657,16 @@ static void put_trailing_loc(printer *p, const ct_loc *l)
     if (!(p->flags & CT_PRINT_LOCS) || !l)
         return;
     /* ops made at one call site share their location: print it once */
-    const char *done = ct_pm_get(&p->lstr, l);
+    const text_piece *done = ct_pm_get(&p->lstr, l);
     if (done) {
-        P(p, done);
+        ct_sb_putn(&p->out, done->s, done->n);
         return;
     }
     size_t start = p->out.len;
     P(p, " loc(");
     put_loc_inner(p, l);
     P(p, ")");
-    ct_pm_put(&p->lstr, l, ct_arena_strndup(p->nm.arena, p->out.s + start, p->out.len - start));
+    ct_pm_put(&p->lstr, l, piece_new(p->nm.arena, p->out.s + start, p->out.len - start));
 }
 
 /* ---- blocks and regions ------------------------------------------- */

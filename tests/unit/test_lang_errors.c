@@ -140,6 +140,37 @@ TL_KERNEL(k_return_in_loop, (x_ptr, n))
     tl_store(x_ptr, 1.0);
 }
 
+/* an optional argument passed without its name: Python's tl.sum(x, 0) */
+TL_KERNEL(k_positional_axis, (x_ptr, y_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    line_of = __LINE__; tl_tensor s = tl_sum(x, 0);
+    tl_store(y_ptr, s);
+}
+
+/* ... and tl.range(0, n, 1, 2) */
+TL_KERNEL(k_positional_stages, (x_ptr, n))
+{
+    tl_tensor acc = tl_to_tensor(0.0);
+    line_of = __LINE__; TL_FOR(i, tl_range(0, n, 1, 2), acc) {
+        acc = tl_add(acc, 1.0);
+    }
+    tl_store(x_ptr, acc);
+}
+
+/* a @jit helper called with too few arguments */
+TL_JIT(two_args, (a, b))
+{
+    return tl_add(a, b);
+}
+
+TL_KERNEL(k_jit_arity, (x_ptr))
+{
+    tl_tensor x = tl_load(x_ptr);
+    line_of = __LINE__; tl_tensor y = TL_CALL(two_args, x);
+    tl_store(x_ptr, y);
+}
+
 static const char *FILE_NAME = "tests/unit/test_lang_errors.c";
 
 /* Builds k and checks it is refused with exactly `nerr` errors, the last at
@@ -277,6 +308,21 @@ static void t_return_in_loop(void **s)
     expect_error(&k_return_in_loop, "*fp32 i32", "", 1, "Cannot have `return` statements inside");
 }
 
+static void t_positional_options(void **s)
+{
+    (void)s;
+    expect_error(&k_positional_axis, "*fp32 *fp32", "B=64", 1,
+                 "reduction: an optional argument was passed without its name");
+    expect_error(&k_positional_stages, "*fp32 i32", "", 1,
+                 "tl_range: an optional argument was passed without its name");
+}
+
+static void t_jit_arity(void **s)
+{
+    (void)s;
+    expect_error(&k_jit_arity, "*fp32", "", 1, "`two_args` takes 2 arguments, but 1 was given");
+}
+
 static void t_bad_signature(void **s)
 {
     (void)s;
@@ -312,7 +358,8 @@ int main(void)
         cmocka_unit_test(t_tensor_as_constexpr), cmocka_unit_test(t_one_report_per_mistake),
         cmocka_unit_test(t_two_mistakes),      cmocka_unit_test(t_static_assert),
         cmocka_unit_test(t_loop_type),         cmocka_unit_test(t_return_in_loop),
-        cmocka_unit_test(t_bad_signature),
+        cmocka_unit_test(t_bad_signature),   cmocka_unit_test(t_positional_options),
+        cmocka_unit_test(t_jit_arity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
