@@ -54,6 +54,7 @@ step() {  # step NAME TIMEOUT CMD... : runs with a timeout, never stops the run
 echo "== machine"
 { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv || true
   "$PY" -c "import torch, triton, sys; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__, 'cuda', torch.version.cuda)" || true
+  echo "ctriton $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '(no git)')"
   nproc; uname -r; } | tee "$R/machine.txt"
 
 GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
@@ -138,3 +139,4 @@ cat "$OUT/launch_results.md"
 cp -r "$W/dumps" "$R/" 2>/dev/null; find "$R/dumps" -name '*.in' -o -name '*.out' -o -name '*.cubin' | xargs rm -f 2>/dev/null
 tar czf "$OUT/launch_bench.tgz" -C "$W" results
 echo "== done in $(( $(date +%s) - START ))s; files in $OUT: $(ls "$OUT" | tr '\n' ' ')"
+sleep 1  # let tee finish run.log
