@@ -584,16 +584,9 @@ static ct_status lower_batch(build *bs, int n, ct_diags *diags)
     }
     char *argv[] = {python, script, "--jobs", jpath, "--expect-version",
                     (char *)ct_triton_version(), NULL};
-    if (ct_fault("lower-bad-python"))
-        argv[0] = "/nonexistent/python";
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     char *output = NULL;
     int code = -1;
     ct_status rs = ct_run_process(argv, &output, &code);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-    (void)ms;
     if (rs != CT_OK) {
         st = rs;
         for (int i = 0; i < n; i++)
