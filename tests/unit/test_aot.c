@@ -108,8 +108,11 @@ static const char *scale_main =
     "    if (scale_aot_launch(NULL, 0x80000000u, 1, 1, &a) != CT_AOT_ERR_GRID) rc |= 16;\n"
     "    if (scale_aot_launch(NULL, 0, 1, 1, &a) != CT_AOT_OK) rc |= 32; /* nothing to run */\n"
     "    int want = argc > 1 ? atoi(argv[1]) : -1;\n"
-    "    int got = scale_aot_launch(NULL, 1, 1, 1, &a);\n"
-    "    if (want >= 0 && got != want) rc |= 64;\n"
+    "    int got = -1;\n"
+    "    if (want >= 0) { /* only where no driver can run it: the pointers are made up */\n"
+    "        got = scale_aot_launch(NULL, 1, 1, 1, &a);\n"
+    "        if (got != want) rc |= 64;\n"
+    "    }\n"
     "    printf(\"%d %s | %s\\n\", got, scale_aot_error(), scale_aot_archs);\n"
     "    return rc;\n"
     "}\n";
@@ -166,7 +169,8 @@ static void t_generate_compile_run(void **state)
     if (sh("command -v c++ >/dev/null") == 0)
         assert_int_equal(sh("cd '%s' && c++ -std=c++11 -Wall -Werror -fsyntax-only cxx.cc", dir), 0);
 
-    /* run: every check answers with a code; with no driver, the launch says so */
+    /* run: every check answers with a code; with no driver, the launch says so
+     * (with a driver, the made-up pointers are never launched) */
     int want = ct_cuda() ? -1 : 1; /* CT_AOT_ERR_NO_DRIVER */
     assert_int_equal(sh("cd '%s' && ./scale %d", dir, want), 0);
 }
