@@ -114,18 +114,6 @@ static const char *c_type(const aot_param *a)
     }
 }
 
-static const char *triton_name(tl_scalar s)
-{
-    static const char *const n[] = {
-        [TL_VOID] = "void",   [TL_INT1] = "u1",    [TL_INT8] = "i8",    [TL_INT16] = "i16",
-        [TL_INT32] = "i32",   [TL_INT64] = "i64",  [TL_UINT8] = "u8",   [TL_UINT16] = "u16",
-        [TL_UINT32] = "u32",  [TL_UINT64] = "u64", [TL_FP8E4B15] = "fp8e4b15",
-        [TL_FP8E4NV] = "fp8e4nv", [TL_FP8E4B8] = "fp8e4b8", [TL_FP8E5] = "fp8e5",
-        [TL_FP8E5B16] = "fp8e5b16", [TL_FP16] = "fp16", [TL_BF16] = "bf16", [TL_FP32] = "fp32",
-        [TL_FP64] = "fp64"};
-    return n[s];
-}
-
 static bool valid_ident(const char *s)
 {
     if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
@@ -668,10 +656,10 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
         }
         char note[128];
         if (a->ptr)
-            snprintf(note, sizeof note, "device pointer to %s%s", triton_name(a->sc),
+            snprintf(note, sizeof note, "device pointer to %s%s", ct__triton_name(a->sc),
                      a->div16 ? ", 16-byte aligned" : "");
         else
-            snprintf(note, sizeof note, "%s%s", triton_name(a->sc),
+            snprintf(note, sizeof note, "%s%s", ct__triton_name(a->sc),
                      a->div16 ? ", a multiple of 16" : "");
         ct_sb_printf(&h, "    %s %s; /* %s */\n", c_type(a), a->name, note);
         nfields++;

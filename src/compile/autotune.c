@@ -70,34 +70,6 @@ static void cfg_desc(const ct_tune_config *c, char *buf, size_t cap)
              c->num_stages ? c->num_stages : 3, c->num_ctas ? c->num_ctas : 1, c->maxnreg);
 }
 
-static int param_index(const tl_kernel_def *d, const char *s, size_t n)
-{
-    for (int i = 0; i < d->nparams; i++)
-        if (strlen(d->params[i]) == n && !strncmp(d->params[i], s, n))
-            return i;
-    return -1;
-}
-
-static ct_status name_flags(const tl_kernel_def *d, const char *list, uint64_t *m)
-{
-    *m = 0;
-    for (const char *p = list ? list : ""; *p;) {
-        while (*p == ',' || *p == ' ')
-            p++;
-        const char *b = p;
-        while (*p && *p != ',' && *p != ' ')
-            p++;
-        if (p == b)
-            continue;
-        int i = param_index(d, b, (size_t)(p - b));
-        if (i < 0)
-            return ct_fail(CT_ERR_INVALID, "autotune: %s has no parameter `%.*s`", d->name,
-                           (int)(p - b), b);
-        *m |= 1ull << i;
-    }
-    return CT_OK;
-}
-
 void ct_autotuner_free(ct_autotuner *t)
 {
     if (!t)
@@ -168,9 +140,10 @@ ct_status ct_autotuner_new(const ct_autotune_opts *o, ct_autotuner **out)
             s = ct_kernel_new(o->def, &ko, &t->kernels[i]);
     }
     if (s == CT_OK)
-        s = name_flags(o->def, t->o.do_not_specialize, &t->dns);
+        s = ct__param_mask(o->def, t->o.do_not_specialize, "autotune do_not_specialize", &t->dns);
     if (s == CT_OK)
-        s = name_flags(o->def, t->o.do_not_specialize_on_alignment, &t->dnsa);
+        s = ct__param_mask(o->def, t->o.do_not_specialize_on_alignment,
+                           "autotune do_not_specialize_on_alignment", &t->dnsa);
     uint8_t dg[32];
     ct_sha256_final(&h, dg);
     ct_hex(dg, 8, t->cfg_hash);
@@ -182,7 +155,7 @@ ct_status ct_autotuner_new(const ct_autotune_opts *o, ct_autotuner **out)
             p++;
         if (p == b)
             continue;
-        int i = param_index(o->def, b, (size_t)(p - b));
+        int i = ct__param_index(o->def, b, (size_t)(p - b));
         if (i < 0)
             s = ct_fail(CT_ERR_INVALID, "autotune key: %s has no parameter `%.*s`", o->def->name,
                         (int)(p - b), b);

@@ -60,6 +60,14 @@ ct_status ct_run_process(char *const argv[], char **output, int *exit_code);
  * (a comma-separated list).  Costs a getenv, never on the launch hot path. */
 bool ct_fault(const char *point);
 
+/* Triton's spelling of a scalar type: "fp32", "u1" (int1), "fp8e4nv". */
+const char *ct__triton_name(tl_scalar s);
+/* The index of runtime parameter `name` (len bytes) of a kernel, or -1. */
+int ct__param_index(const tl_kernel_def *d, const char *name, size_t len);
+/* A list of parameter names ("a,b c") as a bit mask; CT_ERR_INVALID naming
+ * an unknown one, with `what` (the option) in the message. */
+ct_status ct__param_mask(const tl_kernel_def *d, const char *list, const char *what, uint64_t *mask);
+
 /* The Python, the lowering script and the Triton version lowering uses. */
 void ct_lower_python(char *buf, size_t cap);
 bool ct_lower_script(char *buf, size_t cap);

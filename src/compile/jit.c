@@ -86,36 +86,6 @@ static spec_table *table_new(uint32_t cap)
 
 /* ---- options -------------------------------------------------------- */
 
-static int param_index(const tl_kernel_def *d, const char *name, size_t len)
-{
-    for (int i = 0; i < d->nparams; i++)
-        if (strlen(d->params[i]) == len && !strncmp(d->params[i], name, len))
-            return i;
-    return -1;
-}
-
-/* "a,b c" -> bit mask of parameters; CT_ERR_INVALID naming an unknown one. */
-static ct_status name_mask(const tl_kernel_def *d, const char *list, const char *what,
-                           uint64_t *mask)
-{
-    *mask = 0;
-    for (const char *p = list ? list : ""; *p;) {
-        while (*p == ',' || *p == ' ')
-            p++;
-        const char *s = p;
-        while (*p && *p != ',' && *p != ' ')
-            p++;
-        if (p == s)
-            continue;
-        int i = param_index(d, s, (size_t)(p - s));
-        if (i < 0)
-            return ct_fail(CT_ERR_INVALID, "%s: %s has no runtime parameter named `%.*s`", what,
-                           d->name, (int)(p - s), s);
-        *mask |= 1ull << i;
-    }
-    return CT_OK;
-}
-
 static bool parse_decl(const char *t, decl_type *out)
 {
     if (!strcmp(t, "*")) {
@@ -153,7 +123,7 @@ static ct_status parse_types(ct_kernel *k, const char *types)
         char *ty = tok;
         if (eq) {
             *eq = 0;
-            idx = param_index(k->def, tok, strlen(tok));
+            idx = ct__param_index(k->def, tok, strlen(tok));
             ty = eq + 1;
             if (idx < 0)
                 return ct_fail(CT_ERR_INVALID, "types: %s has no parameter named `%s`",
@@ -205,9 +175,9 @@ ct_status ct_kernel_new(const tl_kernel_def *def, const ct_kernel_opts *o, ct_ke
     if (!k->constexprs || !atomic_load(&k->tab))
         s = ct_fail(CT_ERR_NOMEM, "out of memory");
     if (s == CT_OK)
-        s = name_mask(def, o->do_not_specialize, "do_not_specialize", &k->flags.do_not_specialize);
+        s = ct__param_mask(def, o->do_not_specialize, "do_not_specialize", &k->flags.do_not_specialize);
     if (s == CT_OK)
-        s = name_mask(def, o->do_not_specialize_on_alignment, "do_not_specialize_on_alignment",
+        s = ct__param_mask(def, o->do_not_specialize_on_alignment, "do_not_specialize_on_alignment",
                       &k->flags.do_not_specialize_on_alignment);
     if (s == CT_OK)
         s = parse_types(k, o->types);

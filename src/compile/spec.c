@@ -37,6 +37,39 @@ static const char *const triton_names[] = {
     [TL_FP64] = "fp64",
 };
 
+const char *ct__triton_name(tl_scalar s)
+{
+    return (unsigned)s <= TL_FP64 ? triton_names[s] : "?";
+}
+
+int ct__param_index(const tl_kernel_def *d, const char *name, size_t len)
+{
+    for (int i = 0; i < d->nparams; i++)
+        if (strlen(d->params[i]) == len && !strncmp(d->params[i], name, len))
+            return i;
+    return -1;
+}
+
+ct_status ct__param_mask(const tl_kernel_def *d, const char *list, const char *what, uint64_t *mask)
+{
+    *mask = 0;
+    for (const char *p = list ? list : ""; *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ',' && *p != ' ')
+            p++;
+        if (p == s)
+            continue;
+        int i = ct__param_index(d, s, (size_t)(p - s));
+        if (i < 0)
+            return ct_fail(CT_ERR_INVALID, "%s: %s has no runtime parameter named `%.*s`", what,
+                           d->name, (int)(p - s), s);
+        *mask |= 1ull << i;
+    }
+    return CT_OK;
+}
+
 ct_dim3 ct__grid(const unsigned *d, int n)
 {
     ct_dim3 g = {d[0], n > 1 ? d[1] : 1, n > 2 ? d[2] : 1};
@@ -141,9 +174,9 @@ void ct_spec_key_str(const uint8_t *codes, int n, char *buf, size_t cap)
         }
         char ty[24];
         if (t >= CT_SPEC_PTR)
-            snprintf(ty, sizeof ty, "*%s", triton_names[t - CT_SPEC_PTR]);
+            snprintf(ty, sizeof ty, "*%s", ct__triton_name((tl_scalar)(t - CT_SPEC_PTR)));
         else
-            snprintf(ty, sizeof ty, "%s", triton_names[t - CT_SPEC_SCALAR]);
+            snprintf(ty, sizeof ty, "%s", ct__triton_name((tl_scalar)(t - CT_SPEC_SCALAR)));
         const char *key = (c & CT_SPEC_NONE) && (c & CT_SPEC_D) ? "1"
                           : (c & CT_SPEC_NONE)                   ? "None"
                           : (c & CT_SPEC_D)                      ? "'D'"
@@ -171,9 +204,9 @@ void ct_spec_signature(const uint8_t *codes, int n, const char *const *names, ch
         }
         bool d = (c & CT_SPEC_D) && !(c & CT_SPEC_NONE);
         if (t >= CT_SPEC_PTR)
-            put(buf, cap, &len, "*%s%s", triton_names[t - CT_SPEC_PTR], d ? ":16" : "");
+            put(buf, cap, &len, "*%s%s", ct__triton_name((tl_scalar)(t - CT_SPEC_PTR)), d ? ":16" : "");
         else
-            put(buf, cap, &len, "%s%s", triton_names[t - CT_SPEC_SCALAR], d ? ":16" : "");
+            put(buf, cap, &len, "%s%s", ct__triton_name((tl_scalar)(t - CT_SPEC_SCALAR)), d ? ":16" : "");
     }
 }
 
