@@ -19,6 +19,10 @@ int cmd_list(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_rawgate(int argc, char **argv);
+int cmd_aot(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_lower(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
 
 /* Prints "ctriton: " and the message to stderr; returns `code`. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -17,6 +17,13 @@ const ct_cmd ct_commands[] = {
      "C kernels against Python's raw TTIR goldens, normalized (--check-verdicts FILE: raw ✓ "
      "rows are llir and ptx ✓)",
      cmd_rawgate},
+    {"lower", "lower KERNEL [--config NAME] [--arch N] [--stage ptx]",
+     "lower through Triton (or the cache) and show the entry or one stage", cmd_lower},
+    {"aot", "aot KERNEL [--config NAME] [--arch 80,90,100] [-o DIR]",
+     "write a C launcher with the cubins embedded (NAME.h, NAME.c)", cmd_aot},
+    {"bench", "bench KERNEL [--config NAME] [--problem SIZES | --large] [--check]",
+     "time a kernel launched from C on the GPU: ms, GB/s or TFLOP/s", cmd_bench},
+    {"lint", "lint KERNEL [--config NAME] [--no-notes] | --all", "lints for the classic kernel mistakes (exit 3 on warnings)", cmd_lint},
     {NULL, NULL, NULL, NULL},
 };
 

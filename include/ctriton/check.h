@@ -1,5 +1,5 @@
 /*
- * ctriton/check.h - checks on IR: the structural verifier.
+ * ctriton/check.h - checks on IR: the structural verifier and the lints.
  *
  * ct_verify_module checks what every later layer relies on, whatever built
  * the module (the kernel language, the TTIR parser, a pass): every op has
@@ -27,6 +27,14 @@ extern "C" {
 bool ct_verify_module(const ct_module *m, ct_diags *d);
 
 #define CT_VERIFY_MAX_ERRORS 50
+
+/* Lints for the classic kernel mistakes, on verified IR (see src/check/lint.c
+ * for the list): warnings for likely bugs (a masked load without `other`
+ * feeding a reduction, an unused load, an integer division by zero) and
+ * notes for hazards (32-bit offsets from program_id * stride, fp32 dots in
+ * TF32).  Each message starts with the lint's id in brackets.  Returns true
+ * when there is no warning. */
+bool ct_lint_module(const ct_module *m, ct_diags *d);
 
 #ifdef __cplusplus
 }

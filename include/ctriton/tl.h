@@ -134,7 +134,9 @@ typedef enum tl_kind {
     TL_K_INT,      /* a Python int constant */
     TL_K_FLOAT,    /* a Python float constant */
     TL_K_BOOL,     /* a Python bool constant */
-    TL_K_POISON    /* the result of an error */
+    TL_K_POISON,   /* the result of an error */
+    TL_K_DTYPE,    /* a constexpr dtype (tl.float16), passed to a @jit helper */
+    TL_K_STR       /* a constexpr string, passed to a @jit helper */
 } tl_kind;
 
 typedef struct tl_tensor {
@@ -144,6 +146,7 @@ typedef struct tl_tensor {
     const tl_type *type;  /* TENSOR: dtype, pointer_type or block_type */
     int64_t i;            /* INT, BOOL */
     double f;             /* FLOAT */
+    const char *s;        /* STR */
 } tl_tensor;
 
 /* Where a builtin was called from, for locations and diagnostics. */
@@ -163,6 +166,8 @@ tl_tensor tl__from_i64(long long v);
 tl_tensor tl__from_u64(unsigned long long v);
 tl_tensor tl__from_f64(double v);
 tl_tensor tl__from_bool(bool v);
+tl_tensor tl__from_dtype(tl_dtype t);
+tl_tensor tl__from_str(const char *s);
 
 /* Lifts a C number (or passes a tl_tensor through). */
 #define tl_c(x)                                                                               \
@@ -181,7 +186,11 @@ tl_tensor tl__from_bool(bool v);
         unsigned long: tl__from_u64,                                                          \
         unsigned long long: tl__from_u64,                                                     \
         float: tl__from_f64,                                                                  \
-        double: tl__from_f64)(x)
+        double: tl__from_f64,                                                                 \
+        tl_dtype: tl__from_dtype,                                                             \
+        tl_type *: tl__from_dtype,                                                            \
+        char *: tl__from_str,                                                                 \
+        const char *: tl__from_str)(x)
 
 /*
  * Argument order.  C leaves the order in which a call's arguments are
@@ -246,6 +255,12 @@ int64_t tl_numel(tl_tensor x);
 #define tl_cx_int(x) tl__cx_int((x), TL_HERE)
 #define tl_cx_float(x) tl__cx_float((x), TL_HERE)
 #define tl_cx_bool(x) tl__cx_bool((x), TL_HERE)
+/* a dtype constexpr passed to a @jit helper (NULL for None) */
+#define tl_cx_dtype(x) tl__cx_dtype((x), TL_HERE)
+/* a string constexpr passed to a @jit helper (NULL for None) */
+#define tl_cx_str(x) tl__cx_str((x), TL_HERE)
+tl_dtype tl__cx_dtype(tl_tensor x, tl_src at);
+const char *tl__cx_str(tl_tensor x, tl_src at);
 int64_t tl__cx_int(tl_tensor x, tl_src at);
 double tl__cx_float(tl_tensor x, tl_src at);
 bool tl__cx_bool(tl_tensor x, tl_src at);

@@ -53,7 +53,8 @@ static void mangle_constexpr(ct_strbuf *cs, const char *path, const char *repr)
     }
 }
 
-/* Triton's repr of a constexpr argument: constexpr[v] for numbers, None. */
+/* Triton's repr of a constexpr argument: constexpr[v] for numbers, dtypes
+ * and strings; a parameter left to its default None is plain None. */
 static void number_repr(tl_tensor x, ct_strbuf *out)
 {
     if (x.kind == TL_K_NONE) {
@@ -250,8 +251,16 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
     base = base ? base + 1 : (file ? file : "kernel");
     size_t bl = strcspn(base, ".");
     snprintf(full, sizeof full, "%.*s.%s", (int)bl, base, name);
+    /* a None passed explicitly is constexpr[None] (only defaults are plain None) */
+    int cx_pos[64], ncx = 0;
+    const char *cx_repr[64];
+    for (int i = 0; i < nargs && ncx < 64; i++)
+        if (args[i].kind == TL_K_NONE) {
+            cx_pos[ncx] = i;
+            cx_repr[ncx++] = "constexpr[None]";
+        }
     tl_tensor out[16];
-    int n = tl__jit(full, nargs, argnames, args, 0, NULL, NULL, body, ud, out);
+    int n = tl__jit(full, nargs, argnames, args, ncx, cx_pos, cx_repr, body, ud, out);
     for (int i = 0; i < nrets; i++)
         rets[i] = i < n ? out[i] : (n < 0 ? tl__poison() : TL_NONE);
     return n;

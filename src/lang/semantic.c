@@ -48,6 +48,10 @@ static const char *vty(tl_tensor x, char *buf, size_t cap)
         return "None";
     case TL_K_POISON:
         return "<error>";
+    case TL_K_DTYPE:
+        return "constexpr dtype";
+    case TL_K_STR:
+        return "constexpr str";
     default:
         return tl_type_name(x.type, buf, cap);
     }
@@ -180,6 +184,10 @@ tl_tensor sem_to_tensor(tl_tensor x)
     case TL_K_TENSOR:
     case TL_K_POISON:
         return x;
+    case TL_K_DTYPE:
+        return tl__err("a constexpr dtype cannot be used as a tensor");
+    case TL_K_STR:
+        return tl__err("a constexpr string cannot be used as a tensor");
     case TL_K_NONE:
         break;
     }

@@ -249,6 +249,25 @@ TL_KERNEL(jit_helpers, (x_ptr, y_ptr), (int, BLOCK), (double, ALPHA), (bool, USE
     tl_store(tl_add(y_ptr, offs), tl_to(tl_to(tl_add(tl_add(a, b), tl_cdiv(BLOCK, 16)), DTYPE), tl_float32));
 }
 
+TL_JIT(convert_as, (x, DT, MODE))
+{
+    const char *mode = tl_cx_str(MODE);
+    if (mode && !strcmp(mode, "double"))
+        x = tl_mul(x, 2);
+    return tl_to(x, tl_cx_dtype(DT));
+}
+
+TL_KERNEL(jit_cx_args, (x_ptr, y_ptr, z_ptr), (int, BLOCK))
+{
+    // dtypes, strings and an explicit None as constexpr arguments of a helper
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor y = TL_CALL(convert_as, x, tl_float16, "double");
+    tl_tensor z = TL_CALL(convert_as, x, tl_bfloat16, TL_NONE);
+    tl_store(tl_add(y_ptr, offs), y);
+    tl_store(tl_add(z_ptr, offs), z);
+}
+
 /* ---- configs --------------------------------------------------------- */
 
 TL_CONFIGS(cf_if_else, {.name = "B16", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=16"});
@@ -263,6 +282,7 @@ TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:1
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});
 TL_CONFIGS(ops_random, {.name = "B256", .signature = "y_ptr=*fp32:16 seed=i32 n=i32", .constexprs = "BLOCK=256"});
+TL_CONFIGS(jit_cx_args, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp16:16 z_ptr=*bf16:16", .constexprs = "BLOCK=64", .problem = "N=64"});
 TL_CONFIGS(jit_helpers,
     {.name = "shift_fp16", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64 ALPHA=0.5 USE_SHIFT=True DTYPE=fp16 NAME='double'"},
     {.name = "plain_bf16", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=32 ALPHA=3.0 USE_SHIFT=False DTYPE=bf16 NAME=None"});

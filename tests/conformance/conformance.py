@@ -231,3 +231,21 @@ def jit_helpers(x_ptr, y_ptr, BLOCK: tl.constexpr, ALPHA: tl.constexpr, USE_SHIF
         a = a * 2
     tl.static_assert(BLOCK >= 16, "BLOCK too small")
     tl.store(y_ptr + offs, (a + b + tl.cdiv(BLOCK, 16)).to(DTYPE).to(tl.float32))
+
+
+@triton.jit
+def convert_as(x, DT, MODE: tl.constexpr):
+    if MODE == "double":
+        x = x * 2
+    return x.to(DT)
+
+
+@triton.jit
+def jit_cx_args(x_ptr, y_ptr, z_ptr, BLOCK: tl.constexpr):
+    # dtypes, strings and an explicit None as constexpr arguments of a helper
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = convert_as(x, tl.float16, "double")
+    z = convert_as(x, tl.bfloat16, None)
+    tl.store(y_ptr + offs, y)
+    tl.store(z_ptr + offs, z)
