@@ -11,6 +11,9 @@
 const ct_cmd ct_commands[] = {
     {"list", "list [--json]", "the library's kernels, one per line, with their configs", cmd_list},
     {"emit", "emit KERNEL [--config NAME] [--locs]", "print a kernel's TTIR", cmd_emit},
+    {"run", "run KERNEL|--all [--config NAME] --emu",
+     "run on the CPU emulator and check against the C reference (also: run --ttir FILE "
+     "--grid X,Y,Z --arg SPEC...)", cmd_run},
     {NULL, NULL, NULL, NULL},
 };
 

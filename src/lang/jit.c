@@ -31,6 +31,14 @@ typedef struct jit_table {
 
 static _Thread_local jit_table table;
 
+/* Called when a build ends: the records live in that module's arena, and a
+ * later module may be allocated at the same address. */
+void tl__jit_forget(void)
+{
+    table.m = NULL;
+    table.head = NULL;
+}
+
 static jit_rec *find_rec(const char *name)
 {
     if (table.m != B->m) {

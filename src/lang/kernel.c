@@ -332,6 +332,7 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     if (!ct_block_terminator(b.block))
         b_op(CT_OP_TT_RETURN, 0, NULL, 0, NULL);
     tl__cur = saved;
+    tl__jit_forget();
     free_cx(k, cx);
     if (b.nerrors) {
         ct_module_destroy(b.m);
