@@ -16,7 +16,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity demo bench clean
+.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity demo bench bench-emu clean
 
 all: build
 
@@ -64,6 +64,10 @@ test: deps unit unit-asan fidelity
 
 demo: build deps-py
 	@bash scripts/demo.sh $(BUILD) $(PY)
+
+# emulator speed: softmax, layer norm, matmul on 1 thread and all cores vs a C loop
+bench-emu: build
+	$(BUILD)/bench_emu --markdown
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -1287,6 +1287,15 @@ static bool compile_region_batched(cctx *C, const ct_op *op, const ct_region *r,
     int ret = emit(C, emu_h_ret, t);
     INS(ret)->n = 1;
     INS(jmp)->target = C->ncode;
+    /* one elementwise op computing res = f(arg0, arg1): run it directly */
+    if (ok && k == 1 && ret == out->pc + 1) {
+        const emu_ins *I0 = INS(out->pc);
+        if (I0->a == out->arg_off[0] && I0->b == out->arg_off[1] && I0->d == out->res_off[0] &&
+            I0->n < 0 && I0->fn != emu_h_pcopy) {
+            out->fast = true;
+            out->fast_ins = *I0;
+        }
+    }
     C->batch = saved;
     return ok;
 }

@@ -65,33 +65,84 @@ static int group_k(emu_ek ek)
     }
 }
 
-/* acc (f32 or f16 or f64 per out_ek, as doubles in row) += A x B with grouped rounding */
-static void mma_rows(const double *A, const double *B, double *acc, int64_t M, int64_t N, int64_t K,
-                     int G, emu_ek out_ek, double *tmp)
+typedef double v4d __attribute__((vector_size(32)));
+
+static inline double round_out(double s, emu_ek out_ek)
 {
+    if (out_ek == EK_F32)
+        return (double)(float)s;
+    if (out_ek == EK_F16)
+        return emu_h2f(emu_f2h((float)s));
+    if (out_ek == EK_BF16)
+        return emu_bf2f(emu_f2bf((float)s));
+    return s;
+}
+
+/* acc (doubles holding values of out_ek) += A x B, rounding to out_ek once
+ * per group of G products; 16 columns at a time in registers */
+__attribute__((target_clones("avx2", "default"))) static void mma_rows(
+    const double *A, const double *B, double *acc, int64_t M, int64_t N, int64_t K, int G,
+    emu_ek out_ek, double *tmp)
+{
+    (void)tmp;
     for (int64_t m = 0; m < M; m++) {
         double *row = acc + m * N;
         for (int64_t k0 = 0; k0 < K; k0 += G) {
-            for (int64_t n = 0; n < N; n++)
-                tmp[n] = 0;
             int64_t k1 = k0 + G < K ? k0 + G : K;
-            for (int64_t k = k0; k < k1; k++) {
-                double a = A[m * K + k];
-                const double *b = B + k * N;
-                for (int64_t n = 0; n < N; n++)
-                    tmp[n] += a * b[n];
+            int64_t n0 = 0;
+            for (; n0 + 16 <= N; n0 += 16) {
+                v4d t0 = {0, 0, 0, 0}, t1 = t0, t2 = t0, t3 = t0;
+                for (int64_t k = k0; k < k1; k++) {
+                    double a = A[m * K + k];
+                    v4d av = {a, a, a, a};
+                    const double *b = B + k * N + n0;
+                    v4d b0, b1, b2, b3;
+                    memcpy(&b0, b, 32);
+                    memcpy(&b1, b + 4, 32);
+                    memcpy(&b2, b + 8, 32);
+                    memcpy(&b3, b + 12, 32);
+                    t0 += av * b0;
+                    t1 += av * b1;
+                    t2 += av * b2;
+                    t3 += av * b3;
+                }
+                double t[16];
+                memcpy(t, &t0, 32);
+                memcpy(t + 4, &t1, 32);
+                memcpy(t + 8, &t2, 32);
+                memcpy(t + 12, &t3, 32);
+                for (int j = 0; j < 16; j++)
+                    row[n0 + j] = round_out(row[n0 + j] + t[j], out_ek);
             }
-            for (int64_t n = 0; n < N; n++) {
-                double s = row[n] + tmp[n];
-                if (out_ek == EK_F32)
-                    s = (double)(float)s;
-                else if (out_ek == EK_F16)
-                    s = emu_h2f(emu_f2h((float)s));
-                else if (out_ek == EK_BF16)
-                    s = emu_bf2f(emu_f2bf((float)s));
-                row[n] = s;
+            for (; n0 < N; n0++) {
+                double t = 0;
+                for (int64_t k = k0; k < k1; k++)
+                    t += A[m * K + k] * B[k * N + n0];
+                row[n0] = round_out(row[n0] + t, out_ek);
             }
         }
+    }
+}
+
+/* decodes n elements of kind ek into doubles; tf32: truncate f32 mantissas */
+static void decode(emu_ek ek, const uint8_t *p, int64_t n, double *out, bool tf32)
+{
+    switch (ek) {
+    case EK_F16:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_h2f(((const uint16_t *)p)[i]);
+        break;
+    case EK_BF16:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_bf2f(((const uint16_t *)p)[i]);
+        break;
+    case EK_F32:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = tf32 ? tf32_trunc(((const float *)p)[i]) : ((const float *)p)[i];
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_load_f64(ek, p, i);
     }
 }
 
@@ -168,16 +219,9 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
         int G = group_k(x->a_ek);
         bool f32in = x->a_ek == EK_F32;
         if (!f32in || x->precision == PREC_TF32) {
-            for (int64_t i = 0; i < M * N; i++)
-                acc[i] = emu_load_f64(x->c_ek, C, i);
-            for (int64_t i = 0; i < M * K; i++) {
-                double v = emu_load_f64(x->a_ek, A, i);
-                da[i] = f32in ? tf32_trunc((float)v) : v;
-            }
-            for (int64_t i = 0; i < K * N; i++) {
-                double v = emu_load_f64(x->b_ek, B, i);
-                db[i] = f32in ? tf32_trunc((float)v) : v;
-            }
+            decode(x->c_ek, C, M * N, acc, false);
+            decode(x->a_ek, A, M * K, da, f32in);
+            decode(x->b_ek, B, K * N, db, f32in);
             mma_rows(da, db, acc, M, N, K, G, x->c_ek, row);
         } else if (x->precision == PREC_TF32X3) {
             double *as = da + M * K, *bs = db + K * N;
@@ -221,8 +265,12 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
             for (int64_t i = 0; i < M * N; i++)
                 acc[i] = (double)(float)(acc2[i] + emu_load_f64(x->c_ek, C, i));
         }
-        for (int64_t i = 0; i < M * N; i++)
-            emu_store_f64(x->c_ek, D, i, acc[i]);
+        if (x->c_ek == EK_F32)
+            for (int64_t i = 0; i < M * N; i++)
+                ((float *)D)[i] = (float)acc[i];
+        else
+            for (int64_t i = 0; i < M * N; i++)
+                emu_store_f64(x->c_ek, D, i, acc[i]);
     }
     return EMU_NEXT;
 }

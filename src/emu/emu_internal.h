@@ -288,8 +288,8 @@ typedef struct emu_region {
     uint32_t *arg_off;       /* batched slots of the block arguments */
     uint32_t *res_off;       /* batched slots of the returned values (k) */
     int64_t width;           /* capacity of the batched slots, in elements */
-    int fast;                /* FAST_*: a single recognized combine op, or 0 */
-    emu_fn fast_fn;          /* its elementwise handler (2 operands) */
+    bool fast;               /* the region is one elementwise op res = f(arg0, arg1) */
+    emu_ins fast_ins;        /* that op, to run directly on other operands */
 } emu_region;
 
 typedef struct emu_reduce_aux {
@@ -299,12 +299,12 @@ typedef struct emu_reduce_aux {
     emu_ek *ek;
     int64_t outer, len, inner;  /* input viewed as [outer, len, inner] */
     emu_region region;
-    /* order model: threads along the axis and the registers each holds */
+    /* order model: threads along the axis and the registers each holds
+     * (register r of thread t holds axis index r * nthr + t) */
     int nthr;                /* threads along the axis (lanes * warps) */
     int lanes, warps;        /* along the axis */
     int nreg;                /* elements per thread */
-    int32_t *reg_index;      /* [nthr][nreg]: axis index of each register */
-    uint32_t *acc_off;       /* scratch [nthr * outer * inner] per operand */
+    uint32_t *acc_off;       /* scratch [outer][nthr][inner] per operand */
     bool reverse;            /* scans */
     /* fma fusion of the thread-level phase: input = mulf(fa, fb) */
     bool fuse;

@@ -57,7 +57,7 @@ static int lane_fault(emu_frame *F, const emu_ins *I, int64_t lane, uint64_t add
 /* Host address of a lane's access, or NULL (then the caller faults). */
 static inline uint8_t *resolve(const ct_emu *e, win *w, uint64_t addr, size_t es, bool write)
 {
-    if (addr - w->base <= w->limit && (addr & (es - 1)) == 0)
+    if (w->host && addr - w->base <= w->limit && (addr & (es - 1)) == 0)
         return w->host + (addr - w->base);
     int64_t b = emu_addr_buffer(addr);
     if (b < 0 || b >= e->nbufs)
@@ -113,6 +113,55 @@ int emu_h_addptr(emu_frame *F, const emu_ins *I)
 
 /* ---- loads and stores -------------------------------------------------------- */
 
+/* true when p[i] == p[0] + i * es for every lane: one block of memory */
+static bool contiguous(const uint64_t *p, int64_t n, uint64_t es)
+{
+    uint64_t base = p[0], bad = 0;
+    for (int64_t i = 0; i < n; i++)
+        bad |= p[i] ^ (base + (uint64_t)i * es);
+    return bad == 0;
+}
+
+/* host memory of [addr, addr + bytes) when it lies in one buffer (and, for a
+ * write, a writable one); NULL otherwise */
+static uint8_t *block(const ct_emu *e, uint64_t addr, uint64_t bytes, size_t es, bool write)
+{
+    int64_t b = emu_addr_buffer(addr);
+    if (b < 0 || b >= e->nbufs || addr % es)
+        return NULL;
+    const emu_buffer *bf = &e->bufs[b];
+    uint64_t off = addr - EMU_BASE(b);
+    if (off > bf->bytes || bytes > bf->bytes - off || (write && bf->access == CT_EMU_IN))
+        return NULL;
+    return bf->host + off;
+}
+
+static bool all_on(const uint8_t *mask, int64_t n)
+{
+    uint8_t all = 1;
+    for (int64_t i = 0; i < n; i++)
+        all &= mask[i];
+    return all & 1;
+}
+
+/* the first and last lane whose mask is on, or first > last */
+static void mask_span(const uint8_t *mask, int64_t n, int64_t *first, int64_t *last)
+{
+    *first = 0;
+    *last = n - 1;
+    if (!mask)
+        return;
+    uint8_t all = 1;
+    for (int64_t i = 0; i < n; i++)
+        all &= mask[i];
+    if (all & 1)
+        return;
+    while (*first < n && !(mask[*first] & 1))
+        (*first)++;
+    while (*last >= 0 && !(mask[*last] & 1))
+        (*last)--;
+}
+
 int emu_h_load(emu_frame *F, const emu_ins *I)
 {
     const emu_mem_aux *x = I->x.p;
@@ -123,6 +172,30 @@ int emu_h_load(emu_frame *F, const emu_ins *I)
     const uint8_t *other = x->has_other ? F->mem + I->c : NULL;
     uint8_t *d = F->mem + I->d;
     const ct_emu *e = F->run->e;
+    if (n > 4 && contiguous(p, n, es)) {
+        /* one block: check the span of the active lanes once */
+        int64_t f, l;
+        mask_span(mask, n, &f, &l);
+        const uint8_t *h = f <= l ? block(e, p[f], (uint64_t)(l - f + 1) * es, es, false) : NULL;
+        if (f > l || h) {
+            if (!mask || (f == 0 && l == n - 1 && (mask[0] & 1) && all_on(mask, n))) {
+                memcpy(d, h, (size_t)n * es);
+                return EMU_NEXT;
+            }
+            h -= (size_t)f * es;
+            for (int64_t i = 0; i < n; i++) {
+                const uint8_t *src = (mask[i] & 1) ? h + (size_t)i * es
+                                     : other      ? other + (size_t)i * es
+                                                  : NULL;
+                if (src)
+                    memcpy(d + (size_t)i * es, src, es);
+                else
+                    memset(d + (size_t)i * es, 0, es);
+            }
+            return EMU_NEXT;
+        }
+        /* some active lane is out of bounds: the per-lane loop names it */
+    }
     win w = win_init();
     for (int64_t i = 0; i < n; i++) {
         uint8_t *dst = d + (size_t)i * es;
@@ -162,6 +235,24 @@ int emu_h_store(emu_frame *F, const emu_ins *I)
     const uint8_t *v = F->mem + I->b;
     const uint8_t *mask = x->has_mask ? F->mem + I->c : NULL;
     const ct_emu *e = F->run->e;
+    if (n > 4 && contiguous(p, n, es)) {
+        int64_t f, l;
+        mask_span(mask, n, &f, &l);
+        if (f > l)
+            return EMU_NEXT;
+        uint8_t *h = block(e, p[f], (uint64_t)(l - f + 1) * es, es, true);
+        if (h) {
+            h -= (size_t)f * es;
+            if (!mask || all_on(mask, n)) {
+                memcpy(h, v, (size_t)n * es);
+                return EMU_NEXT;
+            }
+            for (int64_t i = f; i <= l; i++)
+                if (mask[i] & 1)
+                    memcpy(h + (size_t)i * es, v + (size_t)i * es, es);
+            return EMU_NEXT;
+        }
+    }
     win w = win_init();
     for (int64_t i = 0; i < n; i++) {
         if (mask && !(mask[i] & 1))

@@ -241,10 +241,14 @@ void emu_store_f64(emu_ek k, void *p, int64_t i, double v)
 {
     switch (k) {
     case EK_F16:
-        ((uint16_t *)p)[i] = (uint16_t)ct_float_encode(v, CT_F16);
+        /* through f32 when that is exact (one rounding), else from the double */
+        ((uint16_t *)p)[i] = (double)(float)v == v || v != v ? emu_f2h((float)v)
+                                                               : (uint16_t)ct_float_encode(v, CT_F16);
         break;
     case EK_BF16:
-        ((uint16_t *)p)[i] = (uint16_t)ct_float_encode(v, CT_BF16);
+        ((uint16_t *)p)[i] = (double)(float)v == v || v != v
+                                 ? emu_f2bf((float)v)
+                                 : (uint16_t)ct_float_encode(v, CT_BF16);
         break;
     case EK_F32:
         ((float *)p)[i] = (float)v;

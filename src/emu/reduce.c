@@ -39,43 +39,158 @@ int emu_run_region(emu_frame *F, const emu_region *r, int64_t batch)
     return rc == EMU_RET ? EMU_NEXT : EMU_STOP;
 }
 
-/* axis index of register `reg` of thread `t` (one element per thread per repetition) */
-static inline int64_t reg_axis(const emu_reduce_aux *x, int t, int reg)
+/* d[0..n) = combine(a[0..n), b[0..n)) for frame arrays (k = 1: one operand);
+ * the fast path calls the region's single op directly, otherwise the pairs go
+ * through the region's batched slots. */
+static int combine1(emu_frame *F, const emu_region *rg, uint32_t d, uint32_t a, uint32_t b,
+                    int64_t n, size_t es)
 {
-    return (int64_t)reg * x->nthr + t;
-}
-
-/* dst[t*P + o*inner + i] = src[(o*len + J)*inner + i] */
-static void gather_reg(const emu_reduce_aux *x, uint8_t *dst, const uint8_t *src, size_t es,
-                       int t, int64_t J)
-{
-    int64_t P = x->outer * x->inner;
-    size_t row = (size_t)x->inner * es;
-    uint8_t *d = dst + (size_t)t * (size_t)P * es;
-    for (int64_t o = 0; o < x->outer; o++)
-        memcpy(d + (size_t)o * row, src + (size_t)((o * x->len + J) * x->inner) * es, row);
+    if (n <= 0)
+        return EMU_NEXT;
+    if (rg->fast) {
+        emu_ins I = rg->fast_ins;
+        I.d = d;
+        I.a = a;
+        I.b = b;
+        I.n = n;
+        return I.fn(F, &I) == EMU_NEXT ? EMU_NEXT : EMU_STOP;
+    }
+    if (a != rg->arg_off[0])
+        memmove(F->mem + rg->arg_off[0], F->mem + a, (size_t)n * es);
+    if (b != rg->arg_off[1])
+        memmove(F->mem + rg->arg_off[1], F->mem + b, (size_t)n * es);
+    if (emu_run_region(F, rg, n) != EMU_NEXT)
+        return EMU_STOP;
+    if (d != rg->res_off[0])
+        memmove(F->mem + d, F->mem + rg->res_off[0], (size_t)n * es);
+    return EMU_NEXT;
 }
 
 static int fused_phase1(emu_frame *F, const emu_reduce_aux *x, uint8_t *acc)
 {
-    int64_t P = x->outer * x->inner;
-    for (int t = 0; t < x->nthr; t++) {
-        for (int r = 0; r < x->nreg; r++) {
-            int64_t J = reg_axis(x, t, r);
-            for (int64_t o = 0; o < x->outer; o++) {
-                for (int64_t i = 0; i < x->inner; i++) {
-                    int64_t s = (o * x->len + J) * x->inner + i, p = o * x->inner + i;
+    int T = x->nthr;
+    for (int64_t o = 0; o < x->outer; o++)
+        for (int t = 0; t < T; t++)
+            for (int64_t i = 0; i < x->inner; i++) {
+                size_t ai = (size_t)((o * T + t) * x->inner + i);
+                for (int r = 0; r < x->nreg; r++) {
+                    int64_t s = (o * x->len + (int64_t)r * T + t) * x->inner + i;
                     if (x->ek[0] == EK_F32) {
                         float a = SLOT(F, x->fa, float)[s], b = SLOT(F, x->fb, float)[s];
-                        float *ac = (float *)acc + (size_t)t * P + p;
+                        float *ac = (float *)acc + ai;
                         *ac = r == 0 ? a * b : fmaf(a, b, *ac);
                     } else {
                         double a = SLOT(F, x->fa, double)[s], b = SLOT(F, x->fb, double)[s];
-                        double *ac = (double *)acc + (size_t)t * P + p;
+                        double *ac = (double *)acc + ai;
                         *ac = r == 0 ? a * b : fma(a, b, *ac);
                     }
                 }
             }
+    return EMU_NEXT;
+}
+
+/* Phase 1 for operand j into acc[o][t][i]: the first register, then one
+ * combine per further register, batched over threads and positions. */
+static int phase1(emu_frame *F, const emu_reduce_aux *x)
+{
+    const emu_region *rg = &x->region;
+    int k = x->k, T = x->nthr;
+    int64_t P = x->outer * x->inner, TI = (int64_t)T * x->inner;
+    for (int j = 0; j < k; j++) {
+        size_t es = x->esize[j];
+        for (int64_t o = 0; o < x->outer; o++)
+            memcpy(F->mem + x->acc_off[j] + (size_t)(o * TI) * es,
+                   F->mem + x->in_off[j] + (size_t)(o * x->len * x->inner) * es, (size_t)TI * es);
+    }
+    if (x->nreg < 2)
+        return EMU_NEXT;
+    if (k == 1 && x->outer == 1) {
+        /* contiguous: combine straight from the input, ping-ponging acc and res */
+        size_t es = x->esize[0];
+        uint32_t cur = x->acc_off[0], other = rg->res_off[0];
+        for (int r = 1; r < x->nreg; r++) {
+            uint32_t src = x->in_off[0] + (uint32_t)((size_t)(r * TI) * es);
+            if (combine1(F, rg, other, cur, src, TI, es) != EMU_NEXT)
+                return EMU_STOP;
+            uint32_t t = cur;
+            cur = other;
+            other = t;
+        }
+        if (cur != x->acc_off[0])
+            memcpy(F->mem + x->acc_off[0], F->mem + cur, (size_t)TI * es);
+        return EMU_NEXT;
+    }
+    for (int r = 1; r < x->nreg; r++) {
+        for (int j = 0; j < k; j++) {
+            size_t es = x->esize[j];
+            memcpy(F->mem + rg->arg_off[j], F->mem + x->acc_off[j], (size_t)(P * T) * es);
+            for (int64_t o = 0; o < x->outer; o++)
+                memcpy(F->mem + rg->arg_off[k + j] + (size_t)(o * TI) * es,
+                       F->mem + x->in_off[j] + (size_t)((o * x->len + (int64_t)r * T) * x->inner) * es,
+                       (size_t)TI * es);
+        }
+        if (emu_run_region(F, rg, P * T) != EMU_NEXT)
+            return EMU_STOP;
+        for (int j = 0; j < k; j++)
+            memcpy(F->mem + x->acc_off[j], F->mem + rg->res_off[j], (size_t)(P * T) * x->esize[j]);
+    }
+    return EMU_NEXT;
+}
+
+/* Halving steps over `span` threads spaced `stride` apart, inside groups of
+ * `gsize` threads (lanes: stride 1 within each warp; warps: stride lanes). */
+static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, int groups,
+                 int gstride)
+{
+    const emu_region *rg = &x->region;
+    int k = x->k, T = x->nthr;
+    int64_t inner = x->inner;
+    for (int N = span / 2; N >= 1; N /= 2) {
+        int64_t nb = 0;
+        /* pairs (t0, t1): t0 = g * gstride + l * stride, t1 = t0 + N * stride, l < N */
+        for (int j = 0; j < k; j++) {
+            size_t es = x->esize[j], row = (size_t)inner * es;
+            uint8_t *acc = F->mem + x->acc_off[j];
+            uint8_t *A = F->mem + rg->arg_off[j], *C = F->mem + rg->arg_off[k + j];
+            nb = 0;
+            for (int64_t o = 0; o < x->outer; o++)
+                for (int g = 0; g < groups; g++) {
+                    int t0 = g * gstride;
+                    if (stride == 1) {
+                        memcpy(A + nb * row, acc + (size_t)(o * T + t0) * row, (size_t)N * row);
+                        memcpy(C + nb * row, acc + (size_t)(o * T + t0 + N) * row, (size_t)N * row);
+                        nb += N;
+                    } else {
+                        for (int l = 0; l < N; l++, nb++) {
+                            memcpy(A + nb * row, acc + (size_t)(o * T + t0 + l * stride) * row, row);
+                            memcpy(C + nb * row,
+                                   acc + (size_t)(o * T + t0 + (l + N) * stride) * row, row);
+                        }
+                    }
+                }
+        }
+        if (k == 1) {
+            if (combine1(F, rg, rg->res_off[0], rg->arg_off[0], rg->arg_off[1], nb * inner,
+                         x->esize[0]) != EMU_NEXT)
+                return EMU_STOP;
+        } else if (emu_run_region(F, rg, nb * inner) != EMU_NEXT) {
+            return EMU_STOP;
+        }
+        for (int j = 0; j < k; j++) {
+            size_t es = x->esize[j], row = (size_t)inner * es;
+            uint8_t *acc = F->mem + x->acc_off[j], *R = F->mem + rg->res_off[j];
+            nb = 0;
+            for (int64_t o = 0; o < x->outer; o++)
+                for (int g = 0; g < groups; g++) {
+                    int t0 = g * gstride;
+                    if (stride == 1) {
+                        memcpy(acc + (size_t)(o * T + t0) * row, R + nb * row, (size_t)N * row);
+                        nb += N;
+                    } else {
+                        for (int l = 0; l < N; l++, nb++)
+                            memcpy(acc + (size_t)(o * T + t0 + l * stride) * row, R + nb * row, row);
+                    }
+                }
         }
     }
     return EMU_NEXT;
@@ -84,69 +199,23 @@ static int fused_phase1(emu_frame *F, const emu_reduce_aux *x, uint8_t *acc)
 int emu_h_reduce(emu_frame *F, const emu_ins *I)
 {
     const emu_reduce_aux *x = I->x.p;
-    const emu_region *rg = &x->region;
-    int k = x->k;
-    int64_t P = x->outer * x->inner;
-    int T = x->nthr;
-
     /* 1. within threads */
-    if (x->fuse) {
+    if (x->fuse)
         fused_phase1(F, x, F->mem + x->acc_off[0]);
-    } else {
-        for (int j = 0; j < k; j++)
-            for (int t = 0; t < T; t++)
-                gather_reg(x, F->mem + rg->arg_off[j], F->mem + x->in_off[j], x->esize[j], t,
-                           reg_axis(x, t, 0));
-        for (int r = 1; r < x->nreg; r++) {
-            for (int j = 0; j < k; j++)
-                for (int t = 0; t < T; t++)
-                    gather_reg(x, F->mem + rg->arg_off[k + j], F->mem + x->in_off[j],
-                               x->esize[j], t, reg_axis(x, t, r));
-            if (emu_run_region(F, rg, (int64_t)T * P) != EMU_NEXT)
-                return EMU_STOP;
-            for (int j = 0; j < k; j++)
-                memcpy(F->mem + rg->arg_off[j], F->mem + rg->res_off[j],
-                       (size_t)T * (size_t)P * x->esize[j]);
-        }
-        for (int j = 0; j < k; j++)
-            memcpy(F->mem + x->acc_off[j], F->mem + rg->arg_off[j],
-                   (size_t)T * (size_t)P * x->esize[j]);
+    else if (phase1(F, x) != EMU_NEXT)
+        return EMU_STOP;
+    /* 2. lanes of each warp fold in halves, 3. then the warps */
+    if (halve(F, x, x->lanes, 1, x->warps, x->lanes) != EMU_NEXT)
+        return EMU_STOP;
+    if (halve(F, x, x->warps, x->lanes, 1, 0) != EMU_NEXT)
+        return EMU_STOP;
+    int64_t T = x->nthr;
+    for (int j = 0; j < x->k; j++) {
+        size_t row = (size_t)x->inner * x->esize[j];
+        for (int64_t o = 0; o < x->outer; o++)
+            memcpy(F->mem + x->out_off[j] + (size_t)o * row,
+                   F->mem + x->acc_off[j] + (size_t)(o * T) * row, row);
     }
-
-    /* 2. lanes fold in halves, 3. then warps */
-    int L = x->lanes, W = x->warps;
-    for (int phase = 0; phase < 2; phase++) {
-        int span = phase == 0 ? L : W;
-        for (int N = span / 2; N >= 1; N /= 2) {
-            int groups = phase == 0 ? W : 1;
-            for (int j = 0; j < k; j++) {
-                size_t es = x->esize[j], chunk = (size_t)P * es;
-                uint8_t *acc = F->mem + x->acc_off[j];
-                uint8_t *A = F->mem + rg->arg_off[j], *C = F->mem + rg->arg_off[k + j];
-                for (int g = 0; g < groups; g++)
-                    for (int l = 0; l < N; l++) {
-                        int t0 = phase == 0 ? g * L + l : l * L;
-                        int t1 = phase == 0 ? g * L + l + N : (l + N) * L;
-                        size_t b = (size_t)(g * N + l) * chunk;
-                        memcpy(A + b, acc + (size_t)t0 * chunk, chunk);
-                        memcpy(C + b, acc + (size_t)t1 * chunk, chunk);
-                    }
-            }
-            if (emu_run_region(F, rg, (int64_t)groups * N * P) != EMU_NEXT)
-                return EMU_STOP;
-            for (int j = 0; j < k; j++) {
-                size_t es = x->esize[j], chunk = (size_t)P * es;
-                uint8_t *acc = F->mem + x->acc_off[j], *R = F->mem + rg->res_off[j];
-                for (int g = 0; g < groups; g++)
-                    for (int l = 0; l < N; l++) {
-                        int t0 = phase == 0 ? g * L + l : l * L;
-                        memcpy(acc + (size_t)t0 * chunk, R + (size_t)(g * N + l) * chunk, chunk);
-                    }
-            }
-        }
-    }
-    for (int j = 0; j < k; j++)
-        memcpy(F->mem + x->out_off[j], F->mem + x->acc_off[j], (size_t)P * x->esize[j]);
     return EMU_NEXT;
 }
 
