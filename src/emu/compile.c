@@ -960,6 +960,7 @@ static bool compile_memory(cctx *C, const ct_op *op)
     const ct_type *ps = ct_type_scalar(pt);
     bool bptr = ps->kind == CT_TY_PTR && ps->elem && ps->elem->kind == CT_TY_TENSOR;
     emu_mem_aux *x = aux(C, sizeof *x);
+    x->scalar = pt->kind != CT_TY_TENSOR;
     if (bptr) {
         const ct_type *blk = ps->elem;
         int ek = ek_of(blk->elem);

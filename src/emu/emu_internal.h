@@ -254,6 +254,7 @@ typedef struct emu_mem_aux {
     size_t esize;            /* bytes per element */
     emu_ek ek;
     bool has_mask, has_other;
+    bool scalar;             /* a scalar pointer: faults name no lane */
     int rmw;                 /* RMW_* */
     /* block pointers */
     int rank;

@@ -177,7 +177,7 @@ int emu_h_print(emu_frame *F, const emu_ins *I)
             int64_t j = x->numel[a] > 1 ? i : 0;
             const void *p = F->mem + x->off[a];
             emu_ek ek = x->ek[a];
-            fputs(a ? ", " : " ", out);
+            fputs(a ? ", " : "", out);
             if (emu_ek_is_float(ek) && !x->hex) {
                 fprintf(out, "%f", emu_load_f64(ek, p, j));
             } else if (ek == EK_PTR || x->hex) {

@@ -27,6 +27,9 @@ typedef struct win {
 static int lane_fault(emu_frame *F, const emu_ins *I, int64_t lane, uint64_t addr, size_t es,
                       bool write)
 {
+    const emu_mem_aux *mx = I->x.p;
+    if (mx && mx->scalar)
+        lane = -1;
     const ct_emu *e = F->run->e;
     int64_t b = emu_addr_buffer(addr);
     const char *what = write ? "store to" : "load from";
