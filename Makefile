@@ -2,7 +2,8 @@
 #
 #   make demo   build, emit a kernel's TTIR, lower it through Triton, run it on the
 #               emulator and check it; on a machine with a GPU also launch it
-#   make test   unit tests (normal and ASan+UBSan builds) and the fidelity harness
+#   make test   the cheat-sheet check, unit tests (normal and ASan+UBSan builds)
+#               and the fidelity harness
 #
 # Both install what they need when it is missing: libcmocka-dev (apt-get) and
 # triton==3.6.0 in a virtual environment reused across runs ($(VENV)).
@@ -16,7 +17,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity demo bench bench-emu clean
+.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity docs-check demo bench bench-emit bench-emu clean
 
 all: build
 
@@ -57,10 +58,18 @@ unit-asan: asan
 
 # C kernels against their Python originals at every stage, through Triton 3.6.0
 fidelity: build deps-py
-	$(PY) scripts/fidelity.py --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md
+	$(PY) scripts/fidelity.py --all --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md
 
-test: deps unit unit-asan fidelity
+# every public tl_*/TL_* name of include/ctriton/tl.h is in docs/cheatsheet.md
+docs-check:
+	$(PYTHON) tests/docs/check_cheatsheet.py
+
+test: deps docs-check unit unit-asan fidelity
 	@echo "== all tests passed"
+
+# emission speed, C against Python's frontend (bench/RESULTS.md)
+bench-emit: build deps-py
+	$(PY) bench/emit_bench.py --build $(BUILD) --markdown
 
 demo: build deps-py
 	@bash scripts/demo.sh $(BUILD) $(PY)

@@ -12,10 +12,13 @@ typedef struct ct_kernel_entry {
     const tl_config *configs;
     int nconfigs;
     const char *py_file; /* the Python original, relative to the source tree */
+    bool conformance;    /* a conformance kernel (tests/conformance), not a library one */
 } ct_kernel_entry;
 
-/* All kernels of the library, in the order of kernels/kernels.def. */
+/* The kernels of the library, in the order of kernels/kernels.def. */
 const ct_kernel_entry *ct_kernels(int *n);
+/* The library kernels followed by the conformance kernels. */
+const ct_kernel_entry *ct_kernels_all(int *n);
 const ct_kernel_entry *ct_kernel_find(const char *name);
 /* A config by name; NULL picks the first. */
 const tl_config *ct_kernel_config(const ct_kernel_entry *k, const char *name);

@@ -166,25 +166,78 @@ def c_side(k, ctriton):
 _loc_re = re.compile(r"\s*loc\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)")
 
 
+_def_patterns = [
+    re.compile(r"^\s*((?:%[\w$.\-]+(?::\d+)?)(?:,\s*%[\w$.\-]+)*)\s*="),  # results
+    re.compile(r"(?:\^bb\d+|tt\.func\s+\w+\s+@[\w$.\-\"]+|while\s*)\((.*?)\)\s*(?::|->|attributes|\{|$)"),
+    re.compile(r"scf\.for\s+(%[\w$.\-]+)\s*="),
+    re.compile(r"iter_args\((.*?)\)\s*->"),
+]
+_name_re = re.compile(r"%([A-Za-z0-9_$.\-]+)")
+
+
 def norm_mlir(text):
-    """Strip locations and renumber SSA values and block labels by first appearance."""
+    """Strip locations; rename SSA values by definition order (scope-aware: MLIR
+    reuses names in sibling regions, so a name maps to its latest definition)."""
     lines = []
     for line in text.splitlines():
         if line.startswith("#loc"):
             continue
         line = _loc_re.sub("", line)
         lines.append(line.rstrip())
-    body = "\n".join(lines)
-    names = {}
+    cur = {}
+    counter = [0]
 
-    def rename(m):
-        key = m.group(1)
-        if key not in names:
-            names[key] = "%%v%d" % len(names)
-        return names[key] + (m.group(2) or "")
+    def define(name):
+        cur[name] = "%%v%d" % counter[0]
+        counter[0] += 1
 
-    body = re.sub(r"%([A-Za-z0-9_$.\-]+)(#\d+)?", rename, body)
-    return body.strip() + "\n"
+    out = []
+    for line in lines:
+        defs = []
+        for pat in _def_patterns:
+            for m in pat.finditer(line):
+                grp = m.group(1)
+                if pat is _def_patterns[1] or pat is _def_patterns[3]:
+                    # "%a: T, %b: T" or "%a = %x, %b = %y": the names before ':' or '='
+                    for part in re.finditer(r"%([\w$.\-]+)\s*[:=]", grp):
+                        defs.append(part.group(1))
+                else:
+                    for part in _name_re.finditer(grp):
+                        defs.append(part.group(1))
+        # uses on this line refer to earlier definitions; except the definitions
+        # themselves (iter_args' init values are uses and come after '=')
+        def rename(m, defs=set(defs)):
+            key = m.group(1)
+            if key not in cur:
+                define(key)
+            return cur[key]
+        # first define, in textual order, then substitute uses
+        pieces = []
+        pos = 0
+        for m in _name_re.finditer(line):
+            name = m.group(1)
+            pieces.append(line[pos:m.start()])
+            is_def = False
+            if name in defs:
+                # a definition if followed by ':', ' =', ':N =' or ',' in a result list
+                rest = line[m.end():m.end() + 4]
+                before = line[:m.start()].rstrip()
+                if rest.startswith(":") or rest.lstrip().startswith("=") or \
+                        (before == "" and rest.lstrip().startswith(",")) or \
+                        before.endswith("scf.for"):
+                    is_def = True
+                    defs.remove(name)
+            if is_def:
+                define(name)
+                pieces.append(cur[name])
+            else:
+                if name not in cur:
+                    define(name)
+                pieces.append(cur[name])
+            pos = m.end()
+        pieces.append(line[pos:])
+        out.append("".join(pieces))
+    return "\n".join(out).strip() + "\n"
 
 
 def norm_llir(text):
@@ -250,6 +303,9 @@ def run_one(k, ctriton, golden_dir):
     res = {}
     gdir = os.path.join(golden_dir, k["kernel"], k["config"])
     os.makedirs(gdir, exist_ok=True)
+    for old in os.listdir(gdir):
+        if old.startswith("diff."):
+            os.unlink(os.path.join(gdir, old))
     for ext in ["source"] + STAGES:
         with open(os.path.join(gdir, "py." + ext), "w") as f:
             f.write(py[ext])
@@ -275,14 +331,15 @@ def main():
     ap.add_argument("--golden", default=os.path.join(ROOT, "tests", "golden"))
     ap.add_argument("--verdicts", default=None)
     ap.add_argument("--kernel", action="append", help="only these kernels")
+    ap.add_argument("--all", action="store_true", help="the conformance kernels too")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--raw-column", default=None,
                     help="JSON file with the raw-gate results (kernel/config -> verdict)")
     args = ap.parse_args()
     os.chdir(ROOT)
     import triton
-    listing = json.loads(subprocess.run([args.ctriton, "list", "--json"], check=True,
-                                        capture_output=True, text=True).stdout)
+    listing = json.loads(subprocess.run([args.ctriton, "list", "--json"] + (["--all"] if args.all else []),
+                                        check=True, capture_output=True, text=True).stdout)
     if args.kernel:
         listing = [k for k in listing if k["kernel"] in args.kernel]
     raw = {}
@@ -295,17 +352,19 @@ def main():
             results.append(f.result())
     ok = True
     rows = []
+    conf_rows = []
     for k, res in results:
+        table = conf_rows if k.get("conformance") else rows
         key = "%s/%s" % (k["kernel"], k["config"])
         if "error" in res:
             ok = False
-            rows.append("| %s | %s | %s | error | error | error | error |" % (
+            table.append("| %s | %s | %s | error | error | error | error |" % (
                 k["kernel"], k["config"], raw.get(key, "")))
             print("%-40s ERROR %s" % (key, res["error"]), file=sys.stderr)
             continue
         if res["llir"] != "✓" or res["ptx"] != "✓":
             ok = False
-        rows.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+        table.append("| %s | %s | %s | %s | %s | %s | %s |" % (
             k["kernel"], k["config"], raw.get(key, ""), res["ttir"], res["ttgir"], res["llir"], res["ptx"]))
         print("%-40s ttir %-10s ttgir %-10s llir %-10s ptx %s" % (
             key, res["ttir"], res["ttgir"], res["llir"], res["ptx"]))
@@ -321,6 +380,12 @@ def main():
             f.write("| kernel | config | raw | ttir | ttgir | llir | ptx |\n")
             f.write("|---|---|---|---|---|---|---|\n")
             f.write("\n".join(rows) + "\n")
+            if conf_rows:
+                f.write("\n## Conformance kernels\n\nOne construct of triton.language each "
+                        "(tests/conformance); same columns.\n\n")
+                f.write("| kernel | config | raw | ttir | ttgir | llir | ptx |\n")
+                f.write("|---|---|---|---|---|---|---|\n")
+                f.write("\n".join(conf_rows) + "\n")
             if notes:
                 f.write("\n" + notes)
     return 0 if ok else 1

@@ -18,6 +18,7 @@ extern const ct_cmd ct_commands[];
 int cmd_list(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_lint(int argc, char **argv);
 
 /* Prints "ctriton: " and the message to stderr; returns `code`. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -18,9 +18,17 @@ static void json_str(const char *s)
 
 int cmd_list(int argc, char **argv)
 {
-    bool json = argc > 0 && !strcmp(argv[0], "--json");
+    bool json = false, all = false;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--json"))
+            json = true;
+        else if (!strcmp(argv[i], "--all"))
+            all = true;
+        else
+            return cli_fail(2, "list: unexpected argument `%s` (--json, --all)", argv[i]);
+    }
     int n;
-    const ct_kernel_entry *k = ct_kernels(&n);
+    const ct_kernel_entry *k = all ? ct_kernels_all(&n) : ct_kernels(&n);
     if (json)
         printf("[\n");
     bool first = true;
@@ -47,8 +55,9 @@ int cmd_list(int argc, char **argv)
             json_str(cf->constexprs ? cf->constexprs : "");
             printf(", \"problem\": ");
             json_str(cf->problem ? cf->problem : "");
-            printf(", \"num_warps\": %d, \"num_stages\": %d}", cf->num_warps ? cf->num_warps : 4,
-                   cf->num_stages ? cf->num_stages : 3);
+            printf(", \"num_warps\": %d, \"num_stages\": %d, \"conformance\": %s}",
+                   cf->num_warps ? cf->num_warps : 4, cf->num_stages ? cf->num_stages : 3,
+                   k[i].conformance ? "true" : "false");
         }
     }
     if (json)

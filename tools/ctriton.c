@@ -9,11 +9,12 @@
 #include "cli.h"
 
 const ct_cmd ct_commands[] = {
-    {"list", "list [--json]", "the library's kernels, one per line, with their configs", cmd_list},
+    {"list", "list [--json] [--all]", "the library's kernels, one per line, with their configs (--all: and the conformance kernels)", cmd_list},
     {"emit", "emit KERNEL [--config NAME] [--locs]", "print a kernel's TTIR", cmd_emit},
     {"run", "run KERNEL|--all [--config NAME] --emu",
      "run on the CPU emulator and check against the C reference (also: run --ttir FILE "
      "--grid X,Y,Z --arg SPEC...)", cmd_run},
+    {"lint", "lint KERNEL [--config NAME] [--no-notes] | --all", "lints for the classic kernel mistakes (exit 3 on warnings)", cmd_lint},
     {NULL, NULL, NULL, NULL},
 };
 

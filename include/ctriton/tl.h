@@ -134,7 +134,9 @@ typedef enum tl_kind {
     TL_K_INT,      /* a Python int constant */
     TL_K_FLOAT,    /* a Python float constant */
     TL_K_BOOL,     /* a Python bool constant */
-    TL_K_POISON    /* the result of an error */
+    TL_K_POISON,   /* the result of an error */
+    TL_K_DTYPE,    /* a constexpr dtype (tl.float16), passed to a @jit helper */
+    TL_K_STR       /* a constexpr string, passed to a @jit helper */
 } tl_kind;
 
 typedef struct tl_tensor {
@@ -144,6 +146,7 @@ typedef struct tl_tensor {
     const tl_type *type;  /* TENSOR: dtype, pointer_type or block_type */
     int64_t i;            /* INT, BOOL */
     double f;             /* FLOAT */
+    const char *s;        /* STR */
 } tl_tensor;
 
 /* Where a builtin was called from, for locations and diagnostics. */
@@ -163,6 +166,8 @@ tl_tensor tl__from_i64(long long v);
 tl_tensor tl__from_u64(unsigned long long v);
 tl_tensor tl__from_f64(double v);
 tl_tensor tl__from_bool(bool v);
+tl_tensor tl__from_dtype(tl_dtype t);
+tl_tensor tl__from_str(const char *s);
 
 /* Lifts a C number (or passes a tl_tensor through). */
 #define tl_c(x)                                                                               \
@@ -181,9 +186,55 @@ tl_tensor tl__from_bool(bool v);
         unsigned long: tl__from_u64,                                                          \
         unsigned long long: tl__from_u64,                                                     \
         float: tl__from_f64,                                                                  \
-        double: tl__from_f64)(x)
+        double: tl__from_f64,                                                                 \
+        tl_dtype: tl__from_dtype,                                                             \
+        tl_type *: tl__from_dtype,                                                            \
+        char *: tl__from_str,                                                                 \
+        const char *: tl__from_str)(x)
+
+/*
+ * Argument order.  C leaves the order in which a call's arguments are
+ * evaluated unspecified (GCC often goes right to left), but the order in
+ * which the ops of nested builtins are emitted is what makes the TTIR equal
+ * to Python's, which evaluates left to right.  So every builtin with two or
+ * more tensor arguments passes them through a small per-thread stack inside
+ * a comma expression, which C sequences left to right:
+ *     tl_add(a, b)  ->  (tl__push(a), tl__push(b), tl__binop_s(TL_ADD, ...))
+ * Python's code generator evaluates a call's keyword arguments before its
+ * positional ones (`tl.load(X + cols, mask=cols < N)` builds the mask
+ * first); the keyword options (designated initializers) are therefore
+ * evaluated first too, and kept on a second stack.  When more than one
+ * keyword argument builds ops, bind them to variables first: C does not
+ * order the fields of an initializer.
+ */
+int tl__push(tl_tensor x);
+tl_tensor tl__pop(void);
+int tl__pushk(const void *opts, unsigned size);
+void tl__popk(void *opts, unsigned size);
+/*
+ * Optional arguments are named in C (`.mask = m`), never positional.  Every
+ * options struct ends with TL__OPTS_TAIL, and the macros build it as
+ *     (type){.tl__unnamed = TL__NAMED_MARK, defaults..., TL__POS, __VA_ARGS__}
+ * so that a value passed without a name (`tl_sum(x, 1)`, `tl_dot(a, b, acc)`)
+ * lands in `tl__unnamed`: a tensor or a string there does not compile, and a
+ * number is reported by the builtin with the C line.  Nothing is silently
+ * taken for another option.
+ */
+#define TL__NAMED_MARK (-0x1.4b57p+1000)
+#define TL__OPTS_TAIL                                                                         \
+    int tl__pos;                                                                              \
+    double tl__unnamed
+#define TL__POS .tl__pos = 0
+#define TL__OPTS(type, ...) ((type){.tl__unnamed = TL__NAMED_MARK, __VA_ARGS__})
+/* Reports an optional argument passed without its name; true when there was none. */
+bool tl__named(double unnamed, const char *builtin, tl_src at);
+#define TL__K(type, ...) tl__pushk(&(type){.tl__unnamed = TL__NAMED_MARK, __VA_ARGS__}, sizeof(type))
+#define TL__P(x) tl__push(tl_c(x))
 
 #define TL_NONE ((tl_tensor){0})
+/* Python's True and False (C's true/false are ints, which Python treats differently) */
+#define TL_TRUE (tl__from_bool(1))
+#define TL_FALSE (tl__from_bool(0))
 #define tl_none TL_NONE
 
 bool tl_is_none(tl_tensor x);
@@ -199,6 +250,21 @@ int tl_rank(tl_tensor x);
 int64_t tl_dim(tl_tensor x, int i);
 int64_t tl_numel(tl_tensor x);
 
+/* The value of a constexpr parameter of a @jit helper (a tl_tensor holding a
+ * Python number); a tensor there is a type error, reported at the call. */
+#define tl_cx_int(x) tl__cx_int((x), TL_HERE)
+#define tl_cx_float(x) tl__cx_float((x), TL_HERE)
+#define tl_cx_bool(x) tl__cx_bool((x), TL_HERE)
+/* a dtype constexpr passed to a @jit helper (NULL for None) */
+#define tl_cx_dtype(x) tl__cx_dtype((x), TL_HERE)
+/* a string constexpr passed to a @jit helper (NULL for None) */
+#define tl_cx_str(x) tl__cx_str((x), TL_HERE)
+tl_dtype tl__cx_dtype(tl_tensor x, tl_src at);
+const char *tl__cx_str(tl_tensor x, tl_src at);
+int64_t tl__cx_int(tl_tensor x, tl_src at);
+double tl__cx_float(tl_tensor x, tl_src at);
+bool tl__cx_bool(tl_tensor x, tl_src at);
+
 /* A shape: tl_shape(BLOCK_M, BLOCK_N). */
 typedef struct tl_shape_t {
     int rank;
@@ -206,7 +272,7 @@ typedef struct tl_shape_t {
 } tl_shape_t;
 #define TL__NARGS(...) TL__NARGS_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
 #define TL__NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, N, ...) N
-#define tl_shape(...) ((tl_shape_t){TL__NARGS(__VA_ARGS__), {__VA_ARGS__}})
+#define tl_shape(...) ((tl_shape_t){TL__NARGS0(__VA_ARGS__), {__VA_ARGS__}})
 /* x.shape */
 tl_shape_t tl_shape_of(tl_tensor x);
 
@@ -253,32 +319,35 @@ typedef enum tl_binop {
 } tl_binop;
 
 tl_tensor tl__binop(tl_binop op, tl_tensor a, tl_tensor b, tl_src at);
+tl_tensor tl__binop_s(tl_binop op, tl_src at);
+#define TL__BIN(op, a, b) (TL__P(a), TL__P(b), tl__binop_s((op), TL_HERE))
 
-#define tl_add(a, b) tl__binop(TL_ADD, tl_c(a), tl_c(b), TL_HERE)       /* a + b */
-#define tl_sub(a, b) tl__binop(TL_SUB, tl_c(a), tl_c(b), TL_HERE)       /* a - b */
-#define tl_mul(a, b) tl__binop(TL_MUL, tl_c(a), tl_c(b), TL_HERE)       /* a * b */
-#define tl_div(a, b) tl__binop(TL_TRUEDIV, tl_c(a), tl_c(b), TL_HERE)   /* a / b */
-#define tl_floordiv(a, b) tl__binop(TL_FLOORDIV, tl_c(a), tl_c(b), TL_HERE) /* a // b */
-#define tl_mod(a, b) tl__binop(TL_MOD, tl_c(a), tl_c(b), TL_HERE)       /* a % b */
-#define tl_lt(a, b) tl__binop(TL_LT, tl_c(a), tl_c(b), TL_HERE)         /* a < b */
-#define tl_le(a, b) tl__binop(TL_LE, tl_c(a), tl_c(b), TL_HERE)         /* a <= b */
-#define tl_gt(a, b) tl__binop(TL_GT, tl_c(a), tl_c(b), TL_HERE)         /* a > b */
-#define tl_ge(a, b) tl__binop(TL_GE, tl_c(a), tl_c(b), TL_HERE)         /* a >= b */
-#define tl_eq(a, b) tl__binop(TL_EQ, tl_c(a), tl_c(b), TL_HERE)         /* a == b */
-#define tl_ne(a, b) tl__binop(TL_NE, tl_c(a), tl_c(b), TL_HERE)         /* a != b */
-#define tl_and(a, b) tl__binop(TL_AND, tl_c(a), tl_c(b), TL_HERE)       /* a & b */
-#define tl_or(a, b) tl__binop(TL_OR, tl_c(a), tl_c(b), TL_HERE)         /* a | b */
-#define tl_xor(a, b) tl__binop(TL_XOR, tl_c(a), tl_c(b), TL_HERE)       /* a ^ b */
-#define tl_shl(a, b) tl__binop(TL_SHL, tl_c(a), tl_c(b), TL_HERE)       /* a << b */
-#define tl_shr(a, b) tl__binop(TL_SHR, tl_c(a), tl_c(b), TL_HERE)       /* a >> b */
-#define tl_logical_and(a, b) tl__binop(TL_LOGICAL_AND, tl_c(a), tl_c(b), TL_HERE) /* a and b */
-#define tl_logical_or(a, b) tl__binop(TL_LOGICAL_OR, tl_c(a), tl_c(b), TL_HERE)   /* a or b */
+#define tl_add(a, b) TL__BIN(TL_ADD, a, b)       /* a + b */
+#define tl_sub(a, b) TL__BIN(TL_SUB, a, b)       /* a - b */
+#define tl_mul(a, b) TL__BIN(TL_MUL, a, b)       /* a * b */
+#define tl_div(a, b) TL__BIN(TL_TRUEDIV, a, b)   /* a / b */
+#define tl_floordiv(a, b) TL__BIN(TL_FLOORDIV, a, b) /* a // b */
+#define tl_mod(a, b) TL__BIN(TL_MOD, a, b)       /* a % b */
+#define tl_lt(a, b) TL__BIN(TL_LT, a, b)         /* a < b */
+#define tl_le(a, b) TL__BIN(TL_LE, a, b)         /* a <= b */
+#define tl_gt(a, b) TL__BIN(TL_GT, a, b)         /* a > b */
+#define tl_ge(a, b) TL__BIN(TL_GE, a, b)         /* a >= b */
+#define tl_eq(a, b) TL__BIN(TL_EQ, a, b)         /* a == b */
+#define tl_ne(a, b) TL__BIN(TL_NE, a, b)         /* a != b */
+#define tl_and(a, b) TL__BIN(TL_AND, a, b)       /* a & b */
+#define tl_or(a, b) TL__BIN(TL_OR, a, b)         /* a | b */
+#define tl_xor(a, b) TL__BIN(TL_XOR, a, b)       /* a ^ b */
+#define tl_shl(a, b) TL__BIN(TL_SHL, a, b)       /* a << b */
+#define tl_shr(a, b) TL__BIN(TL_SHR, a, b)       /* a >> b */
+#define tl_logical_and(a, b) TL__BIN(TL_LOGICAL_AND, a, b) /* a and b */
+#define tl_logical_or(a, b) TL__BIN(TL_LOGICAL_OR, a, b)   /* a or b */
 
 /* tl.add(x, y, sanitize_overflow=False) and friends */
-#define tl_add_nsan(a, b) tl__arith_nsan(TL_ADD, tl_c(a), tl_c(b), TL_HERE)
-#define tl_sub_nsan(a, b) tl__arith_nsan(TL_SUB, tl_c(a), tl_c(b), TL_HERE)
-#define tl_mul_nsan(a, b) tl__arith_nsan(TL_MUL, tl_c(a), tl_c(b), TL_HERE)
+#define tl_add_nsan(a, b) (TL__P(a), TL__P(b), tl__arith_nsan_s(TL_ADD, TL_HERE))
+#define tl_sub_nsan(a, b) (TL__P(a), TL__P(b), tl__arith_nsan_s(TL_SUB, TL_HERE))
+#define tl_mul_nsan(a, b) (TL__P(a), TL__P(b), tl__arith_nsan_s(TL_MUL, TL_HERE))
 tl_tensor tl__arith_nsan(tl_binop op, tl_tensor a, tl_tensor b, tl_src at);
+tl_tensor tl__arith_nsan_s(tl_binop op, tl_src at);
 
 #define tl_neg(x) tl__neg(tl_c(x), TL_HERE)                 /* -x */
 #define tl_invert(x) tl__invert(tl_c(x), TL_HERE)           /* ~x */
@@ -288,24 +357,29 @@ tl_tensor tl__invert(tl_tensor x, tl_src at);
 tl_tensor tl__logical_not(tl_tensor x, tl_src at);
 
 /* tl.where(cond, x, y) */
-#define tl_where(c, x, y) tl__where(tl_c(c), tl_c(x), tl_c(y), TL_HERE)
+#define tl_where(c, x, y) (TL__P(c), TL__P(x), TL__P(y), tl__where_s(TL_HERE))
 tl_tensor tl__where(tl_tensor c, tl_tensor x, tl_tensor y, tl_src at);
+tl_tensor tl__where_s(tl_src at);
 
 typedef enum tl_propagate_nan { TL_PROPAGATE_NAN_NONE = 0, TL_PROPAGATE_NAN_ALL = 1 } tl_propagate_nan;
 typedef struct tl_minmax_opts {
     tl_propagate_nan propagate_nan;
+    TL__OPTS_TAIL;
 } tl_minmax_opts;
 /* tl.minimum(x, y, propagate_nan=...), tl.maximum, tl.clamp */
-#define tl_minimum(x, y, ...) tl__minimum(tl_c(x), tl_c(y), (tl_minmax_opts){__VA_ARGS__}, TL_HERE)
-#define tl_maximum(x, y, ...) tl__maximum(tl_c(x), tl_c(y), (tl_minmax_opts){__VA_ARGS__}, TL_HERE)
+#define tl_minimum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(0, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
+#define tl_maximum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(1, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
 #define tl_clamp(x, lo, hi, ...)                                                              \
-    tl__clamp(tl_c(x), tl_c(lo), tl_c(hi), (tl_minmax_opts){__VA_ARGS__}, TL_HERE)
+    (TL__P(x), TL__P(lo), TL__P(hi), tl__minmax_s(2, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
+tl_tensor tl__minmax_s(int which, tl_minmax_opts o, tl_src at);
 tl_tensor tl__minimum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at);
 tl_tensor tl__maximum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at);
 tl_tensor tl__clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, tl_minmax_opts o, tl_src at);
 /* Python's builtin min(a, b) / max(a, b) on tensors */
-#define tl_builtin_min(a, b) tl__minimum(tl_c(a), tl_c(b), (tl_minmax_opts){0}, TL_HERE)
-#define tl_builtin_max(a, b) tl__maximum(tl_c(a), tl_c(b), (tl_minmax_opts){0}, TL_HERE)
+/* (constants fold to a constant, as in Python; otherwise tl.minimum / tl.maximum) */
+#define tl_builtin_min(a, b) (TL__P(a), TL__P(b), tl__builtin_minmax_s(0, TL_HERE))
+#define tl_builtin_max(a, b) (TL__P(a), TL__P(b), tl__builtin_minmax_s(1, TL_HERE))
+tl_tensor tl__builtin_minmax_s(int is_max, tl_src at);
 
 /* ------------------------------------------------------------------ */
 /* Casts                                                               */
@@ -314,10 +388,11 @@ tl_tensor tl__clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, tl_minmax_opts o, t
 typedef struct tl_cast_opts {
     const char *fp_downcast_rounding; /* "rtne", "rtz" or NULL */
     bool bitcast;
+    TL__OPTS_TAIL;
 } tl_cast_opts;
 /* x.to(dtype, fp_downcast_rounding=None, bitcast=False); tl.cast(x, ...) */
-#define tl_to(x, dtype, ...) tl__cast(tl_c(x), (dtype), (tl_cast_opts){__VA_ARGS__}, TL_HERE)
-#define tl_cast(x, dtype, ...) tl__cast(tl_c(x), (dtype), (tl_cast_opts){__VA_ARGS__}, TL_HERE)
+#define tl_to(x, dtype, ...) tl__cast(tl_c(x), (dtype), TL__OPTS(tl_cast_opts, TL__POS, __VA_ARGS__), TL_HERE)
+#define tl_cast(x, dtype, ...) tl__cast(tl_c(x), (dtype), TL__OPTS(tl_cast_opts, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__cast(tl_tensor x, tl_dtype dtype, tl_cast_opts o, tl_src at);
 
 /* ------------------------------------------------------------------ */
@@ -332,8 +407,10 @@ typedef struct tl_load_opts {
     const char *cache_modifier;  /* "", ".ca", ".cg", ".cv" */
     const char *eviction_policy; /* "", "evict_first", "evict_last" */
     bool is_volatile;
+    TL__OPTS_TAIL;
 } tl_load_opts;
-#define tl_load(ptr, ...) tl__load((ptr), (tl_load_opts){__VA_ARGS__}, TL_HERE)
+#define tl_load(ptr, ...) (TL__K(tl_load_opts, TL__POS, __VA_ARGS__), TL__P(ptr), tl__load_s(TL_HERE))
+tl_tensor tl__load_s(tl_src at);
 tl_tensor tl__load(tl_tensor ptr, tl_load_opts o, tl_src at);
 
 typedef struct tl_store_opts {
@@ -341,30 +418,35 @@ typedef struct tl_store_opts {
     tl_ints_t boundary_check;
     const char *cache_modifier;  /* "", ".wb", ".cg", ".cs", ".wt" */
     const char *eviction_policy;
+    TL__OPTS_TAIL;
 } tl_store_opts;
-#define tl_store(ptr, value, ...) tl__store((ptr), tl_c(value), (tl_store_opts){__VA_ARGS__}, TL_HERE)
+#define tl_store(ptr, value, ...) (TL__K(tl_store_opts, TL__POS, __VA_ARGS__), TL__P(ptr), TL__P(value), tl__store_s(TL_HERE))
+void tl__store_s(tl_src at);
 void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at);
 
 typedef struct tl_atomic_opts {
     tl_tensor mask;
     const char *sem;   /* "acquire", "release", "acq_rel" (default), "relaxed" */
     const char *scope; /* "gpu" (default), "cta", "sys" */
+    TL__OPTS_TAIL;
 } tl_atomic_opts;
 typedef enum tl_atomic_op {
     TL_ATOMIC_ADD, TL_ATOMIC_MAX, TL_ATOMIC_MIN, TL_ATOMIC_AND,
     TL_ATOMIC_OR, TL_ATOMIC_XOR, TL_ATOMIC_XCHG
 } tl_atomic_op;
 tl_tensor tl__atomic(tl_atomic_op op, tl_tensor ptr, tl_tensor val, tl_atomic_opts o, tl_src at);
-#define tl_atomic_add(p, v, ...) tl__atomic(TL_ATOMIC_ADD, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
-#define tl_atomic_max(p, v, ...) tl__atomic(TL_ATOMIC_MAX, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
-#define tl_atomic_min(p, v, ...) tl__atomic(TL_ATOMIC_MIN, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
-#define tl_atomic_and(p, v, ...) tl__atomic(TL_ATOMIC_AND, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
-#define tl_atomic_or(p, v, ...) tl__atomic(TL_ATOMIC_OR, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
-#define tl_atomic_xor(p, v, ...) tl__atomic(TL_ATOMIC_XOR, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
-#define tl_atomic_xchg(p, v, ...) tl__atomic(TL_ATOMIC_XCHG, (p), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+tl_tensor tl__atomic_s(tl_atomic_op op, tl_src at);
+#define tl_atomic_add(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_ADD, TL_HERE))
+#define tl_atomic_max(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MAX, TL_HERE))
+#define tl_atomic_min(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MIN, TL_HERE))
+#define tl_atomic_and(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_AND, TL_HERE))
+#define tl_atomic_or(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_OR, TL_HERE))
+#define tl_atomic_xor(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XOR, TL_HERE))
+#define tl_atomic_xchg(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XCHG, TL_HERE))
 /* tl.atomic_cas(ptr, cmp, val, sem=None, scope=None) */
 #define tl_atomic_cas(p, cmp, v, ...)                                                         \
-    tl__atomic_cas((p), tl_c(cmp), tl_c(v), (tl_atomic_opts){__VA_ARGS__}, TL_HERE)
+    (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(cmp), TL__P(v), tl__atomic_cas_s(TL_HERE))
+tl_tensor tl__atomic_cas_s(tl_src at);
 tl_tensor tl__atomic_cas(tl_tensor ptr, tl_tensor cmp, tl_tensor val, tl_atomic_opts o, tl_src at);
 
 /* ------------------------------------------------------------------ */
@@ -390,25 +472,32 @@ tl_tensor tl__unary(tl_unary op, tl_tensor x, tl_src at);
 #define tl_floor(x) tl__unary(TL_FLOOR, tl_c(x), TL_HERE)
 #define tl_ceil(x) tl__unary(TL_CEIL, tl_c(x), TL_HERE)
 /* tl.fma(x, y, z) */
-#define tl_fma(x, y, z) tl__fma(tl_c(x), tl_c(y), tl_c(z), TL_HERE)
+#define tl_fma(x, y, z) (TL__P(x), TL__P(y), TL__P(z), tl__nary_s(TL__FMA, TL_HERE))
 tl_tensor tl__fma(tl_tensor x, tl_tensor y, tl_tensor z, tl_src at);
 /* tl.umulhi(x, y) */
-#define tl_umulhi(x, y) tl__umulhi(tl_c(x), tl_c(y), TL_HERE)
+#define tl_umulhi(x, y) (TL__P(x), TL__P(y), tl__nary_s(TL__UMULHI, TL_HERE))
 tl_tensor tl__umulhi(tl_tensor x, tl_tensor y, tl_src at);
 /* tl.fdiv(x, y, ieee_rounding=False), tl.div_rn(x, y) */
-#define tl_fdiv(x, y) tl__fdiv(tl_c(x), tl_c(y), TL_HERE)
-#define tl_div_rn(x, y) tl__div_rn(tl_c(x), tl_c(y), TL_HERE)
+#define tl_fdiv(x, y) (TL__P(x), TL__P(y), tl__nary_s(TL__FDIV, TL_HERE))
+#define tl_div_rn(x, y) (TL__P(x), TL__P(y), tl__nary_s(TL__DIV_RN, TL_HERE))
 tl_tensor tl__fdiv(tl_tensor x, tl_tensor y, tl_src at);
 tl_tensor tl__div_rn(tl_tensor x, tl_tensor y, tl_src at);
 /* tl.sigmoid(x), tl.cdiv(x, div): standard.py functions (tt.func + tt.call) */
 #define tl_sigmoid(x) tl__sigmoid(tl_c(x), TL_HERE)
-#define tl_cdiv(x, d) tl__cdiv(tl_c(x), tl_c(d), TL_HERE)
+#define tl_cdiv(x, d) (TL__P(x), TL__P(d), tl__nary_s(TL__CDIV, TL_HERE))
 tl_tensor tl__sigmoid(tl_tensor x, tl_src at);
 tl_tensor tl__cdiv(tl_tensor x, tl_tensor div, tl_src at);
+/* builtins taking their tensor arguments from the argument stack */
+typedef enum tl__nary {
+    TL__FMA, TL__UMULHI, TL__FDIV, TL__DIV_RN, TL__CDIV, TL__JOIN, TL__GATHER, TL__RAND,
+    TL__RANDN, TL__RANDINT, TL__INTERLEAVE, TL__HISTOGRAM, TL__DOT
+} tl__nary;
+tl_tensor tl__nary_s(tl__nary op, tl_src at);
 
 /* libdevice (triton.language.extra.libdevice): tl_libdevice("asin", x) */
 #define tl_libdevice(name, ...)                                                               \
-    tl__libdevice((name), TL__NARGS(__VA_ARGS__), (tl_tensor[]){TL__LIFT_ALL(__VA_ARGS__)}, TL_HERE)
+    (TL__PUSH_ALL(__VA_ARGS__) tl__libdevice_s((name), TL__NARGS(__VA_ARGS__), TL_HERE))
+tl_tensor tl__libdevice_s(const char *name, int nargs, tl_src at);
 tl_tensor tl__libdevice(const char *name, int nargs, const tl_tensor *args, tl_src at);
 /* tl.extern_elementwise(lib_name, lib_path, args, {arg types: (symbol, ret)}, is_pure) */
 typedef struct tl_extern_sig {
@@ -416,9 +505,12 @@ typedef struct tl_extern_sig {
     const char *symbol;
     tl_dtype ret;
 } tl_extern_sig;
-tl_tensor tl_extern_elementwise(const char *lib_name, const char *lib_path, int nargs,
-                                const tl_tensor *args, int nsigs, const tl_extern_sig *sigs,
-                                bool is_pure);
+#define tl_extern_elementwise(lib_name, lib_path, nargs, args, nsigs, sigs, is_pure)          \
+    tl__extern_elementwise((lib_name), (lib_path), (nargs), (args), (nsigs), (sigs), (is_pure), \
+                           TL_HERE)
+tl_tensor tl__extern_elementwise(const char *lib_name, const char *lib_path, int nargs,
+                                 const tl_tensor *args, int nsigs, const tl_extern_sig *sigs,
+                                 bool is_pure, tl_src at);
 
 /* ------------------------------------------------------------------ */
 /* Shapes                                                              */
@@ -434,13 +526,15 @@ tl_tensor tl__expand_dims(tl_tensor x, tl_ints_t axes, tl_src at);
 tl_tensor tl__broadcast_to(tl_tensor x, tl_shape_t shape, tl_src at);
 /* tl.broadcast(a, b) -> two tensors */
 void tl__broadcast(tl_tensor a, tl_tensor b, tl_tensor *oa, tl_tensor *ob, tl_src at);
-#define tl_broadcast(a, b, oa, ob) tl__broadcast(tl_c(a), tl_c(b), (oa), (ob), TL_HERE)
+#define tl_broadcast(a, b, oa, ob) (TL__P(a), TL__P(b), tl__broadcast_s((oa), (ob), TL_HERE))
+void tl__broadcast_s(tl_tensor *oa, tl_tensor *ob, tl_src at);
 typedef struct tl_reshape_opts {
     bool can_reorder;
+    TL__OPTS_TAIL;
 } tl_reshape_opts;
-#define tl_reshape(x, shape, ...) tl__reshape((x), (shape), (tl_reshape_opts){__VA_ARGS__}, TL_HERE)
+#define tl_reshape(x, shape, ...) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__reshape(tl_tensor x, tl_shape_t shape, tl_reshape_opts o, tl_src at);
-#define tl_view(x, shape) tl__reshape((x), (shape), (tl_reshape_opts){.can_reorder = true}, TL_HERE)
+#define tl_view(x, shape) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, .can_reorder = true, TL__POS), TL_HERE)
 #define tl_ravel(x) tl__ravel((x), TL_HERE)
 tl_tensor tl__ravel(tl_tensor x, tl_src at);
 /* tl.permute(x, dims), tl.trans(x, *dims) (no dims: swap the last two), x.T */
@@ -449,19 +543,22 @@ tl_tensor tl__ravel(tl_tensor x, tl_src at);
 #define tl_T(x) tl__permute((x), tl_ints(1, 0), TL_HERE)
 tl_tensor tl__permute(tl_tensor x, tl_ints_t dims, tl_src at);
 tl_tensor tl__trans(tl_tensor x, tl_ints_t dims, tl_src at);
-#define tl_join(a, b) tl__join(tl_c(a), tl_c(b), TL_HERE)
+#define tl_join(a, b) (TL__P(a), TL__P(b), tl__nary_s(TL__JOIN, TL_HERE))
 tl_tensor tl__join(tl_tensor a, tl_tensor b, tl_src at);
 /* a, b = tl.split(x) */
 #define tl_split(x, a, b) tl__split((x), (a), (b), TL_HERE)
 void tl__split(tl_tensor x, tl_tensor *a, tl_tensor *b, tl_src at);
-#define tl_cat(a, b, ...) tl__cat((a), (b), (tl_reshape_opts){__VA_ARGS__}, TL_HERE)
+#define tl_cat(a, b, ...) (TL__P(a), TL__P(b), tl__cat_s(TL__OPTS(tl_reshape_opts, TL__POS, __VA_ARGS__), TL_HERE))
+tl_tensor tl__cat_s(tl_reshape_opts o, tl_src at);
 tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_reshape_opts o, tl_src at);
-#define tl_interleave(a, b) tl__interleave((a), (b), TL_HERE)
+#define tl_interleave(a, b) (TL__P(a), TL__P(b), tl__nary_s(TL__INTERLEAVE, TL_HERE))
 tl_tensor tl__interleave(tl_tensor a, tl_tensor b, tl_src at);
 /* tl.gather(src, index, axis), tl.histogram(x, num_bins, mask=None) */
-#define tl_gather(src, index, axis) tl__gather((src), (index), (axis), TL_HERE)
+#define tl_gather(src, index, axis) (TL__P(src), TL__P(index), tl__gather_s((axis), TL_HERE))
+tl_tensor tl__gather_s(int axis, tl_src at);
 tl_tensor tl__gather(tl_tensor src, tl_tensor index, int axis, tl_src at);
-#define tl_histogram(x, num_bins, ...) tl__histogram((x), (num_bins), tl__opt_tensor(__VA_ARGS__), TL_HERE)
+#define tl_histogram(x, num_bins, ...) (TL__P(x), TL__PUSH_OPT(__VA_ARGS__), tl__histogram_s((num_bins), TL_HERE))
+tl_tensor tl__histogram_s(int num_bins, tl_src at);
 tl_tensor tl__histogram(tl_tensor x, int num_bins, tl_tensor mask, tl_src at);
 
 /* ------------------------------------------------------------------ */
@@ -476,10 +573,12 @@ typedef struct tl_reduce_opts {
     tl_dtype dtype;           /* tl.sum(dtype=...) */
     bool tie_break_left;      /* argmax/argmin; with indices */
     bool reverse;             /* scans */
+    TL__OPTS_TAIL;
 } tl_reduce_opts;
 
-#define TL__REDUCE_OPTS(...) ((tl_reduce_opts){.axis = TL_AXIS_NONE, .tie_break_left = true, __VA_ARGS__})
-#define TL__SCAN_OPTS(...) ((tl_reduce_opts){.axis = 0, .tie_break_left = true, __VA_ARGS__})
+#define TL__REDUCE_OPTS(...) TL__OPTS(tl_reduce_opts, .axis = TL_AXIS_NONE, .tie_break_left = true, TL__POS, __VA_ARGS__)
+#define TL__REDUCE_OPTS_AXIS(axis_, ...) TL__OPTS(tl_reduce_opts, .axis = axis_, .tie_break_left = true, TL__POS, __VA_ARGS__)
+#define TL__SCAN_OPTS(...) TL__OPTS(tl_reduce_opts, .axis = 0, .tie_break_left = true, TL__POS, __VA_ARGS__)
 
 typedef enum tl_reduce_kind {
     TL_RED_SUM, TL_RED_MAX, TL_RED_MIN, TL_RED_ARGMAX, TL_RED_ARGMIN, TL_RED_XOR_SUM,
@@ -490,10 +589,10 @@ tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src
 #define tl_sum(x, ...) tl__reduce_std(TL_RED_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
 #define tl_max(x, ...) tl__reduce_std(TL_RED_MAX, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
 #define tl_min(x, ...) tl__reduce_std(TL_RED_MIN, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_argmax(x, axis_, ...) tl__reduce_std(TL_RED_ARGMAX, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
-#define tl_argmin(x, axis_, ...) tl__reduce_std(TL_RED_ARGMIN, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
+#define tl_argmax(x, axis_, ...) tl__reduce_std(TL_RED_ARGMAX, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
+#define tl_argmin(x, axis_, ...) tl__reduce_std(TL_RED_ARGMIN, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
 #define tl_xor_sum(x, ...) tl__reduce_std(TL_RED_XOR_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_reduce_or(x, axis_, ...) tl__reduce_std(TL_RED_OR, (x), TL__REDUCE_OPTS(.axis = (axis_), __VA_ARGS__), TL_HERE)
+#define tl_reduce_or(x, axis_, ...) tl__reduce_std(TL_RED_OR, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
 #define tl_cumsum(x, ...) tl__reduce_std(TL_SCAN_CUMSUM, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
 #define tl_cumprod(x, ...) tl__reduce_std(TL_SCAN_CUMPROD, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
 /* v, i = tl.max(x, axis, return_indices=True) */
@@ -511,11 +610,13 @@ typedef struct tl_dot_opts {
     int max_num_imprecise_acc;   /* -1: None */
     tl_dtype out_dtype;          /* default tl_float32 */
     int allow_tf32;              /* -1: None, 0, 1 (deprecated) */
+    TL__OPTS_TAIL;
 } tl_dot_opts;
 /* tl.dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dtype=float32) */
 #define tl_dot(a, b, ...)                                                                     \
-    tl__dot((a), (b),                                                                         \
-            (tl_dot_opts){.max_num_imprecise_acc = -1, .allow_tf32 = -1, __VA_ARGS__}, TL_HERE)
+    (TL__K(tl_dot_opts, .max_num_imprecise_acc = -1, .allow_tf32 = -1, TL__POS, __VA_ARGS__), TL__P(a),  \
+     TL__P(b), tl__dot_s(TL_HERE))
+tl_tensor tl__dot_s(tl_src at);
 tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at);
 
 /* ------------------------------------------------------------------ */
@@ -524,12 +625,13 @@ tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at);
 
 typedef enum tl_rand_kind { TL_RAND, TL_RANDN, TL_RANDINT } tl_rand_kind;
 tl_tensor tl__rand(tl_rand_kind k, tl_tensor seed, tl_tensor offset, int n_rounds, tl_src at);
-#define tl_rand(seed, offset) tl__rand(TL_RAND, tl_c(seed), tl_c(offset), 10, TL_HERE)
-#define tl_randn(seed, offset) tl__rand(TL_RANDN, tl_c(seed), tl_c(offset), 10, TL_HERE)
-#define tl_randint(seed, offset) tl__rand(TL_RANDINT, tl_c(seed), tl_c(offset), 10, TL_HERE)
+#define tl_rand(seed, offset) (TL__P(seed), TL__P(offset), tl__nary_s(TL__RAND, TL_HERE))
+#define tl_randn(seed, offset) (TL__P(seed), TL__P(offset), tl__nary_s(TL__RANDN, TL_HERE))
+#define tl_randint(seed, offset) (TL__P(seed), TL__P(offset), tl__nary_s(TL__RANDINT, TL_HERE))
 /* a, b, c, d = tl.randint4x(seed, offset) */
 void tl__randint4x(tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out[4], tl_src at);
-#define tl_randint4x(seed, offset, out) tl__randint4x(tl_c(seed), tl_c(offset), 10, (out), TL_HERE)
+#define tl_randint4x(seed, offset, out) (TL__P(seed), TL__P(offset), tl__randint4x_s((out), TL_HERE))
+void tl__randint4x_s(tl_tensor out[4], tl_src at);
 
 /* ------------------------------------------------------------------ */
 /* Compiler hints and debugging                                        */
@@ -548,7 +650,8 @@ void tl__debug_barrier(tl_src at);
 void tl__static_assert(bool cond, const char *msg, const char *text, tl_src at);
 /* tl.device_print(prefix, *args), tl.device_assert(cond, msg, mask=None) */
 #define tl_device_print(prefix, ...)                                                          \
-    tl__device_print((prefix), TL__NARGS0(__VA_ARGS__), (tl_tensor[]){TL__LIFT_ALL(__VA_ARGS__)}, false, TL_HERE)
+    (TL__PUSH_ALL(__VA_ARGS__) tl__device_print_s((prefix), TL__NARGS0(__VA_ARGS__), false, TL_HERE))
+void tl__device_print_s(const char *prefix, int n, bool hex, tl_src at);
 void tl__device_print(const char *prefix, int n, const tl_tensor *args, bool hex, tl_src at);
 #define tl_device_assert(cond, msg) tl__device_assert(tl_c(cond), (msg), TL_NONE, TL_HERE)
 void tl__device_assert(tl_tensor cond, const char *msg, tl_tensor mask, tl_src at);
@@ -563,10 +666,12 @@ typedef struct tl_range_t {
     int num_stages;           /* -1: None */
     int loop_unroll_factor;   /* -1: None */
     bool disallow_acc_multi_buffer, flatten, warp_specialize, disable_licm;
+    TL__OPTS_TAIL;
 } tl_range_t;
 #define tl_range(start, end, step, ...)                                                       \
-    ((tl_range_t){tl_c(start), tl_c(end), tl_c(step), .num_stages = -1,                        \
-                  .loop_unroll_factor = -1, __VA_ARGS__})
+    (TL__P(start), TL__P(end), TL__P(step),                                                   \
+     tl__range_s(TL__OPTS(tl_range_t, .num_stages = -1, .loop_unroll_factor = -1, TL__POS, __VA_ARGS__)))
+tl_range_t tl__range_s(tl_range_t r);
 
 typedef struct tl__ctl {
     int phase;
@@ -624,8 +729,8 @@ void tl__return(int n, const tl_tensor *vals, tl_src at);
      tl__ifexp_else(tl_c(else_v)))
 
 /* return [values] from a kernel or @jit function (early return inside TL_IF) */
-#define TL_RETURN(...)                                                                        \
-    tl__return(TL__NARGS0(__VA_ARGS__), (tl_tensor[]){TL__LIFT_ALL(__VA_ARGS__)}, TL_HERE)
+#define TL_RETURN(...) (TL__PUSH_ALL(__VA_ARGS__) tl__return_s(TL__NARGS0(__VA_ARGS__), TL_HERE))
+void tl__return_s(int n, tl_src at);
 
 /* ------------------------------------------------------------------ */
 /* Kernels and @jit helper functions                                   */
@@ -716,6 +821,9 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
 #define TL__ADDR_ALL(...) TL__MAP(TL__ADDR_, ##__VA_ARGS__)
 #define TL__LIFT_(v, i) tl_c(v),
 #define TL__LIFT_ALL(...) TL__MAP(TL__LIFT_, ##__VA_ARGS__)
+#define TL__PUSH_(v, i) TL__P(v),
+#define TL__PUSH_ALL(...) TL__MAP(TL__PUSH_, ##__VA_ARGS__)
+#define TL__PUSH_OPT(...) tl__push(tl__opt_tensor(__VA_ARGS__))
 #define TL__STR_(v, i) #v,
 #define TL__STR_ALL(...) TL__MAP(TL__STR_, ##__VA_ARGS__)
 #define TL__PARAM_(v, i) , tl_tensor v
@@ -790,16 +898,62 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
     static const char *const name##__argnames[] = {TL__STR_ALL params NULL};                  \
     static tl_tensor name##__call(tl_src tl__at, int tl__k, const tl_tensor *tl__args)         \
     {                                                                                         \
-        tl_tensor r = {0};                                                                    \
-        tl__call_jit(#name, __FILE__, tl__k, name##__argnames, tl__args, 1, &r, name##__thunk, \
-                     NULL, tl__at);                                                           \
+        tl_tensor r = {0}, a[16];                                                             \
+        for (int i = 0; i < tl__k && i < 16; i++)                                             \
+            a[i] = tl__args[i]; /* the stack slots are reused by the body */                  \
+        tl__call_jit(#name, __FILE__, tl__k, name##__argnames, a, 1, &r, name##__thunk, NULL,  \
+                     tl__at);                                                                 \
         return r;                                                                             \
     }                                                                                         \
     static tl_tensor name##__body(int tl__unused TL__PARAMS params)
 
+/* Tuples: what a @jit helper returns with `return a, b`. */
+typedef struct tl_tuple_t {
+    int n;
+    tl_tensor v[8];
+} tl_tuple_t;
+tl_tuple_t tl__tuple_s(int n);
+#define tl_tuple(...) (TL__PUSH_ALL(__VA_ARGS__) tl__tuple_s(TL__NARGS(__VA_ARGS__)))
+/* a, b = t */
+#define TL_UNPACK(t, ...)                                                                     \
+    tl__unpack((t), TL__NARGS(__VA_ARGS__), (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL}, TL_HERE)
+void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at);
+
+/* TL_JIT_TUPLE(name, (params)) { return tl_tuple(a, b); }: a helper returning a tuple */
+#define TL_JIT_TUPLE(name, params)                                                            \
+    static tl_tuple_t name##__body(int tl__unused TL__PARAMS params);                        \
+    static void name##__thunk(const tl_tensor *tl__a, tl_tensor *tl__r, void *tl__ud)          \
+    {                                                                                         \
+        enum { tl__n = TL__NARGS0 params };                                                    \
+        (void)tl__a;                                                                          \
+        (void)tl__ud;                                                                         \
+        tl_tuple_t t = name##__body(0 TL__ARGREFS params);                                    \
+        for (int i = 0; i < t.n && i < 8; i++)                                                \
+            tl__r[i] = t.v[i];                                                                \
+    }                                                                                         \
+    static const char *const name##__argnames[] = {TL__STR_ALL params NULL};                  \
+    static tl_tuple_t name##__call(tl_src tl__at, int tl__k, const tl_tensor *tl__args)        \
+    {                                                                                         \
+        tl_tensor a[16];                                                                      \
+        tl_tuple_t r = {0};                                                                   \
+        for (int i = 0; i < tl__k && i < 16; i++)                                             \
+            a[i] = tl__args[i];                                                               \
+        r.n = tl__call_jit(#name, __FILE__, tl__k, name##__argnames, a, 8, r.v, name##__thunk, \
+                           NULL, tl__at);                                                     \
+        if (r.n < 0)                                                                          \
+            r.n = 0;                                                                          \
+        return r;                                                                             \
+    }                                                                                         \
+    static tl_tuple_t name##__body(int tl__unused TL__PARAMS params)
+
+#define TL_CALL_TUPLE(name, ...) TL_CALL(name, ##__VA_ARGS__)
+
 /* Calls a TL_JIT helper: TL_CALL(leaky_relu, x) */
 #define TL_CALL(name, ...)                                                                    \
-    name##__call(TL_HERE, TL__NARGS0(__VA_ARGS__), (tl_tensor[]){TL__LIFT_ALL(__VA_ARGS__) TL_NONE})
+    (TL__PUSH_ALL(__VA_ARGS__) name##__call(TL_HERE, TL__NARGS0(__VA_ARGS__),                  \
+                                            tl__popn(TL__NARGS0(__VA_ARGS__))))
+/* Pops n arguments; returns them in order (valid until the next pop). */
+const tl_tensor *tl__popn(int n);
 
 /* Internal helpers used by the macros above. */
 tl_tensor tl__opt_tensor_(int n, ...);

@@ -1,8 +1,10 @@
 /*
  * arena.c - bump allocator owning all memory of a module.
  *
- * Chunks grow geometrically; an allocation larger than a chunk gets a chunk
- * of its own.  Memory is zeroed and 16-byte aligned.  Nothing is freed
+ * Chunks grow geometrically up to 64 KiB (below glibc's mmap threshold, so
+ * that building module after module reuses heap memory instead of mapping
+ * and unmapping pages each time); an allocation larger than a chunk gets a
+ * chunk of its own.  Memory is zeroed and 16-byte aligned.  Nothing is freed
  * individually: ct_arena_free releases everything at once.
  */
 #include "ctriton/ir.h"
@@ -57,8 +59,8 @@ void *ct_arena_alloc(ct_arena *a, size_t size)
     chunk *c = a->head;
     if (!c || c->size - c->used < size) {
         size_t cs = c ? c->size * 2 : 16384;
-        if (cs > (1u << 22))
-            cs = 1u << 22;
+        if (cs > (64u << 10) - sizeof(chunk))
+            cs = (64u << 10) - sizeof(chunk);
         if (cs < size)
             cs = size;
         chunk *n = malloc(sizeof(chunk) + cs);

@@ -113,6 +113,17 @@ tl_tensor tl__from_bool(bool v)
     return (tl_tensor){.kind = TL_K_BOOL, .i = v};
 }
 
+/* A NULL dtype or string is Python's None. */
+tl_tensor tl__from_dtype(tl_dtype t)
+{
+    return t ? (tl_tensor){.kind = TL_K_DTYPE, .type = t} : TL_NONE;
+}
+
+tl_tensor tl__from_str(const char *s)
+{
+    return s ? (tl_tensor){.kind = TL_K_STR, .s = s} : TL_NONE;
+}
+
 tl_tensor tl__tensor(ct_value *v, const tl_type *t)
 {
     if (!v || !t)
@@ -256,6 +267,14 @@ void tl__repr_number(tl_tensor x, ct_strbuf *out)
     case TL_K_FLOAT:
         py_float_repr(x.f, out);
         break;
+    case TL_K_DTYPE: {
+        char buf[64];
+        ct_sb_puts(out, tl_type_name(x.type, buf, sizeof buf));
+        break;
+    }
+    case TL_K_STR:
+        ct_sb_puts(out, x.s ? x.s : "None");
+        break;
     default:
         ct_sb_puts(out, "None");
         break;
@@ -373,4 +392,97 @@ ct_value *b_int_cast(ct_value *v, const ct_type *t, bool is_signed)
                      : is_signed ? CT_OP_ARITH_EXTSI
                                  : CT_OP_ARITH_EXTUI;
     return b_op1(code, 1, &v, t);
+}
+
+/* ---- constexpr accessors ------------------------------------------------ */
+
+static const char *kind_name(tl_tensor x)
+{
+    static char buf[96];
+    switch (x.kind) {
+    case TL_K_INT:
+        return "a constexpr int";
+    case TL_K_FLOAT:
+        return "a constexpr float";
+    case TL_K_BOOL:
+        return "a constexpr bool";
+    case TL_K_NONE:
+        return "None";
+    case TL_K_POISON:
+        return "an erroneous value";
+    case TL_K_DTYPE:
+        return "a constexpr dtype";
+    case TL_K_STR:
+        return "a constexpr string";
+    default:
+        snprintf(buf, sizeof buf, "a tensor of type %s", tl_type_name(x.type, buf + 64, 32));
+        return buf;
+    }
+}
+
+tl_dtype tl__cx_dtype(tl_tensor x, tl_src at)
+{
+    if (x.kind == TL_K_DTYPE)
+        return x.type;
+    if (x.kind == TL_K_NONE)
+        return NULL;
+    if (tl__cur && !tl__is_poison(x)) {
+        tl__at(at);
+        tl__err("expected a constexpr dtype here, got %s", kind_name(x));
+    }
+    return NULL;
+}
+
+const char *tl__cx_str(tl_tensor x, tl_src at)
+{
+    if (x.kind == TL_K_STR)
+        return x.s;
+    if (x.kind == TL_K_NONE)
+        return NULL;
+    if (tl__cur && !tl__is_poison(x)) {
+        tl__at(at);
+        tl__err("expected a constexpr string here, got %s", kind_name(x));
+    }
+    return NULL;
+}
+
+int64_t tl__cx_int(tl_tensor x, tl_src at)
+{
+    if (x.kind == TL_K_INT || x.kind == TL_K_BOOL)
+        return x.i;
+    if (tl__cur && !tl__is_poison(x)) {
+        tl__at(at);
+        tl__err("expected a constexpr int here, got %s (a tensor cannot be used where the value "
+                "must be known when the kernel is built)",
+                kind_name(x));
+    }
+    return 1; /* a harmless value (a valid block size), so that nothing else is reported */
+}
+
+double tl__cx_float(tl_tensor x, tl_src at)
+{
+    if (x.kind == TL_K_FLOAT)
+        return x.f;
+    if (x.kind == TL_K_INT || x.kind == TL_K_BOOL)
+        return x.big ? (double)(uint64_t)x.i : (double)x.i;
+    if (tl__cur && !tl__is_poison(x)) {
+        tl__at(at);
+        tl__err("expected a constexpr float here, got %s", kind_name(x));
+    }
+    return 1;
+}
+
+bool tl__cx_bool(tl_tensor x, tl_src at)
+{
+    if (x.kind == TL_K_BOOL || x.kind == TL_K_INT)
+        return x.i != 0 || x.big;
+    if (x.kind == TL_K_FLOAT)
+        return x.f != 0;
+    if (x.kind == TL_K_NONE)
+        return false;
+    if (tl__cur && !tl__is_poison(x)) {
+        tl__at(at);
+        tl__err("expected a constexpr bool here, got %s", kind_name(x));
+    }
+    return false;
 }

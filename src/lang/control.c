@@ -112,6 +112,8 @@ tl__ctl tl__for_begin(tl_range_t r, int n, tl_tensor **vars, tl_src at)
     if (!tl__active())
         return failed_ctl();
     tl__at(at);
+    if (!tl__named(r.tl__unnamed, "tl_range", at))
+        return failed_ctl();
     if (n > 32) {
         tl__err("too many loop-carried variables (%d, at most 32)", n);
         return failed_ctl();
@@ -289,6 +291,7 @@ void tl__for_end(tl__ctl *c)
     if (!s)
         return;
     B->loop_depth--;
+    tl__at(s->at); /* problems with the carried variables are reported at the loop */
     ct_op *op = s->op;
     ct_op *yield;
     if (s->ncarried > 0) {
@@ -410,6 +413,7 @@ void tl__while_end(tl__ctl *c)
     if (!s)
         return;
     B->loop_depth--;
+    tl__at(s->at);
     ct_value *ys[32];
     for (int i = 0; i < c->n; i++)
         if (s->carried[i] >= 0)
@@ -443,6 +447,7 @@ struct tl_ifstate {
     ct_block *then_b, *else_b;
     ct_block *then_end, *else_end;
     tl_tensor live[32], then_v[32];
+    tl_src at;
     /* blocks made under this if, in the order Python makes them */
     ct_block **blocks;
     int nblocks, cblocks;
@@ -507,6 +512,7 @@ tl__ctl tl__if_begin(tl_tensor cond, int n, tl_tensor **vars, tl_src at)
         cond = sem_cast(cond, tl_int1, NULL);
     }
     s->cond = cond;
+    s->at = at;
     for (int i = 0; i < n && i < 32; i++)
         s->live[i] = *vars[i];
     s->sblock = B->block;
@@ -562,6 +568,7 @@ bool tl__if_step(tl__ctl *c)
 static void if_finish(tl__ctl *c, tl_ifstate *s)
 {
     tl_tensor else_v[32];
+    tl__at(s->at);
     int names[32], nn = 0;
     bool ok = !s->failed;
     for (int i = 0; i < c->n; i++) {

@@ -343,6 +343,8 @@ tl_tensor tl__clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, tl_minmax_opts o, t
 tl_tensor tl__cast(tl_tensor x, tl_dtype dtype, tl_cast_opts o, tl_src at)
 {
     ENTER(at);
+    if (!tl__named(o.tl__unnamed, "tl_to", at))
+        return tl__poison();
     if (tl__is_poison(x))
         return x;
     if (!dtype)
@@ -360,6 +362,8 @@ tl_tensor tl__cast(tl_tensor x, tl_dtype dtype, tl_cast_opts o, tl_src at)
 tl_tensor tl__load(tl_tensor ptr, tl_load_opts o, tl_src at)
 {
     ENTER(at);
+    if (!tl__named(o.tl__unnamed, "tl_load", at))
+        return tl__poison();
     if (tl__any_poison(3, ptr, o.mask, o.other))
         return tl__poison();
     tl_tensor mask = o.mask, other = o.other;
@@ -382,6 +386,8 @@ void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at)
     if (!tl__active())
         return;
     tl__at(at);
+    if (!tl__named(o.tl__unnamed, "tl_store", at))
+        return;
     if (tl__any_poison(3, ptr, value, o.mask))
         return;
     value = sem_to_tensor(value);
@@ -402,6 +408,8 @@ void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at)
 tl_tensor tl__atomic(tl_atomic_op op, tl_tensor ptr, tl_tensor val, tl_atomic_opts o, tl_src at)
 {
     ENTER(at);
+    if (!tl__named(o.tl__unnamed, "tl_atomic_*", at))
+        return tl__poison();
     if (tl__any_poison(3, ptr, val, o.mask))
         return tl__poison();
     val = sem_to_tensor(val);
@@ -413,6 +421,8 @@ tl_tensor tl__atomic(tl_atomic_op op, tl_tensor ptr, tl_tensor val, tl_atomic_op
 tl_tensor tl__atomic_cas(tl_tensor ptr, tl_tensor cmp, tl_tensor val, tl_atomic_opts o, tl_src at)
 {
     ENTER(at);
+    if (!tl__named(o.tl__unnamed, "tl_atomic_cas", at))
+        return tl__poison();
     if (tl__any_poison(3, ptr, cmp, val))
         return tl__poison();
     cmp = sem_to_tensor(cmp);
@@ -580,6 +590,8 @@ void tl__broadcast(tl_tensor a, tl_tensor b, tl_tensor *oa, tl_tensor *ob, tl_sr
 tl_tensor tl__reshape(tl_tensor x, tl_shape_t shape, tl_reshape_opts o, tl_src at)
 {
     ENTER(at);
+    if (!tl__named(o.tl__unnamed, "tl_reshape", at))
+        return tl__poison();
     if (tl__is_poison(x))
         return x;
     if (!validate_block_shape(shape.rank, shape.d))
@@ -649,6 +661,8 @@ void tl__split(tl_tensor a, tl_tensor *l, tl_tensor *r, tl_src at)
 tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_reshape_opts o, tl_src at)
 {
     ENTER(at);
+    if (!tl__named(o.tl__unnamed, "tl_cat", at))
+        return tl__poison();
     if (tl__any_poison(2, a, b))
         return tl__poison();
     return sem_cat(a, b, o.can_reorder);
@@ -868,6 +882,8 @@ void tl__device_assert(tl_tensor cond, const char *msg, tl_tensor mask, tl_src a
 tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at)
 {
     ENTER(at);
+    if (!tl__named(o.tl__unnamed, "tl_dot", at))
+        return tl__poison();
     if (tl__any_poison(3, a, b, o.acc))
         return tl__poison();
     if (o.input_precision && o.allow_tf32 >= 0)

@@ -17,35 +17,20 @@
 #include <string.h>
 
 /* Result types of the jit functions built so far, by mangled name. */
+/* Result types of the jit functions built so far, by mangled name; a
+ * function whose body failed is remembered as failed, so its calls are
+ * poison rather than void. */
 typedef struct jit_rec {
     struct jit_rec *next;
     const char *name;
     int nrets;
+    bool failed;
     const tl_type *rets[16];
 } jit_rec;
 
-typedef struct jit_table {
-    ct_module *m;
-    jit_rec *head;
-} jit_table;
-
-static _Thread_local jit_table table;
-
-/* Called when a build ends: the records live in that module's arena, and a
- * later module may be allocated at the same address. */
-void tl__jit_forget(void)
-{
-    table.m = NULL;
-    table.head = NULL;
-}
-
 static jit_rec *find_rec(const char *name)
 {
-    if (table.m != B->m) {
-        table.m = B->m;
-        table.head = NULL;
-    }
-    for (jit_rec *r = table.head; r; r = r->next)
+    for (jit_rec *r = B->jits; r; r = r->next)
         if (!strcmp(r->name, name))
             return r;
     return NULL;
@@ -68,7 +53,8 @@ static void mangle_constexpr(ct_strbuf *cs, const char *path, const char *repr)
     }
 }
 
-/* Triton's repr of a constexpr argument: constexpr[v] for numbers, None. */
+/* Triton's repr of a constexpr argument: constexpr[v] for numbers, dtypes
+ * and strings; a parameter left to its default None is plain None. */
 static void number_repr(tl_tensor x, ct_strbuf *out)
 {
     if (x.kind == TL_K_NONE) {
@@ -166,6 +152,7 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
         tl_src ssrc = b->loc_src;
         tl_ifstate *sifs = b->ifs;
         int sdepth = b->loop_depth;
+        int errors_before = b->nerrors;
         tl_fn fn = {.parent = b->fn, .func = func, .nrets = -1};
         b->fn = &fn;
         b->ifs = NULL;
@@ -178,7 +165,7 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
             n++;
         /* the trailing `return` of the body */
         tl_tensor dec[16];
-        bool bad = false;
+        bool bad = b->nerrors > errors_before;
         for (int i = 0; i < n; i++) {
             dec[i] = sem_to_tensor(out[i]);
             bad |= tl__is_poison(dec[i]);
@@ -216,12 +203,12 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
         rec->nrets = nr;
         for (int i = 0; i < nr; i++)
             rec->rets[i] = rt[i];
-        rec->next = table.head;
-        table.head = rec;
+        rec->failed = bad;
+        rec->next = b->jits;
+        b->jits = rec;
     }
-    if (!rec) {
+    if (!rec || rec->failed) {
         ct_sb_free(&name);
-        tl__err("internal: jit function %s has no recorded signature", fullname);
         return -1;
     }
     /* the call */
@@ -248,14 +235,32 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
     if (!tl__active())
         return -1;
     tl__at(at);
+    int nparams = 0;
+    while (argnames && argnames[nparams])
+        nparams++;
+    if (nargs != nparams) {
+        tl__err("@jit helper `%s` takes %d argument%s, but %d %s given", name, nparams,
+                nparams == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        for (int i = 0; i < nrets; i++)
+            rets[i] = tl__poison();
+        return -1;
+    }
     /* Python names a helper by module and function: "<module>.<name>" */
     char full[512];
     const char *base = file ? strrchr(file, '/') : NULL;
     base = base ? base + 1 : (file ? file : "kernel");
     size_t bl = strcspn(base, ".");
     snprintf(full, sizeof full, "%.*s.%s", (int)bl, base, name);
+    /* a None passed explicitly is constexpr[None] (only defaults are plain None) */
+    int cx_pos[64], ncx = 0;
+    const char *cx_repr[64];
+    for (int i = 0; i < nargs && ncx < 64; i++)
+        if (args[i].kind == TL_K_NONE) {
+            cx_pos[ncx] = i;
+            cx_repr[ncx++] = "constexpr[None]";
+        }
     tl_tensor out[16];
-    int n = tl__jit(full, nargs, argnames, args, 0, NULL, NULL, body, ud, out);
+    int n = tl__jit(full, nargs, argnames, args, ncx, cx_pos, cx_repr, body, ud, out);
     for (int i = 0; i < nrets; i++)
         rets[i] = i < n ? out[i] : (n < 0 ? tl__poison() : TL_NONE);
     return n;

@@ -9,6 +9,7 @@
  * "i64:16" (an int divisible by 16), "fp32", or "1" (an int equal to 1,
  * which the JIT turns into a constant and drops from the signature).
  */
+#include "ctriton/check.h"
 #include "lang.h"
 
 #include <ctype.h>
@@ -332,8 +333,11 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     if (!ct_block_terminator(b.block))
         b_op(CT_OP_TT_RETURN, 0, NULL, 0, NULL);
     tl__cur = saved;
-    tl__jit_forget();
     free_cx(k, cx);
+    /* What the language built must be well-formed IR; a failure here is a
+     * bug in ctriton, reported (not aborted on) like any other error. */
+    if (!b.nerrors && !ct_verify_module(b.m, diags))
+        b.nerrors++;
     if (b.nerrors) {
         ct_module_destroy(b.m);
         return NULL;

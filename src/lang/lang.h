@@ -42,6 +42,7 @@ typedef struct tl_builder {
     tl_ifstate *ifs;           /* innermost runtime if being traced */
     int loop_depth;            /* runtime for/while nesting (no return allowed inside) */
     int nerrors;
+    struct jit_rec *jits;      /* the @jit functions built so far (jit.c) */
 } tl_builder;
 
 /* The builder of the kernel being built on this thread. */
@@ -200,8 +201,6 @@ typedef struct tl_jit_cx {
  * arguments; numbers and None are constexprs.  `cx_repr` (may be NULL) gives
  * the mangled repr of extra constexpr arguments (dtypes, shapes) at the given
  * positions.  Returns the number of results written to rets. */
-/* Forgets the @jit records of the finished build (jit.c). */
-void tl__jit_forget(void);
 int tl__jit(const char *fullname, int nargs, const char *const *argnames, const tl_tensor *args,
             int ncx_extra, const int *cx_pos, const char *const *cx_repr, tl__jit_body body,
             void *ud, tl_tensor *rets);

@@ -104,12 +104,13 @@ tl_tensor tl__libdevice(const char *name, int nargs, const tl_tensor *in, tl_src
     return e;
 }
 
-tl_tensor tl_extern_elementwise(const char *lib_name, const char *lib_path, int nargs,
-                                const tl_tensor *in, int nsigs, const tl_extern_sig *sigs,
-                                bool is_pure)
+tl_tensor tl__extern_elementwise(const char *lib_name, const char *lib_path, int nargs,
+                                 const tl_tensor *in, int nsigs, const tl_extern_sig *sigs,
+                                 bool is_pure, tl_src at)
 {
     if (!tl__active())
         return tl__poison();
+    tl__at(at);
     if (nargs > 4)
         return tl__err("extern_elementwise: too many arguments");
     tl_tensor args[4];

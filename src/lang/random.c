@@ -72,7 +72,7 @@ static void philox_body(const tl_tensor *a, tl_tensor *r, void *ud)
         r[0] = tl__err("the seed of tl.rand must be an integer");
         return;
     }
-    seed = tl__cast(seed, tl_uint64, (tl_cast_opts){0}, CUR);
+    seed = tl__cast(seed, tl_uint64, TL__OPTS(tl_cast_opts, TL__POS), CUR);
     tl_tensor c0 = tl__to_tensor(a[1], CUR), c1 = tl__to_tensor(a[2], CUR);
     tl_tensor c2 = tl__to_tensor(a[3], CUR), c3 = tl__to_tensor(a[4], CUR);
     const tl_type *int_dtype;
@@ -80,18 +80,18 @@ static void philox_body(const tl_tensor *a, tl_tensor *r, void *ud)
     if (tl__prim_bits(tl__scalar(c0.type)) == 32) {
         int_dtype = tl_uint32;
         seed_hi = tl__cast(tl__binop(TL_AND, tl__binop(TL_SHR, seed, I(32), CUR), U(0xffffffffull), CUR),
-                           tl_uint32, (tl_cast_opts){0}, CUR);
+                           tl_uint32, TL__OPTS(tl_cast_opts, TL__POS), CUR);
         seed_lo = tl__cast(tl__binop(TL_AND, seed, U(0xffffffffull), CUR), tl_uint32,
-                           (tl_cast_opts){0}, CUR);
+                           TL__OPTS(tl_cast_opts, TL__POS), CUR);
     } else {
         int_dtype = tl_uint64;
         seed_hi = tl__full(tl_shape(1), I(0), int_dtype, CUR);
         seed_lo = seed;
     }
-    c0 = tl__cast(c0, int_dtype, (tl_cast_opts){.bitcast = true}, CUR);
-    c1 = tl__cast(c1, int_dtype, (tl_cast_opts){.bitcast = true}, CUR);
-    c2 = tl__cast(c2, int_dtype, (tl_cast_opts){.bitcast = true}, CUR);
-    c3 = tl__cast(c3, int_dtype, (tl_cast_opts){.bitcast = true}, CUR);
+    c0 = tl__cast(c0, int_dtype, TL__OPTS(tl_cast_opts, .bitcast = true), CUR);
+    c1 = tl__cast(c1, int_dtype, TL__OPTS(tl_cast_opts, .bitcast = true), CUR);
+    c2 = tl__cast(c2, int_dtype, TL__OPTS(tl_cast_opts, .bitcast = true), CUR);
+    c3 = tl__cast(c3, int_dtype, TL__OPTS(tl_cast_opts, .bitcast = true), CUR);
     static const char *const names[] = {"c0", "c1", "c2", "c3", "k0", "k1", "n_rounds"};
     tl_tensor args[7] = {c0, c1, c2, c3, seed_lo, seed_hi, a[5]};
     if (tl__jit(RND "philox_impl", 7, names, args, 0, NULL, NULL, philox_impl_body, NULL, r) != 4)
@@ -103,11 +103,11 @@ static void randint4x_body(const tl_tensor *a, tl_tensor *r, void *ud)
 {
     (void)ud;
     tl_tensor seed = a[0], offset = a[1];
-    tl_tensor offset_lo = tl__cast(offset, tl_uint32, (tl_cast_opts){0}, CUR);
+    tl_tensor offset_lo = tl__cast(offset, tl_uint32, TL__OPTS(tl_cast_opts, TL__POS), CUR);
     tl_tensor _0 = tl__binop(TL_MUL, offset_lo, I(0), CUR);
     tl_tensor offset_hi;
     if (tl__prim_bits(tl__scalar(offset.type)) > 32)
-        offset_hi = tl__cast(tl__binop(TL_SHR, offset, I(32), CUR), tl_uint32, (tl_cast_opts){0}, CUR);
+        offset_hi = tl__cast(tl__binop(TL_SHR, offset, I(32), CUR), tl_uint32, TL__OPTS(tl_cast_opts, TL__POS), CUR);
     else
         offset_hi = _0;
     static const char *const names[] = {"seed", "c0", "c1", "c2", "c3", "n_rounds"};
@@ -139,18 +139,20 @@ static void uint_to_uniform_float_body(const tl_tensor *a, tl_tensor *r, void *u
     tl_tensor x = a[0], scale;
     tl_scalar s = tl__scalar(x.type)->sc;
     if (s == TL_UINT32 || s == TL_INT32) {
-        x = tl__cast(x, tl_int32, (tl_cast_opts){.bitcast = true}, CUR);
+        x = tl__cast(x, tl_int32, TL__OPTS(tl_cast_opts, .bitcast = true), CUR);
         scale = tl__to_tensor(tl__from_f64(4.6566127342e-10), CUR);
     } else {
         if (s != TL_UINT64 && s != TL_INT64) {
             r[0] = tl__err("uint_to_uniform_float needs 32- or 64-bit integers");
             return;
         }
-        x = tl__cast(x, tl_int64, (tl_cast_opts){.bitcast = true}, CUR);
+        x = tl__cast(x, tl_int64, TL__OPTS(tl_cast_opts, .bitcast = true), CUR);
         scale = tl__to_tensor(tl__from_f64(1.0842020432385337e-19), CUR);
     }
-    x = tl__where(tl__binop(TL_LT, x, I(0), CUR), tl__binop(TL_SUB, tl__neg(x, CUR), I(1), CUR), x,
-                  CUR);
+    /* x = tl.where(x < 0, -x - 1, x), evaluated left to right */
+    tl_tensor neg = tl__binop(TL_LT, x, I(0), CUR);
+    tl_tensor flipped = tl__binop(TL_SUB, tl__neg(x, CUR), I(1), CUR);
+    x = tl__where(neg, flipped, x, CUR);
     r[0] = tl__binop(TL_MUL, x, scale, CUR);
 }
 
@@ -182,7 +184,7 @@ static void pair_uniform_to_normal_body(const tl_tensor *a, tl_tensor *r, void *
 {
     (void)ud;
     tl_tensor u1 = a[0], u2 = a[1];
-    u1 = tl__maximum(tl__from_f64(1.0e-7), u1, (tl_minmax_opts){0}, CUR);
+    u1 = tl__maximum(tl__from_f64(1.0e-7), u1, TL__OPTS(tl_minmax_opts, TL__POS), CUR);
     tl_tensor th = tl__binop(TL_MUL, tl__from_f64(6.283185307179586), u2, CUR);
     tl_tensor rr = tl__unary(TL_SQRT, tl__binop(TL_MUL, tl__from_f64(-2.0), tl__unary(TL_LOG, u1, CUR), CUR), CUR);
     r[0] = tl__binop(TL_MUL, rr, tl__unary(TL_COS, th, CUR), CUR);

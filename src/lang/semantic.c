@@ -48,6 +48,10 @@ static const char *vty(tl_tensor x, char *buf, size_t cap)
         return "None";
     case TL_K_POISON:
         return "<error>";
+    case TL_K_DTYPE:
+        return "constexpr dtype";
+    case TL_K_STR:
+        return "constexpr str";
     default:
         return tl_type_name(x.type, buf, cap);
     }
@@ -180,6 +184,10 @@ tl_tensor sem_to_tensor(tl_tensor x)
     case TL_K_TENSOR:
     case TL_K_POISON:
         return x;
+    case TL_K_DTYPE:
+        return tl__err("a constexpr dtype cannot be used as a tensor");
+    case TL_K_STR:
+        return tl__err("a constexpr string cannot be used as a tensor");
     case TL_K_NONE:
         break;
     }
@@ -1489,24 +1497,25 @@ tl_tensor sem_dot(tl_tensor lhs, tl_tensor rhs, tl_tensor acc, const char *input
     int64_t mink = tl__prim_bits(ld) == 8 ? 32 : 16;
     if (tl_dim(lhs, -2) < 16 || K < mink || tl_dim(rhs, -1) < 16)
         return tl__err("Input shapes should have M >= 16, N >= 16 and K >= %lld", (long long)mink);
+    /* the zero constant is made first, whether an accumulator is given or not */
     const tl_type *ret_scalar;
-    tl_tensor zero;
+    ct_value *zero;
     if (tl__is_int(ld)) {
         if (ld->sc != TL_INT8)
             return tl__err("only int8 supported!");
-        zero = tl__from_i64(0);
+        zero = b_const_int(ct_type_int(B->m, 32), 0);
         ret_scalar = tl_int32;
     } else if (out_dtype->sc == TL_BF16) {
         return tl__err("out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16 "
                        "and cast with `.to(tl.bfloat16)`");
     } else if (ld->sc == TL_FP32 || ld->sc == TL_BF16) {
-        zero = tl__from_f64(0);
+        zero = b_const_float(ct_type_float(B->m, CT_F32), 0.0);
         ret_scalar = tl_float32;
     } else if (ld->sc == TL_FP64) {
-        zero = tl__from_f64(0);
+        zero = b_const_float(ct_type_float(B->m, CT_F64), 0.0);
         ret_scalar = tl_float64;
     } else {
-        zero = tl__from_f64(0);
+        zero = b_const_float(ct_type_float(B->m, out_dtype->sc == TL_FP16 ? CT_F16 : CT_F32), 0.0);
         ret_scalar = out_dtype;
     }
     int64_t shape[3];
@@ -1522,13 +1531,7 @@ tl_tensor sem_dot(tl_tensor lhs, tl_tensor rhs, tl_tensor acc, const char *input
     const tl_type *rt = tl__block_type(ret_scalar, rank, shape);
     ct_value *acc_h;
     if (acc.kind == TL_K_NONE) {
-        const ct_type *zt = ret_scalar->sc == TL_FP16 ? ct_type_float(B->m, CT_F16)
-                            : tl__is_int(ret_scalar) ? ct_type_int(B->m, 32)
-                            : ret_scalar->sc == TL_FP64 ? ct_type_float(B->m, CT_F64)
-                                                        : ct_type_float(B->m, CT_F32);
-        ct_value *z = zt->kind == CT_TY_INT ? b_const_int(zt, 0) : b_const_float(zt, 0.0);
-        (void)zero;
-        acc_h = b_splat(tl__ir_type(rt), z);
+        acc_h = b_splat(tl__ir_type(rt), zero);
     } else {
         if (acc.kind != TL_K_TENSOR || !tl_type_eq(tl__with_elem(ty(acc), tl_int1),
                                                    tl__with_elem(rt, tl_int1)))

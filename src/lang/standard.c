@@ -7,7 +7,9 @@
  * functions called from inside the reduce region; so do we, through
  * tl__jit, with the same full names and argument lists (defaults included,
  * since they appear in the mangled names).  The bodies below follow the
- * Python bodies line by line.
+ * Python bodies line by line.  Nested calls are written so that each call
+ * has at most one argument that emits ops: C does not order the evaluation
+ * of arguments, Python does (left to right).
  */
 #include "lang.h"
 
@@ -160,13 +162,13 @@ static const char *const ab_names[] = {"a", "b"};
 static void elementwise_max_body(const tl_tensor *a, tl_tensor *r, void *ud)
 {
     (void)ud;
-    r[0] = tl__maximum(a[0], a[1], (tl_minmax_opts){0}, CUR);
+    r[0] = tl__maximum(a[0], a[1], TL__OPTS(tl_minmax_opts, TL__POS), CUR);
 }
 
 static void elementwise_min_body(const tl_tensor *a, tl_tensor *r, void *ud)
 {
     (void)ud;
-    r[0] = tl__minimum(a[0], a[1], (tl_minmax_opts){0}, CUR);
+    r[0] = tl__minimum(a[0], a[1], TL__OPTS(tl_minmax_opts, TL__POS), CUR);
 }
 
 /* @jit def _sum_combine(a, b): return a + b */
@@ -201,11 +203,14 @@ static void arg_combine_body(const tl_tensor *a, tl_tensor *r, void *ud)
     tl_tensor v1 = a[0], i1 = a[1], v2 = a[2], i2 = a[3];
     bool tie_break_left = a[4].i != 0;
     tl_tensor tie;
-    if (tie_break_left)
-        tie = tl__binop(TL_LOGICAL_AND, tl__binop(TL_EQ, v1, v2, CUR),
-                        tl__binop(TL_LT, i1, i2, CUR), CUR);
-    else
-        tie = F(false);
+    if (tie_break_left) {
+        /* value1 == value2 and index1 < index2, left to right */
+        tl_tensor eq = tl__binop(TL_EQ, v1, v2, CUR);
+        tl_tensor lt = tl__binop(TL_LT, i1, i2, CUR);
+        tie = tl__binop(TL_LOGICAL_AND, eq, lt, CUR);
+    } else {
+        tie = tl__to_tensor(F(false), CUR); /* `tie = False` assigns a tensor */
+    }
     tl_tensor gt = tl__binop(TL_LOGICAL_OR, tl__binop(is_max ? TL_GT : TL_LT, v1, v2, CUR), tie, CUR);
     r[0] = tl__where(gt, v1, v2, CUR);
     r[1] = tl__where(gt, i1, i2, CUR);
@@ -415,6 +420,8 @@ tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src
     if (!tl__active())
         return tl__poison();
     tl__at(at);
+    if (!tl__named(o.tl__unnamed, "reduction", at))
+        return tl__poison();
     if (tl__is_poison(x))
         return x;
     if (x.kind != TL_K_TENSOR)
@@ -480,6 +487,8 @@ void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce
     if (!tl__active())
         return;
     tl__at(at);
+    if (!tl__named(o.tl__unnamed, "tl_max_with_indices", at))
+        return;
     if (tl__is_poison(x))
         return;
     tl_tensor args[5] = {x, axis_arg(o), F(true), F(o.tie_break_left), F(o.keep_dims)};
@@ -612,7 +621,7 @@ static void ravel_body(const tl_tensor *a, tl_tensor *r, void *ud)
 {
     (void)ud;
     tl_shape_t s = {1, {tl_numel(a[0])}};
-    r[0] = tl__reshape(a[0], s, (tl_reshape_opts){.can_reorder = a[1].i != 0}, CUR);
+    r[0] = tl__reshape(a[0], s, TL__OPTS(tl_reshape_opts, .can_reorder = a[1].i != 0), CUR);
 }
 
 tl_tensor tl__ravel(tl_tensor x, tl_src at)
@@ -639,7 +648,7 @@ static void interleave_body(const tl_tensor *a, tl_tensor *r, void *ud)
     tl_shape_t s = tl_shape_of(c);
     s.rank -= 1;
     s.d[s.rank - 1] = 2 * tl_dim(c, -2);
-    r[0] = tl__reshape(c, s, (tl_reshape_opts){0}, CUR);
+    r[0] = tl__reshape(c, s, TL__OPTS(tl_reshape_opts, TL__POS), CUR);
 }
 
 tl_tensor tl__interleave(tl_tensor a, tl_tensor b, tl_src at)

@@ -26,39 +26,73 @@
 /* Naming                                                              */
 /* ------------------------------------------------------------------ */
 
-typedef struct scope {
-    struct scope *parent;
-    ct_strset names;
-} scope;
+/* Names used in the current scope chain: a hash table whose entries are
+ * removed in the reverse order of insertion when a region's scope ends (like
+ * MLIR's ScopedHashTable), so a name is visible in nested regions but not in
+ * sibling ones. */
+typedef struct name_entry {
+    struct name_entry *next;
+    uint64_t h;
+    const char *s;
+} name_entry;
+
+#define NAME_BUCKETS 4096
 
 typedef struct counters {
     int value, arg, conflict;
 } counters;
 
 typedef struct namer {
-    ct_ptrmap vnames; /* ct_value* -> char* ("name" or "12"), results > 0 of a group absent */
+    ct_arena *arena;
+    ct_ptrmap vnames; /* ct_value* -> name (char*), or (id << 1) | 1 for %id */
     ct_ptrmap bnames; /* ct_block* -> (intptr_t)id + 1 */
     ct_ptrmap groups; /* ct_op* -> (void*)1 when every result is named separately */
-    char **owned;
-    size_t nowned, cowned;
+    name_entry *buckets[NAME_BUCKETS];
+    name_entry **stack;
+    size_t nstack, cstack;
 } namer;
 
-static char *own(namer *n, char *s)
+static uint64_t hash_name(const char *s, size_t n)
 {
-    if (n->nowned == n->cowned) {
-        n->cowned = n->cowned ? n->cowned * 2 : 64;
-        n->owned = realloc(n->owned, sizeof(char *) * n->cowned);
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ull;
     }
-    n->owned[n->nowned++] = s;
-    return s;
+    return h;
 }
 
-static bool scope_has(const scope *s, const char *name)
+static bool name_used(const namer *n, const char *s, size_t len)
 {
-    for (; s; s = s->parent)
-        if (ct_ss_has(&s->names, name))
+    uint64_t h = hash_name(s, len);
+    for (const name_entry *e = n->buckets[h % NAME_BUCKETS]; e; e = e->next)
+        if (e->h == h && strlen(e->s) == len && !memcmp(e->s, s, len))
             return true;
     return false;
+}
+
+static const char *name_add(namer *n, const char *s, size_t len)
+{
+    uint64_t h = hash_name(s, len);
+    name_entry *e = ct_arena_alloc(n->arena, sizeof *e);
+    e->h = h;
+    e->s = ct_arena_strndup(n->arena, s, len);
+    e->next = n->buckets[h % NAME_BUCKETS];
+    n->buckets[h % NAME_BUCKETS] = e;
+    if (n->nstack == n->cstack) {
+        n->cstack = n->cstack ? n->cstack * 2 : 256;
+        n->stack = realloc(n->stack, sizeof(*n->stack) * n->cstack);
+    }
+    n->stack[n->nstack++] = e;
+    return e->s;
+}
+
+static void scope_pop(namer *n, size_t mark)
+{
+    while (n->nstack > mark) {
+        name_entry *e = n->stack[--n->nstack];
+        n->buckets[e->h % NAME_BUCKETS] = e->next; /* always the head: LIFO */
+    }
 }
 
 static bool is_id_char(char c)
@@ -66,149 +100,168 @@ static bool is_id_char(char c)
     return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '-';
 }
 
-/* MLIR's sanitizeIdentifier for SSA names. */
-static void sanitize(const char *in, ct_strbuf *out)
+static const char *unique_name(namer *n, counters *c, const char *want)
 {
-    if (isdigit((unsigned char)in[0]))
-        ct_sb_putc(out, '_');
-    for (const char *p = in; *p; p++)
-        ct_sb_putc(out, is_id_char(*p) ? *p : '_');
-}
-
-static const char *unique_name(namer *n, scope *s, counters *c, const char *want)
-{
-    ct_strbuf b;
-    ct_sb_init(&b);
-    sanitize(want, &b);
-    if (!scope_has(s, b.s)) {
-        ct_ss_add(&s->names, b.s);
-        return own(n, ct_sb_take(&b));
-    }
-    size_t base = b.len;
+    /* MLIR's sanitizeIdentifier, then _N suffixes until unused */
+    char buf[512];
+    size_t len = 0;
+    if (isdigit((unsigned char)want[0]))
+        buf[len++] = '_';
+    for (const char *q = want; *q && len < sizeof buf - 24; q++)
+        buf[len++] = is_id_char(*q) ? *q : '_';
+    if (!name_used(n, buf, len))
+        return name_add(n, buf, len);
+    buf[len++] = '_';
     for (;;) {
-        b.len = base;
-        b.s[base] = 0;
-        ct_sb_printf(&b, "_%d", c->conflict++);
-        if (!scope_has(s, b.s))
-            break;
+        int k = c->conflict++;
+        char num[16];
+        int nl = 0;
+        do {
+            num[nl++] = (char)('0' + k % 10);
+            k /= 10;
+        } while (k);
+        size_t l2 = len;
+        while (nl)
+            buf[l2++] = num[--nl];
+        if (!name_used(n, buf, l2))
+            return name_add(n, buf, l2);
     }
-    ct_ss_add(&s->names, b.s);
-    return own(n, ct_sb_take(&b));
 }
 
-static void set_name(namer *n, scope *s, counters *c, const ct_value *v, const char *want)
+static void set_name(namer *n, counters *c, const ct_value *v, const char *want)
 {
     if (!want || !*want) {
-        char tmp[24];
-        snprintf(tmp, sizeof tmp, "%d", c->value++);
-        ct_pm_put(&n->vnames, v, own(n, strdup(tmp)));
+        ct_pm_put(&n->vnames, v, (void *)(((intptr_t)c->value++ << 1) | 1));
         return;
     }
-    ct_pm_put(&n->vnames, v, (void *)unique_name(n, s, c, want));
+    ct_pm_put(&n->vnames, v, (void *)unique_name(n, c, want));
 }
 
 /* Names an op's results get from OpAsmOpInterface (arith.constant, tt.split). */
-static bool asm_result_name(const ct_op *op, ct_strbuf *out)
+static bool asm_result_name(const ct_op *op, char *out, size_t cap)
 {
     if (op->code != CT_OP_ARITH_CONSTANT)
         return false;
     const ct_attr *v = ct_op_attr(op, "value");
     const ct_type *t = op->res[0].type;
     if (v && v->kind == CT_ATTR_INT && t->kind == CT_TY_INT) {
-        if (t->bits == 1)
-            ct_sb_puts(out, v->i ? "true" : "false");
-        else
-            ct_sb_printf(out, "c%" PRId64 "_i%d", v->i, t->bits);
+        if (t->bits == 1) {
+            snprintf(out, cap, "%s", v->i ? "true" : "false");
+        } else {
+            /* c<value>_i<bits>, without printf: this runs for every constant */
+            char tmp[48];
+            int k = 48;
+            int b = t->bits;
+            do {
+                tmp[--k] = (char)('0' + b % 10);
+                b /= 10;
+            } while (b);
+            tmp[--k] = 'i';
+            tmp[--k] = '_';
+            uint64_t u = v->i < 0 ? 0 - (uint64_t)v->i : (uint64_t)v->i;
+            do {
+                tmp[--k] = (char)('0' + u % 10);
+                u /= 10;
+            } while (u);
+            if (v->i < 0)
+                tmp[--k] = '-';
+            tmp[--k] = 'c';
+            size_t n = (size_t)(48 - k);
+            if (n >= cap)
+                n = cap - 1;
+            memcpy(out, tmp + k, n);
+            out[n] = 0;
+        }
         return true;
     }
     if (v && v->kind == CT_ATTR_INT && t->kind == CT_TY_INDEX) {
-        ct_sb_printf(out, "c%" PRId64, v->i);
+        snprintf(out, cap, "c%" PRId64, v->i);
         return true;
     }
     if (v && v->kind == CT_ATTR_BOOL) {
-        ct_sb_puts(out, v->i ? "true" : "false");
+        snprintf(out, cap, "%s", v->i ? "true" : "false");
         return true;
     }
-    ct_sb_puts(out, "cst");
+    snprintf(out, cap, "cst");
     return true;
 }
 
-static void number_op(namer *n, scope *s, counters *c, const ct_op *op)
+static void number_op(namer *n, counters *c, const ct_op *op)
 {
     if (op->nres == 0)
         return;
     const char *nl = ct_loc_name_of(op->loc);
     if (nl) {
-        set_name(n, s, c, &op->res[0], nl);
+        set_name(n, c, &op->res[0], nl);
         return;
     }
     if (op->code == CT_OP_TT_SPLIT && op->nres == 2) {
-        set_name(n, s, c, &op->res[0], "outLHS");
-        set_name(n, s, c, &op->res[1], "outRHS");
+        set_name(n, c, &op->res[0], "outLHS");
+        set_name(n, c, &op->res[1], "outRHS");
         ct_pm_put(&n->groups, op, (void *)1);
         return;
     }
-    ct_strbuf b;
-    ct_sb_init(&b);
-    if (asm_result_name(op, &b)) {
-        set_name(n, s, c, &op->res[0], b.s);
-        ct_sb_free(&b);
+    char buf[64];
+    if (asm_result_name(op, buf, sizeof buf)) {
+        set_name(n, c, &op->res[0], buf);
         return;
     }
-    ct_sb_free(&b);
-    set_name(n, s, c, &op->res[0], NULL);
+    set_name(n, c, &op->res[0], NULL);
 }
 
-static void number_block(namer *n, scope *s, counters *c, const ct_block *b, bool entry)
+static void number_block(namer *n, counters *c, const ct_block *b, bool entry)
 {
     for (int i = 0; i < b->nargs; i++) {
         const ct_value *a = b->args[i];
         const char *nl = ct_loc_name_of(a->loc);
-        char tmp[24];
         if (entry) {
+            char tmp[24];
             snprintf(tmp, sizeof tmp, "arg%d", c->arg++);
-            set_name(n, s, c, a, nl ? nl : tmp);
+            set_name(n, c, a, nl ? nl : tmp);
         } else {
-            set_name(n, s, c, a, nl);
+            set_name(n, c, a, nl);
         }
     }
     for (const ct_op *op = b->first; op; op = op->next)
-        number_op(n, s, c, op);
+        number_op(n, c, op);
 }
 
-static void name_region(namer *n, const ct_region *r, counters c, scope *parent)
+static void name_region(namer *n, const ct_region *r, counters c)
 {
-    scope s = {parent, {0}};
-    ct_ss_init(&s.names);
+    size_t mark = n->nstack;
     int bid = 0;
     for (const ct_block *b = r->first; b; b = b->next) {
         ct_pm_put(&n->bnames, b, (void *)(intptr_t)(bid + 1));
         bid++;
-        number_block(n, &s, &c, b, b == r->first);
+        number_block(n, &c, b, b == r->first);
     }
     for (const ct_block *b = r->first; b; b = b->next)
         for (const ct_op *op = b->first; op; op = op->next)
             for (int i = 0; i < op->nregions; i++)
-                name_region(n, &op->regions[i], c, &s);
-    ct_ss_free(&s.names);
+                name_region(n, &op->regions[i], c);
+    scope_pop(n, mark);
 }
 
 static void name_top_op(namer *n, const ct_op *op)
 {
     counters c = {0, 0, 0};
-    scope top = {NULL, {0}};
-    ct_ss_init(&top.names);
-    number_op(n, &top, &c, op);
+    size_t mark = n->nstack;
+    number_op(n, &c, op);
     for (int i = 0; i < op->nregions; i++)
-        name_region(n, &op->regions[i], c, &top);
-    ct_ss_free(&top.names);
+        name_region(n, &op->regions[i], c);
+    scope_pop(n, mark);
+}
+
+static void namer_init(namer *n)
+{
+    memset(n, 0, sizeof *n);
+    n->arena = ct_arena_new();
 }
 
 static void namer_free(namer *n)
 {
-    for (size_t i = 0; i < n->nowned; i++)
-        free(n->owned[i]);
-    free(n->owned);
+    ct_arena_free(n->arena);
+    free(n->stack);
     ct_pm_free(&n->vnames);
     ct_pm_free(&n->bnames);
     ct_pm_free(&n->groups);
@@ -223,7 +276,24 @@ typedef struct printer {
     namer nm;
     unsigned flags;
     int indent;
+    ct_ptrmap tstr; /* ct_type* -> text_piece (in the namer's arena): types recur */
+    ct_ptrmap lstr; /* ct_loc* -> text_piece: ops of one call site share a location */
 } printer;
+
+/* A cached piece of output text with its length. */
+typedef struct text_piece {
+    size_t n;
+    char s[];
+} text_piece;
+
+static text_piece *piece_new(ct_arena *a, const char *s, size_t n)
+{
+    text_piece *t = ct_arena_alloc(a, sizeof *t + n + 1);
+    t->n = n;
+    memcpy(t->s, s, n);
+    t->s[n] = 0;
+    return t;
+}
 
 static void P(printer *p, const char *s)
 {
@@ -242,36 +312,68 @@ static void Pf(printer *p, const char *fmt, ...)
 static void nl(printer *p)
 {
     ct_sb_putc(&p->out, '\n');
-    for (int i = 0; i < p->indent; i++)
-        ct_sb_putc(&p->out, ' ');
+    ct_sb_spaces(&p->out, p->indent);
 }
 
 static void put_type(printer *p, const ct_type *t)
 {
-    char buf[512];
-    size_t n = ct_type_str(t, buf, sizeof buf);
-    if (n < sizeof buf) {
-        P(p, buf);
-    } else {
-        char *big = malloc(n + 1);
-        ct_type_str(t, big, n + 1);
-        P(p, big);
-        free(big);
+    text_piece *tp = ct_pm_get(&p->tstr, t);
+    if (!tp) {
+        char buf[256];
+        size_t n = ct_type_str(t, buf, sizeof buf);
+        if (n < sizeof buf) {
+            tp = piece_new(p->nm.arena, buf, n);
+        } else {
+            char *c = malloc(n + 1);
+            if (!c)
+                return;
+            ct_type_str(t, c, n + 1);
+            tp = piece_new(p->nm.arena, c, n);
+            free(c);
+        }
+        ct_pm_put(&p->tstr, t, tp);
     }
+    ct_sb_putn(&p->out, tp->s, tp->n);
+}
+
+static void printer_free(printer *p)
+{
+    ct_pm_free(&p->tstr);
+    ct_pm_free(&p->lstr);
+    namer_free(&p->nm);
+}
+
+/* the name of a value: a string, or a number tagged in the low bit */
+static void put_name(printer *p, const void *nm)
+{
+    ct_sb_putc(&p->out, '%');
+    if ((intptr_t)nm & 1)
+        ct_sb_putint(&p->out, (long long)((intptr_t)nm >> 1));
+    else
+        P(p, (const char *)nm);
 }
 
 static void put_value(printer *p, const ct_value *v)
 {
     const char *name = ct_pm_get(&p->nm.vnames, v);
+    if (name && v->def && v->def->nres > 1 && !ct_pm_get(&p->nm.groups, v->def)) {
+        /* a result of a multi-result op named as one group: %name#0 */
+        put_name(p, name);
+        ct_sb_putc(&p->out, '#');
+        ct_sb_putint(&p->out, v->index);
+        return;
+    }
     if (name) {
-        Pf(p, "%%%s", name);
+        put_name(p, name);
         return;
     }
     if (v->def) {
         /* a result of a single-named group: %name#i */
         const char *base = ct_pm_get(&p->nm.vnames, &v->def->res[0]);
         if (base) {
-            Pf(p, "%%%s#%d", base, v->index);
+            put_name(p, base);
+            ct_sb_putc(&p->out, '#');
+            ct_sb_putint(&p->out, v->index);
             return;
         }
     }
@@ -299,14 +401,18 @@ static void put_types_of(printer *p, ct_value *const *v, int n)
 static void put_string(printer *p, const char *s)
 {
     ct_sb_putc(&p->out, '"');
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            Pf(p, "\\%c", *c);
-        else if (*c < 0x20 || *c >= 0x7f)
-            Pf(p, "\\%02X", *c);
-        else
-            ct_sb_putc(&p->out, (char)*c);
+    const unsigned char *run = (const unsigned char *)s, *c;
+    for (c = run; *c; c++) {
+        if (*c == '"' || *c == '\\' || *c < 0x20 || *c >= 0x7f) {
+            ct_sb_putn(&p->out, (const char *)run, (size_t)(c - run));
+            if (*c == '"' || *c == '\\')
+                Pf(p, "\\%c", *c);
+            else
+                Pf(p, "\\%02X", *c);
+            run = c + 1;
+        }
     }
+    ct_sb_putn(&p->out, (const char *)run, (size_t)(c - run));
     ct_sb_putc(&p->out, '"');
 }
 
@@ -381,7 +487,7 @@ static void put_attr(printer *p, const ct_attr *a, elision el)
             P(p, a->i ? "true" : "false");
             break;
         }
-        Pf(p, "%" PRId64, a->i);
+        ct_sb_putint(&p->out, a->i);
         if (!a->type || (el == ELIDE_MAY && a->type->kind == CT_TY_INT && a->type->bits == 64))
             break;
         P(p, " : ");
@@ -514,7 +620,10 @@ static void put_loc_inner(printer *p, const ct_loc *l)
         break;
     case CT_LOC_FILE:
         put_string(p, l->file);
-        Pf(p, ":%d:%d", l->line, l->col);
+        ct_sb_putc(&p->out, ':');
+        ct_sb_putint(&p->out, l->line);
+        ct_sb_putc(&p->out, ':');
+        ct_sb_putint(&p->out, l->col);
         break;
     case CT_LOC_NAME:
         put_string(p, l->name);
@@ -547,9 +656,17 @@ static void put_trailing_loc(printer *p, const ct_loc *l)
 {
     if (!(p->flags & CT_PRINT_LOCS) || !l)
         return;
+    /* ops made at one call site share their location: print it once */
+    const text_piece *done = ct_pm_get(&p->lstr, l);
+    if (done) {
+        ct_sb_putn(&p->out, done->s, done->n);
+        return;
+    }
+    size_t start = p->out.len;
     P(p, " loc(");
     put_loc_inner(p, l);
     P(p, ")");
+    ct_pm_put(&p->lstr, l, piece_new(p->nm.arena, p->out.s + start, p->out.len - start));
 }
 
 /* ---- blocks and regions ------------------------------------------- */
@@ -557,7 +674,8 @@ static void put_trailing_loc(printer *p, const ct_loc *l)
 static void put_block_name(printer *p, const ct_block *b)
 {
     intptr_t id = (intptr_t)ct_pm_get(&p->nm.bnames, b);
-    Pf(p, "^bb%d", (int)(id ? id - 1 : -1));
+    P(p, "^bb");
+    ct_sb_putint(&p->out, id ? id - 1 : -1);
 }
 
 static void print_op(printer *p, const ct_op *op);
@@ -659,7 +777,11 @@ static void put_results(printer *p, const ct_op *op)
             put_value(p, &op->res[i]);
         }
     } else {
-        put_value(p, &op->res[0]);
+        const char *name = ct_pm_get(&p->nm.vnames, &op->res[0]);
+        if (name)
+            put_name(p, name);
+        else
+            P(p, "%<<UNKNOWN SSA VALUE>>");
         if (op->nres > 1)
             Pf(p, ":%d", op->nres);
     }
@@ -1308,6 +1430,7 @@ char *ct_print_module(const ct_module *m, unsigned flags)
 {
     printer p = {.flags = flags};
     ct_sb_init(&p.out);
+    namer_init(&p.nm);
     for (const ct_op *op = m->body->first; op; op = op->next)
         name_top_op(&p.nm, op);
     P(&p, "module");
@@ -1326,7 +1449,7 @@ char *ct_print_module(const ct_module *m, unsigned flags)
     P(&p, "}");
     put_trailing_loc(&p, m->loc);
     P(&p, "\n");
-    namer_free(&p.nm);
+    printer_free(&p);
     return ct_sb_take(&p.out);
 }
 
@@ -1334,11 +1457,12 @@ char *ct_print_op(const ct_op *op, unsigned flags)
 {
     printer p = {.flags = flags};
     ct_sb_init(&p.out);
+    namer_init(&p.nm);
     const ct_op *top = op;
     while (ct_op_parent_op(top))
         top = ct_op_parent_op(top);
     name_top_op(&p.nm, top);
     print_op(&p, op);
-    namer_free(&p.nm);
+    printer_free(&p);
     return ct_sb_take(&p.out);
 }

@@ -62,15 +62,43 @@ void ct_sb_putc(ct_strbuf *b, char c)
 
 void ct_sb_vprintf(ct_strbuf *b, const char *fmt, va_list ap)
 {
+    reserve(b, 64);
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    size_t room = b->cap - b->len;
+    int n = vsnprintf(b->s + b->len, room, fmt, ap2);
     va_end(ap2);
     if (n < 0)
         return;
-    reserve(b, (size_t)n);
-    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    if ((size_t)n >= room) {
+        reserve(b, (size_t)n);
+        vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    }
     b->len += (size_t)n;
+}
+
+void ct_sb_putint(ct_strbuf *b, long long v)
+{
+    char tmp[24];
+    int i = 24;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        tmp[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[--i] = '-';
+    ct_sb_putn(b, tmp + i, (size_t)(24 - i));
+}
+
+void ct_sb_spaces(ct_strbuf *b, int n)
+{
+    if (n <= 0)
+        return;
+    reserve(b, (size_t)n);
+    memset(b->s + b->len, ' ', (size_t)n);
+    b->len += (size_t)n;
+    b->s[b->len] = 0;
 }
 
 void ct_sb_printf(ct_strbuf *b, const char *fmt, ...)

@@ -23,6 +23,8 @@ void ct_sb_puts(ct_strbuf *b, const char *s);
 void ct_sb_putc(ct_strbuf *b, char c);
 void ct_sb_printf(ct_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ct_sb_vprintf(ct_strbuf *b, const char *fmt, va_list ap);
+void ct_sb_putint(ct_strbuf *b, long long v);
+void ct_sb_spaces(ct_strbuf *b, int n);
 /* Takes the string out of the buffer (caller frees); the buffer is reset. */
 char *ct_sb_take(ct_strbuf *b);
 

@@ -1,0 +1,18 @@
+# Dropout with a seed: the mask is regenerated from (seed, offset) by Philox,
+# so nothing but the seed needs to be kept.  The C port is kernels/dropout.c.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dropout_kernel(x_ptr, output_ptr, n_elements, p, seed, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    # keep an element with probability 1 - p, and rescale it
+    random = tl.rand(seed, offsets)
+    x_keep = random > p
+    output = tl.where(x_keep, x / (1 - p), 0.0)
+    tl.store(output_ptr + offsets, output, mask=mask)

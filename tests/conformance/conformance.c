@@ -1,0 +1,288 @@
+/*
+ * Conformance kernels: the C twins of tests/conformance/conformance.py,
+ * statement for statement, one construct of triton.language after another.
+ * The fidelity harness checks that each lowers to the same code as its
+ * Python original.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "kernels.h"
+
+TL_KERNEL(cf_if_else, (x_ptr, y_ptr, n), (int, BLOCK))
+{
+    tl_tensor pid = tl_program_id(0);
+    tl_tensor s = tl_load(tl_add(x_ptr, pid));
+    tl_tensor t = tl_mul(s, 2);
+    TL_IF(tl_eq(pid, 0), s, t) {
+        s = tl_add(s, 1);
+    } TL_ELSE {
+        s = tl_sub(s, 1);
+        t = tl_mul(t, 3);
+    }
+    TL_IF(tl_gt(pid, n), s) {
+        s = tl_mul(s, t);
+    }
+    tl_store(tl_add(y_ptr, pid), tl_add(s, t));
+}
+
+TL_KERNEL(cf_while, (x_ptr, y_ptr, n))
+{
+    tl_tensor i = tl_to_tensor(0); /* Python: `i = 0` makes a tensor */
+    tl_tensor acc = tl_load(x_ptr);
+    TL_WHILE(tl_lt(i, n), i, acc) {
+        acc = tl_mul(acc, 2.0);
+        i = tl_add(i, 1);
+    }
+    tl_store(y_ptr, acc);
+}
+
+TL_KERNEL(cf_early_return, (x_ptr, y_ptr, n), (int, BLOCK))
+{
+    tl_tensor pid = tl_program_id(0);
+    TL_IF(tl_ge(tl_mul(pid, BLOCK), n)) {
+        TL_RETURN();
+    }
+    tl_tensor offs = tl_add(tl_mul(pid, BLOCK), tl_arange(0, BLOCK));
+    tl_store(tl_add(y_ptr, offs), tl_load(tl_add(x_ptr, offs), .mask = tl_lt(offs, n)), .mask = tl_lt(offs, n));
+}
+
+TL_KERNEL(cf_ternary_nested, (x_ptr, y_ptr, n), (int, BLOCK))
+{
+    tl_tensor pid = tl_program_id(0);
+    tl_tensor v = tl_load(tl_add(x_ptr, pid));
+    tl_tensor w = TL_IFEXP(tl_eq(tl_mod(pid, 2), 0), v, tl_mul(v, 2.0));
+    tl_tensor acc = tl_zeros(tl_shape(BLOCK), tl_float32);
+    TL_FOR(i, tl_range(0, n, 1), acc) {
+        TL_FOR(j, tl_range(0, 4, 1, .loop_unroll_factor = 2), acc) {
+            acc = tl_add(acc, tl_mul(w, j));
+        }
+        acc = tl_sub(acc, i);
+    }
+    TL_FOR(k, tl_range(8, 0, -2), acc) {
+        acc = tl_add(acc, k);
+    }
+    tl_store(tl_add(y_ptr, tl_arange(0, BLOCK)), acc);
+}
+
+TL_KERNEL(ops_int, (a_ptr, b_ptr, c_ptr, u_ptr, n), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor a = tl_load(tl_add(a_ptr, offs));
+    tl_tensor b = tl_load(tl_add(b_ptr, offs));
+    tl_tensor u = tl_load(tl_add(u_ptr, offs));
+    tl_tensor c = tl_sub(tl_add(tl_floordiv(a, b), tl_mod(a, b)), tl_neg(a));
+    c = tl_add(tl_add(tl_add(c, tl_shl(a, 2)), tl_shr(a, 1)), tl_invert(a));
+    c = tl_add(tl_add(tl_add(c, tl_and(a, b)), tl_or(a, b)), tl_xor(a, b));
+    c = tl_add(tl_add(tl_add(c, tl_minimum(a, b)), tl_maximum(a, 7)), tl_abs(a));
+    c = tl_add(c, tl_to(tl_umulhi(u, u), tl_int32));
+    tl_tensor d = tl_add(tl_add(tl_floordiv(u, 3), tl_mod(u, 5)), tl_shr(u, 3));
+    tl_tensor e = tl_add(tl_mul(tl_to(a, tl_int64), 3), n);
+    /* (a > b) & (a >= 0) | (a < n) ^ (a <= b): & binds tighter than ^, ^ than | */
+    tl_tensor f = tl_or(tl_and(tl_gt(a, b), tl_ge(a, 0)), tl_xor(tl_lt(a, n), tl_le(a, b)));
+    f = tl_or(tl_or(f, tl_eq(a, 1)), tl_ne(a, b));
+    tl_tensor g = tl_add(tl_where(f, c, tl_to(d, tl_int32)), tl_to(e, tl_int32));
+    g = tl_add(tl_add(g, tl_to(tl_to(a, tl_int8), tl_int32)), tl_to(tl_to(a, tl_uint16), tl_int32));
+    tl_store(tl_add(c_ptr, offs), tl_add(g, tl_mul(tl_sub(1, a), 2)));
+}
+
+TL_KERNEL(ops_float, (x_ptr, h_ptr, b_ptr, y_ptr, scale), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor h = tl_load(tl_add(h_ptr, offs));
+    tl_tensor b = tl_load(tl_add(b_ptr, offs));
+    tl_tensor y = tl_add(tl_add(tl_add(tl_exp(x), tl_exp2(x)), tl_log(x)), tl_log2(x));
+    y = tl_add(tl_add(tl_add(y, tl_sqrt(x)), tl_sqrt_rn(x)), tl_rsqrt(x));
+    y = tl_add(tl_add(tl_add(y, tl_sin(x)), tl_cos(x)), tl_erf(x));
+    y = tl_add(tl_add(tl_add(tl_add(y, tl_floor(x)), tl_ceil(x)), tl_abs(x)), tl_sigmoid(x));
+    y = tl_add(tl_add(tl_add(y, tl_fma(x, x, 1.0)), tl_fdiv(x, 3.0)), tl_div_rn(x, x));
+    y = tl_add(tl_add(tl_add(y, tl_mod(x, 2.0)), tl_div(x, 3)), tl_div(2, x));
+    y = tl_add(tl_add(y, tl_minimum(x, 0.5)), tl_maximum(x, 0.5, .propagate_nan = TL_PROPAGATE_NAN_ALL));
+    y = tl_add(y, tl_clamp(x, -1.0, 1.0));
+    y = tl_add(tl_add(tl_add(y, tl_to(tl_mul(h, 2), tl_float32)), tl_div(h, h)), tl_to(tl_add(b, b), tl_float32));
+    y = tl_add(tl_add(y, tl_add(h, b)), tl_mul(h, scale));
+    y = tl_add(tl_add(tl_add(y, tl_libdevice("pow", x, 2.0)), tl_libdevice("pow", x, 3)), tl_libdevice("tanh", x));
+    y = tl_add(tl_add(tl_where(tl_gt(x, 0.5), y, tl_neg(y)), tl_to(tl_ne(x, x), tl_float32)), tl_to(tl_lt(h, 1), tl_float32));
+    tl_store(tl_add(y_ptr, offs), tl_add(tl_add(tl_add(y, 1e-6), 1e300 * 0), pow(2.0, 0.5)));
+}
+
+TL_KERNEL(ops_cast, (x_ptr, y_ptr, q_ptr), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor h = tl_to(x, tl_float16);
+    tl_tensor b = tl_to(x, tl_bfloat16);
+    tl_tensor f8 = tl_to(x, tl_float8e4nv);
+    tl_tensor f5 = tl_to(h, tl_float8e5);
+    tl_tensor z = tl_to(x, tl_float16, .fp_downcast_rounding = "rtz");
+    tl_tensor i = tl_to(x, tl_int32);
+    tl_tensor u = tl_to(x, tl_uint8);
+    tl_tensor bits = tl_to(x, tl_int32, .bitcast = true);
+    tl_tensor back = tl_to(bits, tl_float32, .bitcast = true);
+    tl_tensor flag = tl_to(x, tl_int1);
+    tl_tensor d = tl_to(x, tl_float64);
+    tl_tensor y = tl_add(tl_add(tl_to(h, tl_float32), tl_to(b, tl_float32)), tl_to(f8, tl_float32));
+    y = tl_add(tl_add(tl_add(y, tl_to(f5, tl_float32)), tl_to(z, tl_float32)), tl_to(i, tl_float32));
+    y = tl_add(tl_add(tl_add(tl_add(y, tl_to(u, tl_float32)), back), tl_to(flag, tl_float32)), tl_to(d, tl_float32));
+    tl_store(tl_add(y_ptr, offs), y);
+    tl_store(tl_add(q_ptr, offs), f8);
+}
+
+TL_KERNEL(ops_reduce, (x_ptr, i_ptr, y_ptr), (int, BLOCK_M), (int, BLOCK_N))
+{
+    tl_tensor rows = tl_arange(0, BLOCK_M);
+    tl_tensor cols = tl_arange(0, BLOCK_N);
+    tl_tensor x = tl_load(tl_add(tl_add(x_ptr, tl_mul(tl_idx(rows, ":, None"), BLOCK_N)), tl_idx(cols, "None, :")));
+    tl_tensor iv = tl_load(tl_add(tl_add(i_ptr, tl_mul(tl_idx(rows, ":, None"), BLOCK_N)), tl_idx(cols, "None, :")));
+    tl_tensor a = tl_add(tl_add(tl_sum(x, .axis = 1), tl_max(x, .axis = 1)), tl_min(x, .axis = 1));
+    tl_tensor b = tl_sum(x, .axis = 0, .keep_dims = true);
+    tl_tensor c = tl_add(tl_argmax(x, 1), tl_argmin(x, 1, .tie_break_left = false));
+    tl_tensor v, idx;
+    tl_max_with_indices(x, &v, &idx, .axis = 1);
+    tl_tensor d = tl_add(tl_cumsum(x, .axis = 1), tl_cumprod(x, .axis = 1, .reverse = true));
+    tl_tensor e = tl_add(tl_add(tl_xor_sum(iv, .axis = 0), tl_reduce_or(iv, 0)), tl_sum(tl_to(iv, tl_int8), .axis = 0));
+    tl_tensor s = tl_add(tl_add(tl_sum(x), tl_max(x)), tl_to(tl_sum(x, .axis = 1, .dtype = tl_float64), tl_float32));
+    tl_store(tl_add(y_ptr, rows), tl_add(tl_add(tl_add(tl_add(a, tl_to(c, tl_float32)), v), tl_to(idx, tl_float32)), s));
+    tl_store(tl_add(tl_add(y_ptr, tl_mul(tl_idx(rows, ":, None"), BLOCK_N)), tl_idx(cols, "None, :")), tl_add(d, b));
+    tl_store(tl_add(i_ptr, cols), e);
+}
+
+TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor a = tl_reshape(x, tl_shape(BLOCK / 16, 16));
+    tl_tensor t = tl_trans(a);
+    tl_tensor p = tl_permute(a, tl_ints(1, 0));
+    tl_tensor j = tl_join(x, x);
+    tl_tensor l, r;
+    tl_split(j, &l, &r);
+    tl_tensor e = tl_expand_dims(x, 0);
+    tl_tensor bb = tl_broadcast_to(tl_idx(x, ":, None"), tl_shape(BLOCK, 4));
+    tl_tensor c = tl_cat(x, x, .can_reorder = true);
+    tl_tensor il = tl_interleave(x, x);
+    tl_tensor z = tl_add(tl_add(tl_zeros_like(x), tl_full(tl_shape(BLOCK), 3, tl_float32)), tl_ravel(a));
+    tl_tensor g = tl_gather(x, tl_mod(offs, 7), 0);
+    tl_tensor h = tl_histogram(tl_mod(offs, 16), 16);
+    tl_tensor y = tl_add(tl_add(tl_add(l, r), tl_sum(tl_sum(t, .axis = 0))), tl_sum(tl_sum(p, .axis = 1)));
+    y = tl_add(tl_add(tl_add(tl_add(y, tl_sum(e, .axis = 0)), tl_sum(bb, .axis = 1)), z), g);
+    y = tl_add(tl_add(tl_add(y, tl_sum(c)), tl_sum(il)), tl_sum(h));
+    tl_store(tl_add(y_ptr, offs), y);
+}
+
+TL_KERNEL(ops_memory, (x_ptr, y_ptr, i_ptr, b_ptr, n), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    offs = tl_max_contiguous(tl_multiple_of(offs, 16), 16);
+    tl_assume(tl_gt(n, 0));
+    tl_tensor m = tl_lt(offs, n);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = m, .other = tl_c(0.0), .cache_modifier = ".cg", .eviction_policy = "evict_last");
+    tl_tensor s = tl_load(x_ptr, .is_volatile = true);
+    tl_tensor flags = tl_load(tl_add(b_ptr, offs), .mask = m, .other = TL_FALSE);
+    tl_store(tl_add(y_ptr, offs), tl_add(x, s), .mask = tl_and(m, flags), .cache_modifier = ".cs");
+    tl_store(tl_add(b_ptr, offs), tl_gt(x, 0), .mask = m);
+    tl_debug_barrier();
+    tl_atomic_add(tl_add(y_ptr, offs), x, .mask = m);
+    tl_atomic_max(tl_add(y_ptr, offs), x, .mask = m, .sem = "relaxed", .scope = "cta");
+    tl_atomic_min(tl_add(y_ptr, offs), x, .mask = m);
+    tl_tensor iv = tl_load(tl_add(i_ptr, offs));
+    tl_atomic_and(tl_add(i_ptr, offs), iv);
+    tl_atomic_or(tl_add(i_ptr, offs), iv, .sem = "release");
+    tl_atomic_xor(tl_add(i_ptr, offs), iv, .scope = "sys");
+    tl_atomic_xchg(tl_add(i_ptr, offs), iv);
+    tl_atomic_max(tl_add(i_ptr, offs), iv);
+    tl_atomic_cas(i_ptr, 0, 1, .sem = "acquire");
+    tl_store(tl_add(i_ptr, 1), tl_to(tl_to(tl_add(i_ptr, 3), tl_int64), tl_int32));
+}
+
+TL_KERNEL(ops_dot, (a_ptr, b_ptr, c_ptr, f_ptr), (int, M), (int, N), (int, K))
+{
+    tl_tensor rm = tl_arange(0, M);
+    tl_tensor rn = tl_arange(0, N);
+    tl_tensor rk = tl_arange(0, K);
+    tl_tensor a = tl_load(tl_add(tl_add(a_ptr, tl_mul(tl_idx(rm, ":, None"), K)), tl_idx(rk, "None, :")));
+    tl_tensor b = tl_load(tl_add(tl_add(b_ptr, tl_mul(tl_idx(rk, ":, None"), N)), tl_idx(rn, "None, :")));
+    tl_tensor c = tl_dot(a, b);
+    tl_tensor d = tl_dot(a, b, .out_dtype = tl_float16);
+    tl_tensor fa = tl_load(tl_add(tl_add(f_ptr, tl_mul(tl_idx(rm, ":, None"), K)), tl_idx(rk, "None, :")));
+    tl_tensor fb = tl_load(tl_add(tl_add(f_ptr, tl_mul(tl_idx(rk, ":, None"), N)), tl_idx(rn, "None, :")));
+    tl_tensor e = tl_add(tl_dot(fa, fb, .input_precision = "ieee"), tl_dot(fa, fb, .input_precision = "tf32x3"));
+    e = tl_add(e, tl_dot(fa, fb, .acc = c));
+    tl_store(tl_add(tl_add(c_ptr, tl_mul(tl_idx(rm, ":, None"), N)), tl_idx(rn, "None, :")),
+             tl_to(tl_add(tl_add(c, tl_to(d, tl_float32)), e), tl_float16));
+}
+
+TL_KERNEL(ops_random, (y_ptr, seed, n), (int, BLOCK))
+{
+    tl_tensor offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_tensor r = tl_add(tl_add(tl_rand(seed, offs), tl_randn(seed, offs)), tl_to(tl_randint(seed, offs), tl_float32));
+    tl_tensor r4[4];
+    tl_randint4x(seed, offs, r4);
+    r = tl_add(tl_add(r, tl_to(tl_xor(tl_xor(tl_xor(r4[0], r4[1]), r4[2]), r4[3]), tl_float32)), tl_rand(123, tl_to(offs, tl_int64)));
+    tl_store(tl_add(y_ptr, offs), r, .mask = tl_lt(offs, n));
+}
+
+TL_JIT(scale_shift, (x, scale, shift))
+{
+    return tl_add(tl_mul(x, scale), shift);
+}
+
+TL_JIT_TUPLE(two_values, (x))
+{
+    return tl_tuple(tl_add(x, 1), tl_mul(x, 2));
+}
+
+TL_KERNEL(jit_helpers, (x_ptr, y_ptr), (int, BLOCK), (double, ALPHA), (bool, USE_SHIFT),
+          (tl_dtype, DTYPE), (const char *, NAME))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor y = TL_CALL(scale_shift, x, ALPHA, 1.0);
+    if (USE_SHIFT)
+        y = TL_CALL(scale_shift, y, 2, x);
+    tl_tensor a, b;
+    TL_UNPACK(TL_CALL_TUPLE(two_values, y), a, b);
+    if (NAME && !strcmp(NAME, "double"))
+        a = tl_mul(a, 2);
+    tl_static_assert(BLOCK >= 16, "BLOCK too small");
+    tl_store(tl_add(y_ptr, offs), tl_to(tl_to(tl_add(tl_add(a, b), tl_cdiv(BLOCK, 16)), DTYPE), tl_float32));
+}
+
+TL_JIT(convert_as, (x, DT, MODE))
+{
+    const char *mode = tl_cx_str(MODE);
+    if (mode && !strcmp(mode, "double"))
+        x = tl_mul(x, 2);
+    return tl_to(x, tl_cx_dtype(DT));
+}
+
+TL_KERNEL(jit_cx_args, (x_ptr, y_ptr, z_ptr), (int, BLOCK))
+{
+    // dtypes, strings and an explicit None as constexpr arguments of a helper
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor y = TL_CALL(convert_as, x, tl_float16, "double");
+    tl_tensor z = TL_CALL(convert_as, x, tl_bfloat16, TL_NONE);
+    tl_store(tl_add(y_ptr, offs), y);
+    tl_store(tl_add(z_ptr, offs), z);
+}
+
+/* ---- configs --------------------------------------------------------- */
+
+TL_CONFIGS(cf_if_else, {.name = "B16", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=16"});
+TL_CONFIGS(cf_while, {.name = "default", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32"});
+TL_CONFIGS(cf_early_return, {.name = "B128", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=128"});
+TL_CONFIGS(cf_ternary_nested, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=64"});
+TL_CONFIGS(ops_int, {.name = "B64", .signature = "a_ptr=*i32:16 b_ptr=*i32:16 c_ptr=*i32:16 u_ptr=*u32:16 n=i32", .constexprs = "BLOCK=64"});
+TL_CONFIGS(ops_float, {.name = "B64", .signature = "x_ptr=*fp32:16 h_ptr=*fp16:16 b_ptr=*bf16:16 y_ptr=*fp32:16 scale=fp32", .constexprs = "BLOCK=64"});
+TL_CONFIGS(ops_cast, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 q_ptr=*fp8e4nv:16", .constexprs = "BLOCK=64"});
+TL_CONFIGS(ops_reduce, {.name = "8x32", .signature = "x_ptr=*fp32:16 i_ptr=*i32:16 y_ptr=*fp32:16", .constexprs = "BLOCK_M=8 BLOCK_N=32"});
+TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
+TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
+TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});
+TL_CONFIGS(ops_random, {.name = "B256", .signature = "y_ptr=*fp32:16 seed=i32 n=i32", .constexprs = "BLOCK=256"});
+TL_CONFIGS(jit_cx_args, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp16:16 z_ptr=*bf16:16", .constexprs = "BLOCK=64", .problem = "N=64"});
+TL_CONFIGS(jit_helpers,
+    {.name = "shift_fp16", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64 ALPHA=0.5 USE_SHIFT=True DTYPE=fp16 NAME='double'"},
+    {.name = "plain_bf16", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=32 ALPHA=3.0 USE_SHIFT=False DTYPE=bf16 NAME=None"});

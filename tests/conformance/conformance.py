@@ -1,0 +1,251 @@
+# Conformance kernels: small kernels that exercise the constructs of
+# triton.language one by one.  Each has a C twin in conformance.c, statement
+# for statement; the fidelity harness checks both lower to the same code.
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+
+@triton.jit
+def cf_if_else(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    s = tl.load(x_ptr + pid)
+    t = s * 2
+    if pid == 0:
+        s = s + 1
+    else:
+        s = s - 1
+        t = t * 3
+    if pid > n:
+        s = s * t
+    tl.store(y_ptr + pid, s + t)
+
+
+@triton.jit
+def cf_while(x_ptr, y_ptr, n):
+    i = 0
+    acc = tl.load(x_ptr)
+    while i < n:
+        acc = acc * 2.0
+        i += 1
+    tl.store(y_ptr, acc)
+
+
+@triton.jit
+def cf_early_return(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    if pid * BLOCK >= n:
+        return
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@triton.jit
+def cf_ternary_nested(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    v = tl.load(x_ptr + pid)
+    w = v if pid % 2 == 0 else v * 2.0
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in range(0, n):
+        for j in tl.range(0, 4, 1, loop_unroll_factor=2):
+            acc += w * j
+        acc = acc - i
+    for k in range(8, 0, -2):
+        acc += k
+    tl.store(y_ptr + tl.arange(0, BLOCK), acc)
+
+
+@triton.jit
+def ops_int(a_ptr, b_ptr, c_ptr, u_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs)
+    b = tl.load(b_ptr + offs)
+    u = tl.load(u_ptr + offs)
+    c = (a // b) + (a % b) - (-a)
+    c = c + (a << 2) + (a >> 1) + (~a)
+    c = c + (a & b) + (a | b) + (a ^ b)
+    c = c + tl.minimum(a, b) + tl.maximum(a, 7) + tl.abs(a)
+    c = c + tl.umulhi(u, u).to(tl.int32)
+    d = (u // 3) + (u % 5) + (u >> 3)
+    e = a.to(tl.int64) * 3 + n
+    f = (a > b) & (a >= 0) | (a < n) ^ (a <= b)
+    f = f | (a == 1) | (a != b)
+    g = tl.where(f, c, d.to(tl.int32)) + e.to(tl.int32)
+    g = g + a.to(tl.int8).to(tl.int32) + a.to(tl.uint16).to(tl.int32)
+    tl.store(c_ptr + offs, g + (1 - a) * 2)
+
+
+@triton.jit
+def ops_float(x_ptr, h_ptr, b_ptr, y_ptr, scale, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    h = tl.load(h_ptr + offs)
+    b = tl.load(b_ptr + offs)
+    y = tl.exp(x) + tl.exp2(x) + tl.log(x) + tl.log2(x)
+    y = y + tl.sqrt(x) + tl.sqrt_rn(x) + tl.rsqrt(x)
+    y = y + tl.sin(x) + tl.cos(x) + tl.erf(x)
+    y = y + tl.floor(x) + tl.ceil(x) + tl.abs(x) + tl.sigmoid(x)
+    y = y + tl.fma(x, x, 1.0) + tl.fdiv(x, 3.0) + tl.div_rn(x, x)
+    y = y + x % 2.0 + x / 3 + 2 / x
+    y = y + tl.minimum(x, 0.5) + tl.maximum(x, 0.5, propagate_nan=tl.PropagateNan.ALL)
+    y = y + tl.clamp(x, -1.0, 1.0)
+    y = y + (h * 2).to(tl.float32) + (h / h) + (b + b).to(tl.float32)
+    y = y + (h + b) + (h * scale)
+    y = y + libdevice.pow(x, 2.0) + libdevice.pow(x, 3) + libdevice.tanh(x)
+    y = tl.where(x > 0.5, y, -y) + (x != x).to(tl.float32) + (h < 1).to(tl.float32)
+    tl.store(y_ptr + offs, y + 1e-6 + 1e300 * 0 + 2.0 ** 0.5)
+
+
+@triton.jit
+def ops_cast(x_ptr, y_ptr, q_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    h = x.to(tl.float16)
+    b = x.to(tl.bfloat16)
+    f8 = x.to(tl.float8e4nv)
+    f5 = h.to(tl.float8e5)
+    z = x.to(tl.float16, fp_downcast_rounding="rtz")
+    i = x.to(tl.int32)
+    u = x.to(tl.uint8)
+    bits = x.to(tl.int32, bitcast=True)
+    back = bits.to(tl.float32, bitcast=True)
+    flag = x.to(tl.int1)
+    d = x.to(tl.float64)
+    y = h.to(tl.float32) + b.to(tl.float32) + f8.to(tl.float32)
+    y = y + f5.to(tl.float32) + z.to(tl.float32) + i.to(tl.float32)
+    y = y + u.to(tl.float32) + back + flag.to(tl.float32) + d.to(tl.float32)
+    tl.store(y_ptr + offs, y)
+    tl.store(q_ptr + offs, f8)
+
+
+@triton.jit
+def ops_reduce(x_ptr, i_ptr, y_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    x = tl.load(x_ptr + rows[:, None] * BLOCK_N + cols[None, :])
+    iv = tl.load(i_ptr + rows[:, None] * BLOCK_N + cols[None, :])
+    a = tl.sum(x, axis=1) + tl.max(x, axis=1) + tl.min(x, axis=1)
+    b = tl.sum(x, axis=0, keep_dims=True)
+    c = tl.argmax(x, axis=1) + tl.argmin(x, axis=1, tie_break_left=False)
+    v, idx = tl.max(x, axis=1, return_indices=True)
+    d = tl.cumsum(x, axis=1) + tl.cumprod(x, axis=1, reverse=True)
+    e = tl.xor_sum(iv, axis=0) + tl.reduce_or(iv, axis=0) + tl.sum(iv.to(tl.int8), axis=0)
+    s = tl.sum(x) + tl.max(x) + tl.sum(x, axis=1, dtype=tl.float64).to(tl.float32)
+    tl.store(y_ptr + rows, a + c.to(tl.float32) + v + idx.to(tl.float32) + s)
+    tl.store(y_ptr + rows[:, None] * BLOCK_N + cols[None, :], d + b)
+    tl.store(i_ptr + cols, e)
+
+
+@triton.jit
+def ops_shape(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    a = tl.reshape(x, (BLOCK // 16, 16))
+    t = tl.trans(a)
+    p = tl.permute(a, (1, 0))
+    j = tl.join(x, x)
+    l, r = tl.split(j)
+    e = tl.expand_dims(x, 0)
+    bb = tl.broadcast_to(x[:, None], (BLOCK, 4))
+    c = tl.cat(x, x, can_reorder=True)
+    il = tl.interleave(x, x)
+    z = tl.zeros_like(x) + tl.full((BLOCK,), 3, tl.float32) + tl.ravel(a)
+    g = tl.gather(x, offs % 7, 0)
+    h = tl.histogram(offs % 16, 16)
+    y = l + r + tl.sum(tl.sum(t, 0)) + tl.sum(p, 1).sum()
+    y = y + tl.sum(e, 0) + tl.sum(bb, 1) + z + g
+    y = y + tl.sum(c) + tl.sum(il) + tl.sum(h)
+    tl.store(y_ptr + offs, y)
+
+
+@triton.jit
+def ops_memory(x_ptr, y_ptr, i_ptr, b_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    offs = tl.max_contiguous(tl.multiple_of(offs, 16), 16)
+    tl.assume(n > 0)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0, cache_modifier=".cg", eviction_policy="evict_last")
+    s = tl.load(x_ptr, volatile=True)
+    flags = tl.load(b_ptr + offs, mask=m, other=False)
+    tl.store(y_ptr + offs, x + s, mask=m & flags, cache_modifier=".cs")
+    tl.store(b_ptr + offs, x > 0, mask=m)
+    tl.debug_barrier()
+    tl.atomic_add(y_ptr + offs, x, mask=m)
+    tl.atomic_max(y_ptr + offs, x, mask=m, sem="relaxed", scope="cta")
+    tl.atomic_min(y_ptr + offs, x, mask=m)
+    iv = tl.load(i_ptr + offs)
+    tl.atomic_and(i_ptr + offs, iv)
+    tl.atomic_or(i_ptr + offs, iv, sem="release")
+    tl.atomic_xor(i_ptr + offs, iv, scope="sys")
+    tl.atomic_xchg(i_ptr + offs, iv)
+    tl.atomic_max(i_ptr + offs, iv)
+    tl.atomic_cas(i_ptr, 0, 1, sem="acquire")
+    tl.store(i_ptr + 1, (i_ptr + 3).to(tl.int64).to(tl.int32))
+
+
+@triton.jit
+def ops_dot(a_ptr, b_ptr, c_ptr, f_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm = tl.arange(0, M)
+    rn = tl.arange(0, N)
+    rk = tl.arange(0, K)
+    a = tl.load(a_ptr + rm[:, None] * K + rk[None, :])
+    b = tl.load(b_ptr + rk[:, None] * N + rn[None, :])
+    c = tl.dot(a, b)
+    d = tl.dot(a, b, out_dtype=tl.float16)
+    fa = tl.load(f_ptr + rm[:, None] * K + rk[None, :])
+    fb = tl.load(f_ptr + rk[:, None] * N + rn[None, :])
+    e = tl.dot(fa, fb, input_precision="ieee") + tl.dot(fa, fb, input_precision="tf32x3")
+    e = e + tl.dot(fa, fb, c)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], (c + d.to(tl.float32) + e).to(tl.float16))
+
+
+@triton.jit
+def ops_random(y_ptr, seed, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    r = tl.rand(seed, offs) + tl.randn(seed, offs) + tl.randint(seed, offs).to(tl.float32)
+    r1, r2, r3, r4 = tl.randint4x(seed, offs)
+    r = r + (r1 ^ r2 ^ r3 ^ r4).to(tl.float32) + tl.rand(123, offs.to(tl.int64))
+    tl.store(y_ptr + offs, r, mask=offs < n)
+
+
+@triton.jit
+def scale_shift(x, scale: tl.constexpr, shift):
+    return x * scale + shift
+
+
+@triton.jit
+def two_values(x):
+    return x + 1, x * 2
+
+
+@triton.jit
+def jit_helpers(x_ptr, y_ptr, BLOCK: tl.constexpr, ALPHA: tl.constexpr, USE_SHIFT: tl.constexpr,
+                DTYPE: tl.constexpr, NAME: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = scale_shift(x, ALPHA, 1.0)
+    if USE_SHIFT:
+        y = scale_shift(y, 2, x)
+    a, b = two_values(y)
+    if NAME == "double":
+        a = a * 2
+    tl.static_assert(BLOCK >= 16, "BLOCK too small")
+    tl.store(y_ptr + offs, (a + b + tl.cdiv(BLOCK, 16)).to(DTYPE).to(tl.float32))
+
+
+@triton.jit
+def convert_as(x, DT, MODE: tl.constexpr):
+    if MODE == "double":
+        x = x * 2
+    return x.to(DT)
+
+
+@triton.jit
+def jit_cx_args(x_ptr, y_ptr, z_ptr, BLOCK: tl.constexpr):
+    # dtypes, strings and an explicit None as constexpr arguments of a helper
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = convert_as(x, tl.float16, "double")
+    z = convert_as(x, tl.bfloat16, None)
+    tl.store(y_ptr + offs, y)
+    tl.store(z_ptr + offs, z)
