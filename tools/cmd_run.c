@@ -148,12 +148,13 @@ static int run_config(const run_opts *o, const ct_kernel_entry *ke, const tl_con
             goto done;
         }
     }
-    ct_emu_launch l = {{c.grid[0], c.grid[1], c.grid[2]}, o->threads, 0, NULL};
-    ct_emu_result res;
-    ct_emu_run(e, k, &l, np, args, &res);
+    /* the reference first: it reads the inputs, which in-place kernels overwrite */
     double t0 = now();
     ref->reference(&c);
     double tref = now() - t0;
+    ct_emu_launch l = {{c.grid[0], c.grid[1], c.grid[2]}, o->threads, 0, NULL};
+    ct_emu_result res;
+    ct_emu_run(e, k, &l, np, args, &res);
     char gridbuf[48];
     snprintf(gridbuf, sizeof gridbuf, "(%d,%d,%d)", c.grid[0], c.grid[1], c.grid[2]);
     if (res.status != CT_EMU_OK) {

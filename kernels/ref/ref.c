@@ -2,6 +2,7 @@
 #include "ref/ref.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,4 +218,80 @@ void ct_ref_float(ct_ref_case *c, const char *name, double v)
     ct_ref_arg *a = add(c, name, CT_REF_FLOAT);
     if (a)
         a->f = v;
+}
+
+ct_ref_arg *ct_ref_input_normal(ct_ref_case *c, const char *name, ct_emu_dtype t, int64_t n,
+                                double scale, double shift)
+{
+    ct_ref_arg *a = ct_ref_input(c, name, t, n, 0, 0);
+    if (!a)
+        return NULL;
+    for (int64_t i = 0; i < n; i++) {
+        /* Box-Muller */
+        double u1 = ct_ref_rand(c), u2 = ct_ref_rand(c);
+        double z = sqrt(-2.0 * log(u1 > 0 ? u1 : 1e-300)) * cos(2 * M_PI * u2);
+        ct_emu_set(t, a->data, i, z * scale + shift);
+    }
+    return a;
+}
+
+ct_emu_dtype ct_ref_sig_dtype(const ct_ref_case *c, const char *param)
+{
+    char buf[64];
+    if (!c->cfg || !lookup(c->cfg->signature, param, buf, sizeof buf) || buf[0] != '*')
+        return CT_EMU_BYTES;
+    char *colon = strchr(buf, ':');
+    if (colon)
+        *colon = 0;
+    const char *name = buf + 1;
+    if (*name == 'k') /* const pointer */
+        name++;
+    int t = ct_emu_dtype_from_name(name);
+    return t < 0 ? CT_EMU_BYTES : (ct_emu_dtype)t;
+}
+
+void ct_ref_tol(ct_emu_dtype t, double *rtol, double *atol)
+{
+    switch (t) {
+    case CT_EMU_F16:
+        *rtol = 2e-3, *atol = 1e-3;
+        break;
+    case CT_EMU_BF16:
+        *rtol = 1.6e-2, *atol = 1e-2;
+        break;
+    case CT_EMU_F8E4NV:
+    case CT_EMU_F8E5:
+        *rtol = 0.125, *atol = 0x1p-9;
+        break;
+    case CT_EMU_F64:
+        *rtol = 1e-12, *atol = 1e-14;
+        break;
+    default:
+        *rtol = 1e-5, *atol = 1e-5;
+    }
+}
+
+uint32_t ct_ref_philox_randint(uint64_t seed, uint64_t offset)
+{
+    uint32_t c0 = (uint32_t)offset, c1 = (uint32_t)(offset >> 32), c2 = 0, c3 = 0;
+    uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+    for (int r = 0; r < 10; r++) {
+        uint64_t pb = (uint64_t)0xCD9E8D57u * c2, pa = (uint64_t)0xD2511F53u * c0;
+        uint32_t n0 = (uint32_t)(pb >> 32) ^ c1 ^ k0, n2 = (uint32_t)(pa >> 32) ^ c3 ^ k1;
+        c1 = (uint32_t)pb;
+        c3 = (uint32_t)pa;
+        c0 = n0;
+        c2 = n2;
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+    }
+    return c0;
+}
+
+float ct_ref_philox_rand(uint64_t seed, uint64_t offset)
+{
+    int32_t x = (int32_t)ct_ref_philox_randint(seed, offset);
+    if (x < 0)
+        x = -x - 1;
+    return (float)x * 4.6566127342e-10f;
 }

@@ -11,7 +11,8 @@
  *    outputs with their tolerances (ct_ref_output), the scalars, and sets
  *    the grid.  It returns false with a message in c->err on error.
  *  - reference() computes every output's expected values into its `want`
- *    array with plain C (in double where that is the natural reading).
+ *    array with plain C (in double where that is the natural reading).  It
+ *    runs before the kernel, so in-place buffers still hold their inputs.
  * Arguments are matched to the compiled kernel's parameters by name, so a
  * config that specializes an integer to the constant 1 simply leaves that
  * parameter out of the kernel (its value must then be 1).
@@ -82,6 +83,17 @@ ct_ref_arg *ct_ref_input(ct_ref_case *c, const char *name, ct_emu_dtype t, int64
 /* An output buffer (poisoned by the emulator) and its reference array. */
 ct_ref_arg *ct_ref_output(ct_ref_case *c, const char *name, ct_emu_dtype t, int64_t n,
                           double rtol, double atol);
+/* An input buffer of n samples of scale * N(0, 1) + shift (rounded to the dtype). */
+ct_ref_arg *ct_ref_input_normal(ct_ref_case *c, const char *name, ct_emu_dtype t, int64_t n,
+                                double scale, double shift);
+/* The element type of pointer parameter `param` in the config's signature
+ * ("X=*fp16:16" -> CT_EMU_F16); CT_EMU_BYTES if absent. */
+ct_emu_dtype ct_ref_sig_dtype(const ct_ref_case *c, const char *param);
+/* The usual tolerance of an output stored in t (the GPU checker's): rtol, atol. */
+void ct_ref_tol(ct_emu_dtype t, double *rtol, double *atol);
+/* Triton's Philox (tl.randint / tl.rand with 32-bit offsets, 10 rounds). */
+uint32_t ct_ref_philox_randint(uint64_t seed, uint64_t offset);
+float ct_ref_philox_rand(uint64_t seed, uint64_t offset);
 /* A buffer both read and written (atomics, in place): `init` fills it. */
 ct_ref_arg *ct_ref_inout(ct_ref_case *c, const char *name, ct_emu_dtype t, int64_t n, double init,
                          double rtol, double atol);
