@@ -2,12 +2,15 @@
  * ctriton run: run a kernel on the CPU emulator.
  *
  *   ctriton run KERNEL [--config NAME] --emu [--seed N] [--threads N] [--report]
+ *               [--dump-case DIR]
  *   ctriton run --all --emu
  *       builds the library kernel for each config (or the one named), makes
  *       seeded random inputs sized from the config's `problem` string
  *       (kernels/ref/<kernel>.c), runs it on the emulator, compares every
  *       output with the plain C reference, prints the verdict and the times,
- *       and exits 1 on any failure.
+ *       and exits 1 on any failure.  --dump-case DIR (one config) writes the
+ *       case for scripts/gpu_emu_capture.py: DIR/case.txt, the inputs
+ *       DIR/in_<arg>.bin and the emulator's outputs DIR/emu_<arg>.bin.
  *
  *   ctriton run --ttir FILE --grid X[,Y,Z] --arg SPEC ... [--kernel NAME]
  *       [--num-warps N] [--seed N] [--threads N] [--dump DIR]
@@ -46,7 +49,7 @@ static double now(void)
 }
 
 typedef struct run_opts {
-    const char *kernel, *config, *ttir, *dump, *func;
+    const char *kernel, *config, *ttir, *dump, *func, *dump_case;
     bool emu, all, report, quiet;
     uint64_t seed;
     int threads, num_warps;
@@ -63,6 +66,63 @@ static int usage_run(void)
 }
 
 /* ---- library kernels ------------------------------------------------------------ */
+
+static bool write_file(const char *dir, const char *prefix, const char *name, const void *data,
+                       size_t bytes)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s%s.bin", dir, prefix, name);
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fwrite(data, 1, bytes, f) == bytes;
+    if (f)
+        ok &= fclose(f) == 0;
+    return ok;
+}
+
+/* --dump-case DIR: the case as the GPU capture script (scripts/gpu_emu_capture.py)
+ * reads it: DIR/case.txt, the inputs DIR/in_<arg>.bin, and after the run the
+ * emulator's outputs DIR/emu_<arg>.bin */
+static bool dump_case(const char *dir, const char *kname, const tl_config *cfg, ct_ref_case *c,
+                      const int *bufid, bool after)
+{
+    (void)bufid;
+    if (after) {
+        bool ok = true;
+        for (int j = 0; j < c->nargs; j++)
+            if (c->args[j].kind == CT_REF_BUF && c->args[j].access != CT_EMU_IN)
+                ok &= write_file(dir, "emu_", c->args[j].name, c->args[j].data,
+                                 (size_t)c->args[j].n * ct_emu_dtype_size(c->args[j].dtype));
+        return ok;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/case.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fprintf(f, "# a case of the emulator's differential test: the C reference's seeded inputs\n");
+    fprintf(f, "kernel %s\nconfig %s\nseed %llu\ngrid %d %d %d\nnum_warps %d\nnum_stages %d\n",
+            kname, cfg->name, (unsigned long long)c->seed, c->grid[0], c->grid[1], c->grid[2],
+            cfg->num_warps ? cfg->num_warps : 4, cfg->num_stages ? cfg->num_stages : 3);
+    bool ok = true;
+    for (int j = 0; j < c->nargs; j++) {
+        ct_ref_arg *a = &c->args[j];
+        if (a->kind == CT_REF_INT) {
+            fprintf(f, "arg %s int %lld\n", a->name, (long long)a->i);
+        } else if (a->kind == CT_REF_FLOAT) {
+            fprintf(f, "arg %s float %.17g\n", a->name, a->f);
+        } else {
+            size_t bytes = (size_t)a->n * ct_emu_dtype_size(a->dtype);
+            const char *acc = a->access == CT_EMU_IN ? "in" : a->access == CT_EMU_OUT ? "out" : "inout";
+            fprintf(f, "arg %s buf %s %lld %s fnv1a=%016llx\n", a->name,
+                    ct_emu_dtype_name(a->dtype), (long long)a->n, acc,
+                    (unsigned long long)ct_ref_fnv1a(a->data, bytes));
+            if (a->access != CT_EMU_OUT)
+                ok &= write_file(dir, "in_", a->name, a->data, bytes);
+        }
+    }
+    ok &= fclose(f) == 0;
+    return ok;
+}
 
 /* runs one config; returns 0 pass, 1 fail */
 static int run_config(const run_opts *o, const ct_kernel_entry *ke, const tl_config *cfg)
@@ -148,6 +208,10 @@ static int run_config(const run_opts *o, const ct_kernel_entry *ke, const tl_con
             goto done;
         }
     }
+    if (o->dump_case && !dump_case(o->dump_case, kname, cfg, &c, bufid, false)) {
+        printf("%-24s %-12s cannot write the case to %s\n", kname, cfg->name, o->dump_case);
+        goto done;
+    }
     /* the reference first: it reads the inputs, which in-place kernels overwrite */
     double t0 = now();
     ref->reference(&c);
@@ -180,6 +244,8 @@ static int run_config(const run_opts *o, const ct_kernel_entry *ke, const tl_con
            verdicts);
     if (o->report)
         ct_emu_print_reports(e, stdout);
+    if (o->dump_case)
+        dump_case(o->dump_case, kname, cfg, &c, bufid, true);
 done:
     ct_emu_free(e);
     ct_ref_case_free(&c);
@@ -431,6 +497,8 @@ int cmd_run(int argc, char **argv)
             o.func = argv[++i];
         else if (!strcmp(a, "--dump") && has)
             o.dump = argv[++i];
+        else if (!strcmp(a, "--dump-case") && has)
+            o.dump_case = argv[++i];
         else if (!strcmp(a, "--seed") && has)
             o.seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--threads") && has)
@@ -458,5 +526,7 @@ int cmd_run(int argc, char **argv)
         return usage_run();
     if (!o.emu)
         return cli_fail(2, "run: only the emulator is available here: add --emu");
+    if (o.dump_case && (o.all || !o.config))
+        return cli_fail(2, "run: --dump-case writes one case: name the kernel and its --config");
     return run_library(&o);
 }

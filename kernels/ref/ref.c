@@ -226,13 +226,28 @@ ct_ref_arg *ct_ref_input_normal(ct_ref_case *c, const char *name, ct_emu_dtype t
     ct_ref_arg *a = ct_ref_input(c, name, t, n, 0, 0);
     if (!a)
         return NULL;
-    for (int64_t i = 0; i < n; i++) {
-        /* Box-Muller */
-        double u1 = ct_ref_rand(c), u2 = ct_ref_rand(c);
-        double z = sqrt(-2.0 * log(u1 > 0 ? u1 : 1e-300)) * cos(2 * M_PI * u2);
-        ct_emu_set(t, a->data, i, z * scale + shift);
-    }
+    for (int64_t i = 0; i < n; i++)
+        ct_emu_set(t, a->data, i, ct_ref_normal(c) * scale + shift);
     return a;
+}
+
+double ct_ref_normal(ct_ref_case *c)
+{
+    /* Irwin-Hall: the sum of 12 uniforms minus 6 has mean 0 and variance 1.
+     * Only additions: the same bits on every machine (no libm). */
+    double z = -6;
+    for (int k = 0; k < 12; k++)
+        z += ct_ref_rand(c);
+    return z;
+}
+
+uint64_t ct_ref_fnv1a(const void *data, size_t bytes)
+{
+    const uint8_t *p = data;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < bytes; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
 }
 
 ct_emu_dtype ct_ref_sig_dtype(const ct_ref_case *c, const char *param)

@@ -83,7 +83,8 @@ ct_ref_arg *ct_ref_input(ct_ref_case *c, const char *name, ct_emu_dtype t, int64
 /* An output buffer (poisoned by the emulator) and its reference array. */
 ct_ref_arg *ct_ref_output(ct_ref_case *c, const char *name, ct_emu_dtype t, int64_t n,
                           double rtol, double atol);
-/* An input buffer of n samples of scale * N(0, 1) + shift (rounded to the dtype). */
+/* An input buffer of n samples of scale * N(0, 1) + shift (rounded to the dtype),
+ * approximated by Irwin-Hall so that every machine draws the same bits. */
 ct_ref_arg *ct_ref_input_normal(ct_ref_case *c, const char *name, ct_emu_dtype t, int64_t n,
                                 double scale, double shift);
 /* The element type of pointer parameter `param` in the config's signature
@@ -91,6 +92,8 @@ ct_ref_arg *ct_ref_input_normal(ct_ref_case *c, const char *name, ct_emu_dtype t
 ct_emu_dtype ct_ref_sig_dtype(const ct_ref_case *c, const char *param);
 /* The usual tolerance of an output stored in t (the GPU checker's): rtol, atol. */
 void ct_ref_tol(ct_emu_dtype t, double *rtol, double *atol);
+/* FNV-1a 64 of bytes (the golden files record their inputs' hashes). */
+uint64_t ct_ref_fnv1a(const void *data, size_t bytes);
 /* Triton's Philox (tl.randint / tl.rand with 32-bit offsets, 10 rounds). */
 uint32_t ct_ref_philox_randint(uint64_t seed, uint64_t offset);
 float ct_ref_philox_rand(uint64_t seed, uint64_t offset);
@@ -102,6 +105,8 @@ void ct_ref_float(ct_ref_case *c, const char *name, double v);
 bool ct_ref_fail(ct_ref_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Uniform double in [0, 1) from the case's seeded generator. */
 double ct_ref_rand(ct_ref_case *c);
+/* About N(0, 1), from the same generator (Irwin-Hall: no libm). */
+double ct_ref_normal(ct_ref_case *c);
 static inline int64_t ct_ref_cdiv(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;

@@ -11,10 +11,8 @@ static bool setup(ct_ref_case *c)
     double rtol, atol;
     ct_ref_tol(qt, &rtol, &atol);
     ct_ref_arg *q = ct_ref_inout(c, "q_ptr", qt, tokens * heads * hd, 0, rtol, atol);
-    for (int64_t i = 0; q && i < q->n; i++) {
-        double u1 = ct_ref_rand(c), u2 = ct_ref_rand(c);
-        ct_emu_set(qt, q->data, i, sqrt(-2 * log(u1 > 0 ? u1 : 1e-300)) * cos(2 * M_PI * u2));
-    }
+    for (int64_t i = 0; q && i < q->n; i++)
+        ct_emu_set(qt, q->data, i, ct_ref_normal(c));
     ct_ref_int(c, "q_row_stride", heads * hd);
     /* cos and sin caches laid out (seq, hd) with the half-dim angles repeated */
     ct_ref_arg *co = ct_ref_input(c, "cos_ptr", ct_ref_sig_dtype(c, "cos_ptr"), seq * hd, 0, 0);
