@@ -2,7 +2,7 @@
  * ctriton run: run a kernel on the CPU emulator.
  *
  *   ctriton run KERNEL [--config NAME] --emu [--seed N] [--threads N] [--report]
- *               [--dump-case DIR]
+ *               [--dump-case DIR] [--ttgir FILE | --no-layouts]
  *   ctriton run --all --emu
  *       builds the library kernel for each config (or the one named), makes
  *       seeded random inputs sized from the config's `problem` string
@@ -49,7 +49,8 @@ static double now(void)
 }
 
 typedef struct run_opts {
-    const char *kernel, *config, *ttir, *dump, *func, *dump_case;
+    const char *kernel, *config, *ttir, *dump, *func, *dump_case, *ttgir;
+    bool no_layouts;
     bool emu, all, report, quiet;
     uint64_t seed;
     int threads, num_warps;
@@ -124,6 +125,46 @@ static bool dump_case(const char *dir, const char *kname, const tl_config *cfg, 
     return ok;
 }
 
+/* The layouts of a kernel's reductions, from a TTGIR file: --ttgir FILE, else
+ * tests/golden/<kernel>/<config>/py.ttgir under $CTRITON_SOURCE_DIR or the
+ * current directory.  Returns the count (0: none). */
+static int load_layouts(const run_opts *o, const char *kname, const char *cname,
+                        ct_emu_layout *out, int max, const char **from)
+{
+    static char path[4096];
+    const char *cands[2];
+    int nc = 0;
+    if (o->ttgir)
+        cands[nc++] = o->ttgir;
+    else if (!o->no_layouts && kname) {
+        const char *root = getenv("CTRITON_SOURCE_DIR");
+        snprintf(path, sizeof path, "%s%stests/golden/%s/%s/py.ttgir", root ? root : "",
+                 root ? "/" : "", kname, cname);
+        cands[nc++] = path;
+    }
+    for (int i = 0; i < nc; i++) {
+        FILE *f = fopen(cands[i], "rb");
+        if (!f)
+            continue;
+        fseek(f, 0, SEEK_END);
+        long len = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        char *text = len > 0 ? malloc((size_t)len + 1) : NULL;
+        size_t got = text ? fread(text, 1, (size_t)len, f) : 0;
+        fclose(f);
+        if (!text)
+            continue;
+        text[got] = 0;
+        int n = ct_emu_layouts_from_ttgir(text, out, max);
+        free(text);
+        if (n > 0 && n <= max) {
+            *from = cands[i];
+            return n;
+        }
+    }
+    return 0;
+}
+
 /* runs one config; returns 0 pass, 1 fail */
 static int run_config(const run_opts *o, const ct_kernel_entry *ke, const tl_config *cfg)
 {
@@ -143,7 +184,10 @@ static int run_config(const run_opts *o, const ct_kernel_entry *ke, const tl_con
         ct_diags_free(&d);
         return 1;
     }
-    ct_emu_options eo = {cfg->num_warps ? cfg->num_warps : 4};
+    ct_emu_layout layouts[64];
+    const char *lfrom = NULL;
+    int nl = load_layouts(o, kname, cfg->name, layouts, 64, &lfrom);
+    ct_emu_options eo = {cfg->num_warps ? cfg->num_warps : 4, nl ? layouts : NULL, nl};
     ct_emu_kernel *k = ct_emu_compile_ex(m, kname, &eo, &d);
     ct_module_destroy(m);
     if (!k) {
@@ -412,7 +456,10 @@ static int run_ttir(const run_opts *o)
         ct_diags_free(&d);
         return 1;
     }
-    ct_emu_options eo = {o->num_warps};
+    ct_emu_layout layouts[64];
+    const char *lfrom = NULL;
+    int nl = load_layouts(o, NULL, NULL, layouts, 64, &lfrom);
+    ct_emu_options eo = {o->num_warps, nl ? layouts : NULL, nl};
     ct_emu_kernel *k = ct_emu_compile_ex(m, o->func, &eo, &d);
     ct_module_destroy(m);
     ct_diags_print(&d, stderr, true);
@@ -499,6 +546,10 @@ int cmd_run(int argc, char **argv)
             o.dump = argv[++i];
         else if (!strcmp(a, "--dump-case") && has)
             o.dump_case = argv[++i];
+        else if (!strcmp(a, "--ttgir") && has)
+            o.ttgir = argv[++i];
+        else if (!strcmp(a, "--no-layouts"))
+            o.no_layouts = true;
         else if (!strcmp(a, "--seed") && has)
             o.seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--threads") && has)

@@ -81,10 +81,36 @@ typedef struct ct_emu_kernel ct_emu_kernel;
  * malformed region).  The result does not refer to the module. */
 ct_emu_kernel *ct_emu_compile(const ct_module *m, const char *func, ct_diags *d);
 
+/* The blocked layout Triton gave the operand of one tt.reduce or tt.scan
+ * (#ttg.blocked in TTGIR), which fixes the order the GPU combines in. */
+typedef struct ct_emu_layout {
+    bool is_scan;
+    bool blocked;   /* false: not a #ttg.blocked layout (e.g. an MMA result): the
+                       emulator keeps its default for this op */
+    int axis;
+    int rank;
+    int64_t shape[CT_MAX_RANK];
+    int size_per_thread[CT_MAX_RANK];
+    int threads_per_warp[CT_MAX_RANK];
+    int warps_per_cta[CT_MAX_RANK];
+} ct_emu_layout;
+
 typedef struct ct_emu_options {
     int num_warps;  /* the kernel's num_warps (reduction and scan order); 0: the module's
                        "ttg.num-warps" attribute, else 4 */
+    /* the layouts of the kernel's reductions and scans, in the order they run
+     * (after inlining), e.g. from ct_emu_layouts_from_ttgir; used only when
+     * there are exactly as many and their shapes and axes match; otherwise (and
+     * when NULL) Triton's default blocked layout is assumed */
+    const ct_emu_layout *layouts;
+    int nlayouts;
 } ct_emu_options;
+
+/* Reads the layouts of the "tt.reduce" and "tt.scan" ops of TTGIR text (the
+ * `.ttgir` Triton writes for the same kernel), in order; an operand whose
+ * encoding is not #ttg.blocked gets rank 0 (the default layout is kept for it).
+ * Returns how many were found (at most max are stored), -1 on malformed text. */
+int ct_emu_layouts_from_ttgir(const char *text, ct_emu_layout *out, int max);
 ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_emu_options *o,
                                  ct_diags *d);
 void ct_emu_kernel_free(ct_emu_kernel *k);

@@ -71,6 +71,8 @@ typedef struct cctx {
     fnret *ret;
     patch *patches;
     int npatches, cpatches;
+    emu_reduce_aux **reds;  /* the reductions and scans, in the order compiled */
+    int nreds, creds;
     ct_ptrmap blockpc;      /* block -> pc + 1 */
     ct_ptrmap blockargs;    /* block -> int* val indices of its args */
     int nerr;
@@ -1208,26 +1210,67 @@ static void default_layout(int rank, const int64_t *shape, int num_warps, int *t
     wpc[0] = num_warps / prevW;
 }
 
-/* fills the order model of a reduce/scan over `axis` of `shape` */
-static void order_model(cctx *C, emu_reduce_aux *x, const ct_type *t, int axis)
+/* the order model for `len` elements along the axis, held `spt` contiguous
+ * elements per thread and repetition by `tpw` lanes and `wpc` warps (the
+ * layout's values along the axis), keeping only threads with unique data */
+static void set_order(emu_reduce_aux *x, int64_t len, int spt, int tpw, int wpc)
 {
-    int tpw[CT_MAX_RANK], wpc[CT_MAX_RANK];
-    default_layout(t->rank, t->shape, C->num_warps, tpw, wpc);
-    int64_t len = t->shape[axis];
-    int L = tpw[axis] < len ? tpw[axis] : (int)len;
+    int s = spt < len ? spt : (int)len;
+    if (s < 1)
+        s = 1;
+    int L = tpw < len / s ? tpw : (int)(len / s);
     if (L < 1)
         L = 1;
-    int W = wpc[axis];
-    if ((int64_t)W > len / L)
-        W = (int)(len / L);
+    int W = wpc < len / ((int64_t)s * L) ? wpc : (int)(len / ((int64_t)s * L));
     if (W < 1)
         W = 1;
+    x->spt = s;
     x->lanes = L;
     x->warps = W;
     x->nthr = L * W;
     x->nreg = (int)(len / x->nthr);
     if (x->nreg < 1)
         x->nreg = 1;
+}
+
+/* fills the order model of a reduce/scan over `axis` of `shape` */
+static void order_model(cctx *C, emu_reduce_aux *x, const ct_type *t, int axis)
+{
+    int tpw[CT_MAX_RANK], wpc[CT_MAX_RANK];
+    default_layout(t->rank, t->shape, C->num_warps, tpw, wpc);
+    set_order(x, t->shape[axis], 1, tpw[axis], wpc[axis]);
+}
+
+/* the given layouts, when they describe these reductions exactly */
+static void apply_layouts(cctx *C, const ct_emu_options *o)
+{
+    if (!o || !o->layouts || o->nlayouts != C->nreds)
+        return;
+    for (int i = 0; i < C->nreds; i++) {
+        const ct_emu_layout *l = &o->layouts[i];
+        emu_reduce_aux *x = C->reds[i];
+        if (l->rank < 1 || l->axis < 0 || l->axis >= l->rank)
+            return;
+        int64_t len = 1, outer = 1, inner = 1;
+        for (int d = 0; d < l->rank; d++) {
+            if (d < l->axis)
+                outer *= l->shape[d];
+            else if (d > l->axis)
+                inner *= l->shape[d];
+            else
+                len = l->shape[d];
+        }
+        if (len != x->len || outer != x->outer || inner != x->inner || l->is_scan != x->is_scan)
+            return; /* not the same ops: keep the default everywhere */
+    }
+    for (int i = 0; i < C->nreds; i++) {
+        const ct_emu_layout *l = &o->layouts[i];
+        emu_reduce_aux *x = C->reds[i];
+        int a = l->axis;
+        if (!l->blocked || (x->is_scan && l->size_per_thread[a] != 1))
+            continue; /* scans: only one element per thread is modelled */
+        set_order(x, x->len, l->size_per_thread[a], l->threads_per_warp[a], l->warps_per_cta[a]);
+    }
 }
 
 /* is the region `b(x, y) = x + y` (directly or through a call)? */
@@ -1335,7 +1378,10 @@ static bool compile_reduce(cctx *C, const ct_op *op)
         x->inner *= t->shape[i];
     x->len = t->shape[axis];
     x->reverse = op->code == CT_OP_TT_SCAN && attr_int(op, "reverse", 0);
+    x->is_scan = op->code == CT_OP_TT_SCAN;
     order_model(C, x, t, axis);
+    GROW(C->reds, C->nreds, C->creds);
+    C->reds[C->nreds++] = x;
     int64_t numel = ct_type_numel(t);
     for (int j = 0; j < k; j++) {
         int in = V(C, op, op->opnds[j]);
@@ -2180,6 +2226,8 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
     C.vmap = &vmap;
     compute_liveness(&C);
     bool ok = setup_params(&C, f) && compile_blocks(&C, f, &f->regions[0]);
+    if (ok)
+        apply_layouts(&C, o);
     if (ok && C.nerr == 0) {
         /* a safety net: falling off the end of the code ends the program */
         emit(&C, emu_h_end, NULL);
@@ -2207,6 +2255,7 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
     free(C.locs);
     free(C.inits);
     free(C.patches);
+    free(C.reds);
     ct_pm_free(&C.live);
     ct_pm_free(&C.uses);
     ct_pm_free(&C.blockpc);

@@ -301,12 +301,15 @@ typedef struct emu_reduce_aux {
     int64_t outer, len, inner;  /* input viewed as [outer, len, inner] */
     emu_region region;
     /* order model: threads along the axis and the registers each holds
-     * (register r of thread t holds axis index r * nthr + t) */
+     * (register r of thread t holds axis index
+     *  (r / spt) * spt * nthr + t * spt + r % spt) */
     int nthr;                /* threads along the axis (lanes * warps) */
     int lanes, warps;        /* along the axis */
     int nreg;                /* elements per thread */
+    int spt;                 /* contiguous elements per thread and repetition */
     uint32_t *acc_off;       /* scratch [outer][nthr][inner] per operand */
     bool reverse;            /* scans */
+    bool is_scan;
     /* fma fusion of the thread-level phase: input = mulf(fa, fb) */
     bool fuse;
     uint32_t fa, fb;

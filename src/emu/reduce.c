@@ -66,6 +66,29 @@ static int combine1(emu_frame *F, const emu_region *rg, uint32_t d, uint32_t a, 
     return EMU_NEXT;
 }
 
+static inline int64_t reg_axis(const emu_reduce_aux *x, int t, int r)
+{
+    int s = x->spt;
+    return (int64_t)(r / s) * s * x->nthr + (int64_t)t * s + r % s;
+}
+
+/* dst[o][t][i] = src[o][reg_axis(t, r)][i] */
+static void gather_reg(const emu_reduce_aux *x, uint8_t *dst, const uint8_t *src, size_t es, int r)
+{
+    int T = x->nthr;
+    size_t row = (size_t)x->inner * es;
+    for (int64_t o = 0; o < x->outer; o++) {
+        if (x->spt == 1) {
+            memcpy(dst + (size_t)(o * T) * row, src + (size_t)(o * x->len + reg_axis(x, 0, r)) * row,
+                   (size_t)T * row);
+            continue;
+        }
+        for (int t = 0; t < T; t++)
+            memcpy(dst + (size_t)(o * T + t) * row, src + (size_t)(o * x->len + reg_axis(x, t, r)) * row,
+                   row);
+    }
+}
+
 static int fused_phase1(emu_frame *F, const emu_reduce_aux *x, uint8_t *acc)
 {
     int T = x->nthr;
@@ -74,7 +97,7 @@ static int fused_phase1(emu_frame *F, const emu_reduce_aux *x, uint8_t *acc)
             for (int64_t i = 0; i < x->inner; i++) {
                 size_t ai = (size_t)((o * T + t) * x->inner + i);
                 for (int r = 0; r < x->nreg; r++) {
-                    int64_t s = (o * x->len + (int64_t)r * T + t) * x->inner + i;
+                    int64_t s = (o * x->len + reg_axis(x, t, r)) * x->inner + i;
                     if (x->ek[0] == EK_F32) {
                         float a = SLOT(F, x->fa, float)[s], b = SLOT(F, x->fb, float)[s];
                         float *ac = (float *)acc + ai;
@@ -96,15 +119,11 @@ static int phase1(emu_frame *F, const emu_reduce_aux *x)
     const emu_region *rg = &x->region;
     int k = x->k, T = x->nthr;
     int64_t P = x->outer * x->inner, TI = (int64_t)T * x->inner;
-    for (int j = 0; j < k; j++) {
-        size_t es = x->esize[j];
-        for (int64_t o = 0; o < x->outer; o++)
-            memcpy(F->mem + x->acc_off[j] + (size_t)(o * TI) * es,
-                   F->mem + x->in_off[j] + (size_t)(o * x->len * x->inner) * es, (size_t)TI * es);
-    }
+    for (int j = 0; j < k; j++)
+        gather_reg(x, F->mem + x->acc_off[j], F->mem + x->in_off[j], x->esize[j], 0);
     if (x->nreg < 2)
         return EMU_NEXT;
-    if (k == 1 && x->outer == 1) {
+    if (k == 1 && x->outer == 1 && x->spt == 1) {
         /* contiguous: combine straight from the input, ping-ponging acc and res */
         size_t es = x->esize[0];
         uint32_t cur = x->acc_off[0], other = rg->res_off[0];
@@ -124,10 +143,7 @@ static int phase1(emu_frame *F, const emu_reduce_aux *x)
         for (int j = 0; j < k; j++) {
             size_t es = x->esize[j];
             memcpy(F->mem + rg->arg_off[j], F->mem + x->acc_off[j], (size_t)(P * T) * es);
-            for (int64_t o = 0; o < x->outer; o++)
-                memcpy(F->mem + rg->arg_off[k + j] + (size_t)(o * TI) * es,
-                       F->mem + x->in_off[j] + (size_t)((o * x->len + (int64_t)r * T) * x->inner) * es,
-                       (size_t)TI * es);
+            gather_reg(x, F->mem + rg->arg_off[k + j], F->mem + x->in_off[j], es, r);
         }
         if (emu_run_region(F, rg, P * T) != EMU_NEXT)
             return EMU_STOP;

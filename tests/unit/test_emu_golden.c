@@ -125,7 +125,16 @@ static int run_case(const char *dir, const gold_case *g)
     ct_diags d;
     ct_diags_init(&d);
     ct_module *m = tl_build_config(ke->def, cfg, &d);
-    ct_emu_options eo = {cfg->num_warps ? cfg->num_warps : 4};
+    /* the reductions' layouts, from Triton's TTGIR of the same kernel */
+    ct_emu_layout layouts[64];
+    char tpath[8500];
+    snprintf(tpath, sizeof tpath, "%.8000s/../py.ttgir", dir);
+    size_t tl_len = 0;
+    char *ttgir = read_all(tpath, &tl_len);
+    int nl = ttgir ? ct_emu_layouts_from_ttgir(ttgir, layouts, 64) : 0;
+    free(ttgir);
+    ct_emu_options eo = {cfg->num_warps ? cfg->num_warps : 4, nl > 0 && nl <= 64 ? layouts : NULL,
+                         nl > 0 && nl <= 64 ? nl : 0};
     ct_emu_kernel *k = m ? ct_emu_compile_ex(m, g->kernel, &eo, &d) : NULL;
     ct_module_destroy(m);
     ct_diags_free(&d);

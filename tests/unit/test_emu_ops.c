@@ -510,6 +510,93 @@ TL_KERNEL(k_argmax, (x_ptr, out_ptr, isum_ptr), (int, N))
     tl_store(isum_ptr, tl_sum(tl_to(x, tl_int32), .axis = 0));
 }
 
+/* the same with a layout of 4 contiguous elements per thread (a coalesced load's) */
+static float model_sum_spt(const float *x, int len, int spt, int lanes, int warps)
+{
+    int T = lanes * warps, R = len / T;
+    float acc[1024];
+    for (int t = 0; t < T; t++) {
+        acc[t] = x[t * spt];
+        for (int r = 1; r < R; r++)
+            acc[t] = acc[t] + x[(r / spt) * spt * T + t * spt + r % spt];
+    }
+    for (int w = 0; w < warps; w++)
+        for (int n = lanes / 2; n >= 1; n /= 2)
+            for (int l = 0; l < n; l++)
+                acc[w * lanes + l] = acc[w * lanes + l] + acc[w * lanes + l + n];
+    for (int n = warps / 2; n >= 1; n /= 2)
+        for (int w = 0; w < n; w++)
+            acc[w * lanes] = acc[w * lanes] + acc[(w + n) * lanes];
+    return acc[0];
+}
+
+static void t_reduce_layout_from_ttgir(void **s)
+{
+    (void)s;
+    static const char *ttgir =
+        "#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+        "#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+        "module {\n"
+        "    %9 = \"tt.reduce\"(%8) <{axis = 0 : i32}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.reduce.return %19 : f32\n"
+        "    }) : (tensor<1024xf32, #blocked>) -> f32 loc(#loc)\n"
+        "    %10 = \"tt.scan\"(%8) <{axis = 0 : i32, reverse = false}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.scan.return %19 : f32\n"
+        "    }) : (tensor<1024xf32, #blocked1>) -> tensor<1024xf32, #blocked1> loc(#loc)\n"
+        "}\n";
+    ct_emu_layout l[4];
+    assert_int_equal(ct_emu_layouts_from_ttgir(ttgir, l, 4), 2);
+    assert_true(l[0].blocked && !l[0].is_scan && l[0].rank == 1 && l[0].shape[0] == 1024);
+    assert_int_equal(l[0].size_per_thread[0], 4);
+    assert_true(l[1].blocked && l[1].is_scan && l[1].size_per_thread[0] == 1);
+    enum { N = 1024 };
+    static float x[N], cs[N];
+    float out;
+    uint64_t r = 5;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 40) - 20) *
+               ((r >> 10) & 1 ? -1 : 1);
+    }
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024", NULL, &d);
+    ct_emu_options o = {4, l, 2};
+    ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
+    ct_module_destroy(m);
+    ct_diags_free(&d);
+    assert_non_null(k);
+    io io_;
+    io_init(&io_);
+    ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&io_, "out", &out, sizeof out, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&io_, "cs", cs, sizeof cs, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&io_, k, 1, 3, a);
+    assert_true(out == model_sum_spt(x, N, 4, 32, 4));
+    assert_true(out != model_sum(x, N, 1, 32, 4)); /* the layout changed the grouping */
+    ct_emu_free(io_.e);
+    ct_emu_kernel_free(k);
+    /* layouts that do not describe the kernel's reductions are ignored */
+    ct_emu_options bad = {4, l, 1};
+    ct_diags_init(&d);
+    m = tl_build(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024", NULL, &d);
+    k = ct_emu_compile_ex(m, NULL, &bad, &d);
+    ct_module_destroy(m);
+    ct_diags_free(&d);
+    io_init(&io_);
+    ct_emu_arg b[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&io_, "out", &out, sizeof out, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&io_, "cs", cs, sizeof cs, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&io_, k, 1, 3, b);
+    assert_true(out == model_sum(x, N, 1, 32, 4));
+    ct_emu_free(io_.e);
+    ct_emu_kernel_free(k);
+}
+
 static void t_argmax_ties(void **s)
 {
     (void)s;
@@ -946,6 +1033,7 @@ int main(void)
         cmocka_unit_test(t_integers),          cmocka_unit_test(t_fp_conversions),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
+        cmocka_unit_test(t_reduce_layout_from_ttgir),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
