@@ -20,6 +20,7 @@
 #include <math.h>
 #include <sys/stat.h>
 
+#include "ctriton/text.h"
 #include "emu_test.h"
 #include "ref/ref.h"
 #include "util/util.h"
