@@ -11,9 +11,9 @@
  * 2. Probes: tests/golden/emu_probes: single ops on fixed inputs; the ops the
  *    emulator claims bit-exact must be, the others within their ulp bound
  *    (docs/emulator.md).
- * 3. Python's raw TTIR (tests/golden/<kernel>/<config>/py.source) run on the
- *    emulator must give the C kernel's outputs bit for bit (needs the TTIR
- *    parser in the build).
+ * 3. Python's raw TTIR (tests/golden/<kernel>/<config>/py.source) and its
+ *    TTIR after Triton's ttir passes (py.ttir) run on the emulator must give
+ *    the C kernel's outputs bit for bit (needs the TTIR parser in the build).
  * Each part skips with a message until its files (or the parser) exist.
  */
 #include <dirent.h>
@@ -467,36 +467,44 @@ static void t_python_ttir_vs_c(void **s)
         for (int ci = 0; ci < ks[i].nconfigs; ci++) {
             const tl_config *cfg = &ks[i].configs[ci];
             const char *kname = ks[i].def->name;
-            char path[4096];
-            snprintf(path, sizeof path, "%s/tests/golden/%s/%s/py.source", src_dir(), kname, cfg->name);
             const ct_kernel_ref *ref = ct_ref_find(kname);
-            if (!exists(path) || !ref)
-                continue;
-            ct_diags d;
-            ct_diags_init(&d);
-            ct_module *py = ct_parse_file(path, &d);
-            ct_module *cm = tl_build_config(ks[i].def, cfg, &d);
-            ct_diags_free(&d);
-            ct_ref_case c;
-            memset(&c, 0, sizeof c);
-            uint8_t *o1[CT_REF_MAX_ARGS] = {0}, *o2[CT_REF_MAX_ARGS] = {0};
-            bool ok = py && cm && ct_ref_case_init(&c, ref, cfg, 1234) &&
-                      run_module(py, kname, cfg, &c, o1) == 0 &&
-                      run_module(cm, kname, cfg, &c, o2) == 0;
-            for (int j = 0; ok && j < c.nargs; j++)
-                if (c.args[j].kind == CT_REF_BUF && c.args[j].access != CT_EMU_IN)
-                    ok &= !memcmp(o1[j], o2[j], (size_t)c.args[j].n * ct_emu_dtype_size(c.args[j].dtype));
-            printf("  %s/%s: Python raw TTIR %s the C kernel's outputs\n", kname, cfg->name,
-                   ok ? "gives" : "does NOT give");
-            fails += !ok;
-            ran++;
-            for (int j = 0; j < CT_REF_MAX_ARGS; j++) {
-                free(o1[j]);
-                free(o2[j]);
+            /* the raw frontend output, and the same after Triton's ttir passes */
+            for (int which = 0; which < 2 && ref; which++) {
+                char path[4096];
+                snprintf(path, sizeof path, "%s/tests/golden/%s/%s/%s", src_dir(), kname,
+                         cfg->name, which ? "py.ttir" : "py.source");
+                if (!exists(path))
+                    continue;
+                ct_diags d;
+                ct_diags_init(&d);
+                ct_module *py = ct_parse_file(path, &d);
+                ct_module *cm = tl_build_config(ks[i].def, cfg, &d);
+                if (!py)
+                    ct_diags_print(&d, stdout, false);
+                ct_diags_free(&d);
+                ct_ref_case c;
+                memset(&c, 0, sizeof c);
+                uint8_t *o1[CT_REF_MAX_ARGS] = {0}, *o2[CT_REF_MAX_ARGS] = {0};
+                bool ok = py && cm && ct_ref_case_init(&c, ref, cfg, 1234) &&
+                          run_module(py, kname, cfg, &c, o1) == 0 &&
+                          run_module(cm, kname, cfg, &c, o2) == 0;
+                for (int j = 0; ok && j < c.nargs; j++)
+                    if (c.args[j].kind == CT_REF_BUF && c.args[j].access != CT_EMU_IN)
+                        ok &= !memcmp(o1[j], o2[j],
+                                      (size_t)c.args[j].n * ct_emu_dtype_size(c.args[j].dtype));
+                printf("  %s/%s: Python's %s %s the C kernel's outputs\n", kname, cfg->name,
+                       which ? "TTIR after the ttir passes" : "raw TTIR",
+                       ok ? "gives" : "does NOT give");
+                fails += !ok;
+                ran++;
+                for (int j = 0; j < CT_REF_MAX_ARGS; j++) {
+                    free(o1[j]);
+                    free(o2[j]);
+                }
+                ct_ref_case_free(&c);
+                ct_module_destroy(py);
+                ct_module_destroy(cm);
             }
-            ct_ref_case_free(&c);
-            ct_module_destroy(py);
-            ct_module_destroy(cm);
         }
     if (!ran)
         skip();
