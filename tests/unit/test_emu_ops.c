@@ -801,6 +801,8 @@ TL_KERNEL(k_atomics, (acc_ptr, f_ptr), (int, N))
     tl_atomic_xor(tl_add(acc_ptr, 4), tl_add(pid, 1));
     tl_atomic_and(tl_add(acc_ptr, 5), tl_xor(tl_shl(1, pid), -1));
     tl_atomic_add(tl_add(tl_add(acc_ptr, 8), o), 1);
+    tl_debug_barrier();
+    tl_atomic_xchg(tl_add(acc_ptr, 6), tl_add(pid, 100));
     tl_atomic_add(f_ptr, 0.5);
 }
 
@@ -833,6 +835,7 @@ static void t_atomics(void **s)
     assert_int_equal(acc[3], (1 << P) - 1);
     assert_int_equal(acc[4], x);
     assert_int_equal(acc[5], (int32_t)~((1u << P) - 1));
+    assert_true(acc[6] >= 100 && acc[6] < 100 + P); /* the last exchange wins */
     for (int i = 0; i < N; i++)
         assert_int_equal(acc[8 + i], P);
     assert_true(f == 0.5f * P);
