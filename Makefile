@@ -17,7 +17,7 @@ JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity docs-check demo bench bench-emit bench-emu clean
+.PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity docs-check demo bench bench-emit bench-launch bench-emu clean
 
 all: build
 
@@ -49,12 +49,13 @@ asan: deps-c
 	cmake -S . -B $(ASAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DCTRITON_SANITIZE=ON >/dev/null
 	cmake --build $(ASAN) -j $(JOBS)
 
-unit: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+# the launch/cache/AOT tests lower through Triton: they need the venv
+unit: build deps-py
+	cd $(BUILD) && CTRITON_PYTHON=$${CTRITON_PYTHON:-$(PY)} ctest --output-on-failure -j $(JOBS)
 
-unit-asan: asan
+unit-asan: asan deps-py
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	  CTRITON_PYTHON=$${CTRITON_PYTHON:-$(PY)} ctest --output-on-failure -j $(JOBS)
 
 # C kernels against their Python originals at every stage, through Triton 3.6.0
 fidelity: build deps-py
@@ -66,6 +67,11 @@ docs-check:
 
 test: deps docs-check unit unit-asan fidelity
 	@echo "== all tests passed"
+
+# launching from C against Python Triton, on a GPU machine (bench/RESULTS.md);
+# OUT=dir receives launch_results.md, launch_bench.tgz and run.log
+bench-launch:
+	OUT=$${OUT:-out/launch} bash scripts/gpu/run_launch_bench.sh
 
 # emission speed, C against Python's frontend (bench/RESULTS.md)
 bench-emit: build deps-py

@@ -18,6 +18,9 @@ extern const ct_cmd ct_commands[];
 int cmd_list(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_aot(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_lower(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 
 /* Prints "ctriton: " and the message to stderr; returns `code`. */

@@ -14,6 +14,12 @@ const ct_cmd ct_commands[] = {
     {"run", "run KERNEL|--all [--config NAME] --emu",
      "run on the CPU emulator and check against the C reference (also: run --ttir FILE "
      "--grid X,Y,Z --arg SPEC...)", cmd_run},
+    {"lower", "lower KERNEL [--config NAME] [--arch N] [--stage ptx]",
+     "lower through Triton (or the cache) and show the entry or one stage", cmd_lower},
+    {"aot", "aot KERNEL [--config NAME] [--arch 80,90,100] [-o DIR]",
+     "write a C launcher with the cubins embedded (NAME.h, NAME.c)", cmd_aot},
+    {"bench", "bench KERNEL [--config NAME] [--problem SIZES | --large] [--check]",
+     "time a kernel launched from C on the GPU: ms, GB/s or TFLOP/s", cmd_bench},
     {"lint", "lint KERNEL [--config NAME] [--no-notes] | --all", "lints for the classic kernel mistakes (exit 3 on warnings)", cmd_lint},
     {NULL, NULL, NULL, NULL},
 };
