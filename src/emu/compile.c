@@ -439,10 +439,122 @@ int emu_cc_uses_of(cctx *C, const ct_value *v)
 
 /* ---- dispatch and blocks ------------------------------------------------------------ */
 
+/* the operand and result counts an op must have before its compiler reads
+ * them (a parsed module is not trusted); -1: any */
+static bool arity_ok(cctx *C, const ct_op *op)
+{
+    int nin = -1, nout = -1;
+    switch (op->code) {
+    case CT_OP_ARITH_CONSTANT:
+    case CT_OP_TT_GET_PROGRAM_ID:
+    case CT_OP_TT_GET_NUM_PROGRAMS:
+    case CT_OP_TT_MAKE_RANGE:
+    case CT_OP_UB_POISON:
+        nin = 0, nout = 1;
+        break;
+    case CT_OP_ARITH_NEGF:
+    case CT_OP_ARITH_EXTSI:
+    case CT_OP_ARITH_EXTUI:
+    case CT_OP_ARITH_TRUNCI:
+    case CT_OP_ARITH_EXTF:
+    case CT_OP_ARITH_TRUNCF:
+    case CT_OP_ARITH_SITOFP:
+    case CT_OP_ARITH_UITOFP:
+    case CT_OP_ARITH_FPTOSI:
+    case CT_OP_ARITH_FPTOUI:
+    case CT_OP_ARITH_BITCAST:
+    case CT_OP_ARITH_INDEX_CAST:
+    case CT_OP_MATH_EXP:
+    case CT_OP_MATH_EXP2:
+    case CT_OP_MATH_LOG:
+    case CT_OP_MATH_LOG2:
+    case CT_OP_MATH_SQRT:
+    case CT_OP_MATH_RSQRT:
+    case CT_OP_MATH_ABSF:
+    case CT_OP_MATH_ABSI:
+    case CT_OP_MATH_SIN:
+    case CT_OP_MATH_COS:
+    case CT_OP_MATH_ERF:
+    case CT_OP_MATH_FLOOR:
+    case CT_OP_MATH_CEIL:
+    case CT_OP_MATH_TANH:
+    case CT_OP_TT_SPLAT:
+    case CT_OP_TT_UNSPLAT:
+    case CT_OP_TT_BROADCAST:
+    case CT_OP_TT_EXPAND_DIMS:
+    case CT_OP_TT_RESHAPE:
+    case CT_OP_TT_TRANS:
+    case CT_OP_TT_BITCAST:
+    case CT_OP_TT_INT_TO_PTR:
+    case CT_OP_TT_PTR_TO_INT:
+    case CT_OP_TT_FP_TO_FP:
+    case CT_OP_TT_PRECISE_SQRT:
+        nin = 1, nout = 1;
+        break;
+    case CT_OP_TT_SPLIT:
+        nin = 1, nout = 2;
+        break;
+    case CT_OP_MATH_FMA:
+    case CT_OP_TT_CLAMPF:
+    case CT_OP_ARITH_SELECT:
+        nin = 3, nout = 1;
+        break;
+    case CT_OP_TT_HISTOGRAM:
+        if (op->nopnds < 1 || op->nopnds > 2 || op->nres != 1)
+            goto bad;
+        return true;
+    case CT_OP_TT_LOAD:
+        if (op->nopnds < 1 || op->nopnds > 3 || op->nres != 1)
+            goto bad;
+        return true;
+    case CT_OP_TT_STORE:
+        if (op->nopnds < 2 || op->nopnds > 3)
+            goto bad;
+        return true;
+    case CT_OP_TT_ATOMIC_RMW:
+        if (op->nopnds < 2 || op->nopnds > 3 || op->nres != 1)
+            goto bad;
+        return true;
+    case CT_OP_TT_ATOMIC_CAS:
+        nin = 3, nout = 1;
+        break;
+    case CT_OP_TT_DOT:
+        nin = 3, nout = 1;
+        break;
+    case CT_OP_TT_EXTERN_ELEMENTWISE:
+    case CT_OP_TT_MAKE_TENSOR_PTR:
+    case CT_OP_TT_ADVANCE:
+        if (op->nres != 1 || op->nopnds < 1)
+            goto bad;
+        return true;
+    default:
+        if (op->code >= CT_OP_ARITH_ADDI && op->code <= CT_OP_ARITH_CMPF &&
+            op->code != CT_OP_ARITH_NEGF)
+            nin = 2, nout = 1;
+        else if (op->code == CT_OP_TT_ADDPTR || op->code == CT_OP_TT_JOIN ||
+                 op->code == CT_OP_TT_CAT || op->code == CT_OP_TT_GATHER ||
+                 op->code == CT_OP_TT_MULHIUI || op->code == CT_OP_TT_PRECISE_DIVF)
+            nin = 2, nout = 1;
+        break;
+    }
+    if ((nin < 0 || op->nopnds == nin) && (nout < 0 || op->nres == nout)) {
+        for (int i = 0; i < op->nopnds; i++)
+            if (!op->opnds[i])
+                goto bad;
+        return true;
+    }
+bad:
+    emu_cc_err(C, op, "unexpected number of operands (%d) or results (%d)", op->nopnds,
+               op->nres);
+    return false;
+}
+
 static bool emu_cc_op(cctx *C, const ct_op *op)
 {
     if (!emu_cc_is_live(C, op))
         return true;
+    if (!arity_ok(C, op))
+        return false;
     switch (op->code) {
     case CT_OP_ARITH_CONSTANT:
         return emu_cc_constant(C, op);

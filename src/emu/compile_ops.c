@@ -158,6 +158,17 @@ bool emu_cc_constant(cctx *C, const ct_op *op)
 
 /* ---- elementwise ops --------------------------------------------------------------------------- */
 
+/* a parsed module is not trusted: sizes that the handlers rely on */
+#define REQUIRE(cond, what)                                                                    \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            emu_cc_err(C, op, "%s", what);                                                     \
+            return false;                                                                      \
+        }                                                                                      \
+    } while (0)
+#define NE_(v) (C->vals[(v)].n)
+#define ES_(v) emu_ek_size(C->vals[(v)].ek)
+
 bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek operand_ek)
 {
     int d = emu_cc_new_val(C, op, op->res[0].type);
@@ -169,6 +180,28 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
     int ops[3] = {0, 0, 0};
     for (int i = 0; i < nin && i < op->nopnds; i++)
         ops[i] = emu_cc_val(C, op, op->opnds[i]);
+    /* a parsed module is not trusted: the handler reads n elements of each */
+    const val *dv = &C->vals[d];
+    for (int i = 0; i < nin && i < op->nopnds; i++) {
+        const val *v = &C->vals[ops[i]];
+        bool scalar_cond = fn == emu_h_select_scalar && i == 0;
+        if (!scalar_cond && v->n >= 0 && dv->n >= 0 && v->n != dv->n) {
+            emu_cc_err(C, op, "operand %d has %lld elements, the result %lld", i,
+                       (long long)v->n, (long long)dv->n);
+            return false;
+        }
+        size_t want = emu_ek_size(operand_ek);
+        if (fn == emu_h_select || fn == emu_h_select_scalar)
+            want = i == 0 ? 1 : emu_ek_size(dv->ek);
+        else if (fn == emu_h_addptr)
+            want = i == 0 ? 8 : emu_ek_size(v->ek);
+        else if (op->code == CT_OP_TT_EXTERN_ELEMENTWISE)
+            want = emu_ek_size(v->ek);
+        if (emu_ek_size(v->ek) != want) {
+            emu_cc_err(C, op, "operand %d has elements of %s", i, emu_ek_name(v->ek));
+            return false;
+        }
+    }
     int i = emu_cc_emit(C, fn, op);
     emu_ins *I = INS(i);
     I->d = OFF(d);
@@ -221,6 +254,10 @@ bool emu_cc_cast(cctx *C, const ct_op *op)
     }
     int d = emu_cc_new_val(C, op, op->res[0].type);
     int a = emu_cc_val(C, op, op->opnds[0]);
+    if (C->vals[a].n != C->vals[d].n) {
+        emu_cc_err(C, op, "operand and result shapes differ");
+        return false;
+    }
     int i = emu_cc_emit(C, fn, op);
     emu_ins *I = INS(i);
     I->d = OFF(d);
@@ -286,6 +323,7 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
     case CT_OP_TT_SPLAT: {
         int a = emu_cc_val(C, op, op->opnds[0]);
         int d = emu_cc_new_val(C, op, rt);
+        REQUIRE(NE_(a) == 1 && ES_(a) == ES_(d), "splat of a tensor or of another type");
         int i = emu_cc_emit(C, emu_h_splat, op);
         INS(i)->d = OFF(d);
         INS(i)->a = OFF(a);
@@ -299,6 +337,7 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
         int a = emu_cc_val(C, op, op->opnds[0]);
         if (st->kind != CT_TY_TENSOR) { /* a scalar: a splat */
             int d = emu_cc_new_val(C, op, rt);
+            REQUIRE(ES_(a) == ES_(d), "broadcast to another type");
             int i = emu_cc_emit(C, emu_h_splat, op);
             INS(i)->d = OFF(d);
             INS(i)->a = OFF(a);
@@ -311,10 +350,14 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
             emu_cc_bind(C, &op->res[0], emu_cc_alias_val(C, a, rt));
             return true;
         }
-        if (st->rank != rt->rank) {
+        if (st->rank != rt->rank || rt->kind != CT_TY_TENSOR) {
             emu_cc_err(C, op, "broadcast between different ranks");
             return false;
         }
+        for (int k = 0; k < st->rank; k++)
+            REQUIRE(st->shape[k] == rt->shape[k] || st->shape[k] == 1, "broadcast of a non-1 dimension");
+        REQUIRE(emu_ek_size((emu_ek)emu_cc_ek_of(st)) == emu_ek_size((emu_ek)emu_cc_ek_of(rt)),
+                "broadcast to another type");
         int d = emu_cc_new_val(C, op, rt);
         int i = emu_cc_emit(C, emu_h_broadcast, op);
         INS(i)->d = OFF(d);
@@ -336,6 +379,9 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
             emu_cc_err(C, op, "trans without a valid order");
             return false;
         }
+        REQUIRE(rt->kind == CT_TY_TENSOR && rt->rank == st->rank &&
+                    ct_type_numel(rt) == ct_type_numel(st),
+                "trans changes the number of elements");
         emu_shape_aux *x = emu_cc_shape_aux(C, st, rt);
         for (int i = 0; i < o->n; i++) {
             if (o->ivals[i] < 0 || o->ivals[i] >= st->rank) {
@@ -356,6 +402,8 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
     case CT_OP_TT_JOIN: {
         int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]);
         int d = emu_cc_new_val(C, op, rt);
+        REQUIRE(NE_(a) == NE_(b) && NE_(d) == 2 * NE_(a) && ES_(a) == ES_(d) && ES_(b) == ES_(d),
+                "join of mismatched tensors");
         int i = emu_cc_emit(C, emu_h_join, op);
         INS(i)->d = OFF(d);
         INS(i)->a = OFF(a);
@@ -368,6 +416,8 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
     case CT_OP_TT_SPLIT: {
         int a = emu_cc_val(C, op, op->opnds[0]);
         int d0 = emu_cc_new_val(C, op, rt), d1 = emu_cc_new_val(C, op, op->res[1].type);
+        REQUIRE(NE_(a) == 2 * NE_(d0) && NE_(d1) == NE_(d0) && ES_(a) == ES_(d0) && ES_(a) == ES_(d1),
+                "split of mismatched tensors");
         emu_shape_aux *x = emu_cc_shape_aux(C, op->opnds[0]->type, rt);
         x->b2 = OFF(d1);
         int i = emu_cc_emit(C, emu_h_split, op);
@@ -382,6 +432,8 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
     case CT_OP_TT_CAT: {
         int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]);
         int d = emu_cc_new_val(C, op, rt);
+        REQUIRE(NE_(d) == NE_(a) + NE_(b) && ES_(a) == ES_(d) && ES_(b) == ES_(d),
+                "cat of mismatched tensors");
         emu_shape_aux *x = emu_cc_shape_aux(C, op->opnds[0]->type, rt);
         x->src[0] = (int64_t)((size_t)C->vals[a].n * emu_ek_size(C->vals[a].ek));
         x->dst[0] = (int64_t)((size_t)C->vals[b].n * emu_ek_size(C->vals[b].ek));
@@ -396,6 +448,10 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
     case CT_OP_TT_GATHER: {
         int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]);
         int d = emu_cc_new_val(C, op, rt);
+        const ct_type *gs = op->opnds[0]->type, *gi = op->opnds[1]->type;
+        REQUIRE(gs->kind == CT_TY_TENSOR && gi->kind == CT_TY_TENSOR && gs->rank == gi->rank &&
+                    NE_(d) == NE_(b) && ES_(a) == ES_(d),
+                "gather of mismatched tensors");
         emu_shape_aux *x = emu_cc_shape_aux(C, op->opnds[0]->type, op->opnds[1]->type);
         x->axis = (int)emu_cc_attr_int(op, "axis", 0);
         if (x->axis < 0 || x->axis >= x->rank) {
@@ -496,6 +552,11 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
     switch (op->code) {
     case CT_OP_TT_LOAD: {
         int d = emu_cc_new_val(C, op, op->res[0].type);
+        REQUIRE(ES_(d) == x->esize && (bptr ? NE_(d) == ct_type_numel(ps->elem) : NE_(p) == NE_(d)),
+                "the result does not match the pointers");
+        REQUIRE(op->nopnds < 3 || (NE_(emu_cc_val(C, op, op->opnds[2])) == NE_(d) &&
+                                   ES_(emu_cc_val(C, op, op->opnds[2])) == ES_(d)),
+                "`other` does not match the result");
         int i = emu_cc_emit(C, bptr ? emu_h_load_bptr : emu_h_load, op);
         emu_ins *I = INS(i);
         I->d = OFF(d);
@@ -524,6 +585,10 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
             return false;
         }
         int v = emu_cc_val(C, op, op->opnds[1]);
+        REQUIRE(ES_(v) == x->esize && (bptr ? NE_(v) == ct_type_numel(ps->elem) : NE_(p) == NE_(v)),
+                "the value does not match the pointers");
+        REQUIRE(bptr || op->nopnds < 3 || NE_(emu_cc_val(C, op, op->opnds[2])) == NE_(v),
+                "the mask does not match the pointers");
         int i = emu_cc_emit(C, bptr ? emu_h_store_bptr : emu_h_store, op);
         INS(i)->a = OFF(p);
         INS(i)->b = OFF(v);
@@ -551,6 +616,9 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
         }
         int v = emu_cc_val(C, op, op->opnds[1]);
         int d = emu_cc_new_val(C, op, op->res[0].type);
+        REQUIRE(NE_(p) == NE_(v) && NE_(d) == NE_(v) && ES_(v) == x->esize && ES_(d) == x->esize &&
+                    (op->nopnds < 3 || NE_(emu_cc_val(C, op, op->opnds[2])) == NE_(v)),
+                "atomic operands do not match");
         int i = emu_cc_emit(C, emu_h_atomic_rmw, op);
         INS(i)->d = OFF(d);
         INS(i)->a = OFF(p);
@@ -571,6 +639,9 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
         }
         int cmp = emu_cc_val(C, op, op->opnds[1]), v = emu_cc_val(C, op, op->opnds[2]);
         int d = emu_cc_new_val(C, op, op->res[0].type);
+        REQUIRE(NE_(p) == NE_(v) && NE_(cmp) == NE_(v) && NE_(d) == NE_(v) && ES_(v) == x->esize &&
+                    ES_(cmp) == x->esize && ES_(d) == x->esize,
+                "atomic_cas operands do not match");
         int i = emu_cc_emit(C, emu_h_atomic_cas, op);
         INS(i)->d = OFF(d);
         INS(i)->a = OFF(p);
@@ -666,8 +737,12 @@ bool emu_cc_dot(cctx *C, const ct_op *op)
         return false;
     }
     x->scratch = (uint32_t)emu_cc_alloc_frame(C, emu_dot_scratch_bytes(x));
-    int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]), c = emu_cc_val(C, op, op->opnds[2]);
+    int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]);
+    int c = emu_cc_val(C, op, op->opnds[2]);
     int d = emu_cc_new_val(C, op, ct);
+    REQUIRE(ct->rank == r && NE_(d) == x->batch * x->M * x->N && NE_(c) == NE_(d) &&
+                C->vals[c].ek == C->vals[d].ek && (r < 3 || bt->shape[0] == x->batch),
+            "dot operands do not match");
     int i = emu_cc_emit(C, emu_h_dot, op);
     INS(i)->d = OFF(d);
     INS(i)->a = OFF(a);
