@@ -972,6 +972,36 @@ static void t_compile_errors(void **s)
     ct_diags_free(&d);
     assert_null(ct_emu_compile(NULL, NULL, NULL));
     ct_module_destroy(m);
+
+    /* malformed: an addf of a tensor<4xf32> giving a tensor<8xf32>, a store with no value */
+    m = ct_module_new();
+    int64_t s4 = 4, s8 = 8;
+    const ct_type *t4 = ct_type_tensor(m, ct_type_float(m, CT_F32), 1, &s4);
+    const ct_type *t8 = ct_type_tensor(m, ct_type_float(m, CT_F32), 1, &s8);
+    fn = ct_op_new(m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, NULL);
+    ct_op_set_attr(m, fn, "sym_name", ct_attr_str(m, "bad"));
+    ct_module_append_func(m, fn);
+    b = ct_block_new(m);
+    ct_region_append(&fn->regions[0], b);
+    ct_value *x4 = ct_block_add_arg(m, b, ct_type_float(m, CT_F32), NULL);
+    double zero = 0;
+    ct_op *cst = ct_op_new(m, CT_OP_ARITH_CONSTANT, 0, NULL, 1, &t4, 0, NULL);
+    ct_op_set_attr(m, cst, "value", ct_attr_dense_float(m, t4, 1, &zero));
+    ct_block_append(b, cst);
+    ct_value *two[2] = {&cst->res[0], &cst->res[0]};
+    ct_op *add = ct_op_new(m, CT_OP_ARITH_ADDF, 2, two, 1, &t8, 0, ct_loc_file(m, "bad.py", 3, 1));
+    ct_block_append(b, add);
+    ct_value *pv = &add->res[0];
+    ct_block_append(b, ct_op_new(m, CT_OP_TT_PRINT, 1, &pv, 0, NULL, 0, NULL));
+    ct_block_append(b, ct_op_new(m, CT_OP_TT_STORE, 1, &x4, 0, NULL, 0, ct_loc_file(m, "bad.py", 4, 1)));
+    ct_block_append(b, ct_op_new(m, CT_OP_TT_RETURN, 0, NULL, 0, NULL, 0, NULL));
+    ct_diags_init(&d);
+    assert_null(ct_emu_compile(m, NULL, &d));
+    assert_true(d.nerrors >= 2);
+    assert_non_null(strstr(d.items[0].message, "elements"));
+    assert_int_equal(d.items[0].line, 3);
+    ct_diags_free(&d);
+    ct_module_destroy(m);
 }
 
 static void t_check_api(void **s)
