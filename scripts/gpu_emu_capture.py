@@ -436,9 +436,11 @@ X = torch.randn(M, N, generator=g).half(); Y = torch.empty_like(X)
 W = torch.randn(N, generator=g).half(); B = torch.randn(N, generator=g).half()
 Mean = torch.empty(M); Rstd = torch.empty(M)
 timed("layer norm fwd 1151x8192 fp16", lambda: kp.bench_layer_norm_fwd[(M,)](X, Y, W, B, Mean, Rstd, N, N, 1e-5, BLOCK_SIZE=1024))
+timed("layer norm fwd 1151x8192 fp16 (constexpr N)", lambda: kp.bench_layer_norm_fwd_cx[(M,)](X, Y, W, B, Mean, Rstd, N, 1e-5, N=N, BLOCK_SIZE=1024))
 a = torch.randn(512, 512, generator=g).half(); b = torch.randn(512, 512, generator=g).half()
 c = torch.empty(512, 512).half()
 timed("matmul 512^3 fp16", lambda: kp.bench_matmul[(16,)](a, b, c, 512, 512, 512, 512, 1, 512, 1, 512, 1, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32))
+timed("matmul 512^3 fp16 (constexpr K)", lambda: kp.bench_matmul_cx[(16,)](a, b, c, 512, 512, 512, 1, 512, 1, 512, 1, K=512, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32))
 import numpy
 res["numpy"] = numpy.__version__
 print(json.dumps(res))

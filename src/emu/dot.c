@@ -80,7 +80,7 @@ static inline double round_out(double s, emu_ek out_ek)
 
 /* acc (doubles holding values of out_ek) += A x B, rounding to out_ek once
  * per group of G products; 16 columns at a time in registers */
-__attribute__((target_clones("avx2", "default"))) static void mma_rows(
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void mma_rows(
     const double *A, const double *B, double *acc, int64_t M, int64_t N, int64_t K, int G,
     emu_ek out_ek, double *tmp)
 {
