@@ -18,7 +18,7 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all build asan deps deps-c deps-py test unit unit-asan fidelity docs-check demo bench bench-emit \
-        bench-launch bench-parse fuzz-smoke clean
+        bench-launch bench-parse bench-emu fuzz-smoke clean
 
 all: build
 
@@ -96,6 +96,10 @@ bench-parse: build
 
 demo: build deps-py
 	@bash scripts/demo.sh $(BUILD) $(PY)
+
+# emulator speed: softmax, layer norm, matmul on 1 thread and all cores vs a C loop
+bench-emu: build
+	$(BUILD)/bench_emu --markdown
 
 clean:
 	rm -rf $(BUILD) $(ASAN) build-fuzz

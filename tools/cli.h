@@ -19,6 +19,7 @@ int cmd_list(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_rawgate(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 int cmd_aot(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_lower(int argc, char **argv);

@@ -1,0 +1,33 @@
+/* Reference of geglu_kernel (kernels/geglu.c): c = gelu_tanh(a) * b, gelu rounded to b's type first. */
+#include <math.h>
+
+#include "ref/ref.h"
+
+static bool setup(ct_ref_case *c)
+{
+    int64_t m = ct_ref_problem(c, "M", 16), n = ct_ref_problem(c, "N", 2048);
+    ct_emu_dtype t = ct_ref_sig_dtype(c, "c_ptr");
+    double rtol, atol;
+    ct_ref_tol(t, &rtol, &atol);
+    ct_ref_input_normal(c, "a_ptr", ct_ref_sig_dtype(c, "a_ptr"), m * n, 2.0, 0.0);
+    ct_ref_input_normal(c, "b_ptr", ct_ref_sig_dtype(c, "b_ptr"), m * n, 1.0, 0.0);
+    ct_ref_output(c, "c_ptr", t, m * n, rtol, atol);
+    ct_ref_int(c, "stride", n);
+    ct_ref_int(c, "n_cols", n);
+    c->grid[0] = (int)m;
+    return true;
+}
+
+static void reference(ct_ref_case *c)
+{
+    ct_ref_arg *a = ct_ref_find_arg(c, "a_ptr"), *b = ct_ref_find_arg(c, "b_ptr");
+    ct_ref_arg *o = ct_ref_find_arg(c, "c_ptr");
+    for (int64_t i = 0; i < o->n; i++) {
+        double x = ct_ref_in(a, i);
+        double g = 0.5 * x * (1 + tanh(sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+        ct_ref_want(o, i, g);
+        ct_ref_want(o, i, ct_emu_get(o->dtype, o->want, i) * ct_ref_in(b, i));
+    }
+}
+
+const ct_kernel_ref geglu_kernel__ref = {"geglu_kernel", setup, reference};

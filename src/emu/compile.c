@@ -1,0 +1,1106 @@
+/*
+ * compile.c - from IR to the emulator's internal form (emu_internal.h).
+ *
+ * One pass over the kernel function, with tt.call inlined:
+ *  - dead pure ops are dropped (the frontend's dead overflow checks, unused
+ *    constants), so the emulator does only the work the GPU does;
+ *  - every SSA value gets a slot in the frame (values that move no data,
+ *    like reshape or expand_dims, share their operand's slot);
+ *  - every op becomes one or a few instructions with resolved handlers;
+ *    control flow becomes jumps and parallel copies;
+ *  - addf/subf of a mulf in the same block become fused multiply-adds, as
+ *    the NVPTX backend contracts them (AllowFPOpFusion=Fast, aggressive FMA
+ *    fusion: a mulf with several uses is fused into each of them; with two
+ *    candidate mulfs, the one with fewer uses, else the first operand);
+ *  - combine regions of tt.reduce/tt.scan are compiled "batched": their
+ *    values hold a whole batch of elements and their element count is the
+ *    frame's batch at run time.
+ * Errors (unknown ops, unsupported types or attributes) are diagnostics
+ * with the op's location; the kernel is then refused.
+ */
+#include "compile_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- diagnostics --------------------------------------------------------------- */
+
+static const ct_loc *file_loc(const ct_loc *l, const ct_loc **caller)
+{
+    if (caller)
+        *caller = NULL;
+    while (l) {
+        switch (l->kind) {
+        case CT_LOC_FILE:
+            return l;
+        case CT_LOC_NAME:
+            l = l->child;
+            break;
+        case CT_LOC_CALLSITE:
+            if (caller && !*caller)
+                *caller = l->caller;
+            l = l->child;
+            break;
+        case CT_LOC_FUSED:
+            l = l->nfused ? l->fused[0] : NULL;
+            break;
+        default:
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+void emu_cc_err(cctx *C, const ct_op *op, const char *fmt, ...)
+{
+    const ct_loc *l = op ? file_loc(op->loc, NULL) : NULL;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *name = op ? ct_op_info_of(op->code)->name : "";
+    ct_diag_add(C->d, CT_ERROR, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0,
+                "emulator: %s%s%s", name, *name ? ": " : "", msg);
+    C->nerr++;
+}
+
+/* ---- growable arrays ----------------------------------------------------------- */
+
+
+void emu_cc_abort_oom(void)
+{
+    /* the arena aborts on exhaustion too; there is nothing sensible to return */
+    fputs("ctriton emulator: out of memory\n", stderr);
+    abort();
+}
+
+void *emu_cc_aux(cctx *C, size_t bytes)
+{
+    return ct_arena_alloc(C->A, bytes ? bytes : 1);
+}
+
+/* ---- locations ------------------------------------------------------------------ */
+
+int emu_cc_loc_index(cctx *C, const ct_loc *l)
+{
+    const ct_loc *caller = NULL;
+    const ct_loc *f = file_loc(l, &caller);
+    int parent = C->caller_loc;
+    if (caller) {
+        /* a callsite location (inlined by Triton's passes): record its caller */
+        const ct_loc *cf = file_loc(caller, NULL);
+        if (cf) {
+            int saved = C->caller_loc;
+            C->caller_loc = parent;
+            parent = emu_cc_loc_index(C, cf);
+            C->caller_loc = saved;
+        }
+    }
+    if (!f || !f->file)
+        return parent >= 0 ? parent : -1;
+    for (int i = C->nlocs - 1; i >= 0 && i >= C->nlocs - 64; i--)
+        if (C->locs[i].line == f->line && C->locs[i].col == f->col &&
+            C->locs[i].caller == parent && !strcmp(C->locs[i].file, f->file))
+            return i;
+    GROW(C->locs, C->nlocs, C->clocs);
+    emu_loc *L = &C->locs[C->nlocs];
+    L->file = ct_arena_strdup(C->A, f->file);
+    L->line = f->line;
+    L->col = f->col;
+    L->caller = parent;
+    return C->nlocs++;
+}
+
+/* ---- values ---------------------------------------------------------------------- */
+
+int emu_cc_ek_of(const ct_type *t)
+{
+    t = ct_type_scalar(t);
+    if (!t)
+        return -1;
+    switch (t->kind) {
+    case CT_TY_INT:
+        switch (t->bits) {
+        case 1:
+            return EK_I1;
+        case 8:
+            return EK_I8;
+        case 16:
+            return EK_I16;
+        case 32:
+            return EK_I32;
+        case 64:
+            return EK_I64;
+        default:
+            return -1;
+        }
+    case CT_TY_INDEX:
+        return EK_I64;
+    case CT_TY_FLOAT:
+        switch (t->fk) {
+        case CT_F16:
+            return EK_F16;
+        case CT_BF16:
+            return EK_BF16;
+        case CT_F32:
+            return EK_F32;
+        case CT_F64:
+            return EK_F64;
+        case CT_F8E4M3FN:
+            return EK_F8E4NV;
+        case CT_F8E5M2:
+            return EK_F8E5;
+        case CT_F8E4M3FNUZ:
+            return EK_F8E4B8;
+        case CT_F8E5M2FNUZ:
+            return EK_F8E5B16;
+        case CT_F8E4M3B11FNUZ:
+            return EK_F8E4B15;
+        }
+        return -1;
+    case CT_TY_PTR:
+        return t->elem && t->elem->kind == CT_TY_TENSOR ? EK_BPTR : EK_PTR;
+    default:
+        return -1;
+    }
+}
+
+size_t emu_cc_alloc_frame(cctx *C, size_t bytes)
+{
+    size_t off = (C->frame + 63) & ~(size_t)63;
+    C->frame = off + (bytes ? bytes : 1);
+    return off;
+}
+
+static int add_val(cctx *C, uint32_t off, int64_t n, emu_ek ek, const ct_type *t)
+{
+    GROW(C->vals, C->nvals, C->cvals);
+    C->vals[C->nvals] = (val){off, n, ek, t};
+    return C->nvals++;
+}
+
+/* A fresh value of type t (batched inside combine regions). */
+int emu_cc_new_val(cctx *C, const ct_op *op, const ct_type *t)
+{
+    int ek = emu_cc_ek_of(t);
+    if (ek < 0) {
+        char buf[128];
+        ct_type_str(t, buf, sizeof buf);
+        emu_cc_err(C, op, "values of type %s are not supported", buf);
+        ek = EK_I8;
+    }
+    int64_t n = ct_type_numel(t);
+    if (n < 1)
+        n = 1;
+    if (C->batch > 0) {
+        if (t->kind == CT_TY_TENSOR)
+            emu_cc_err(C, op, "tensor values inside a combine region are not supported");
+        size_t off = emu_cc_alloc_frame(C, (size_t)C->batch * emu_ek_size((emu_ek)ek));
+        return add_val(C, (uint32_t)off, -1, (emu_ek)ek, t);
+    }
+    size_t off = emu_cc_alloc_frame(C, (size_t)n * emu_ek_size((emu_ek)ek));
+    return add_val(C, (uint32_t)off, n, (emu_ek)ek, t);
+}
+
+/* A value sharing the storage of `from` with another type (no data moves). */
+int emu_cc_alias_val(cctx *C, int from, const ct_type *t)
+{
+    int ek = emu_cc_ek_of(t);
+    val v = C->vals[from];
+    return add_val(C, v.off, v.n < 0 ? -1 : ct_type_numel(t), ek < 0 ? v.ek : (emu_ek)ek, t);
+}
+
+void emu_cc_bind(cctx *C, const ct_value *v, int idx)
+{
+    ct_pm_put(C->vmap, v, (void *)(intptr_t)(idx + 1));
+}
+
+int emu_cc_val(cctx *C, const ct_op *op, const ct_value *v)
+{
+    intptr_t i = (intptr_t)ct_pm_get(C->vmap, v);
+    if (!i) {
+        emu_cc_err(C, op, "operand used outside the scope the emulator compiled it in");
+        return 0;
+    }
+    int idx = (int)(i - 1);
+    if (C->batch > 0 && C->vals[idx].n >= 0)
+        emu_cc_err(C, op, "a combine region uses a value defined outside it (not supported)");
+    return idx;
+}
+
+
+/* ---- instructions ------------------------------------------------------------------ */
+
+int emu_cc_emit(cctx *C, emu_fn fn, const ct_op *op)
+{
+    GROW(C->code, C->ncode, C->ccode);
+    emu_ins *I = &C->code[C->ncode];
+    memset(I, 0, sizeof *I);
+    I->fn = fn;
+    I->code = op ? (uint16_t)op->code : 0;
+    I->loc = op ? emu_cc_loc_index(C, op->loc) : -1;
+    I->n = C->batch > 0 ? -1 : 1;
+    return C->ncode++;
+}
+
+
+void emu_cc_add_init(cctx *C, uint32_t off, const void *data, size_t bytes)
+{
+    GROW(C->inits, C->ninits, C->cinits);
+    C->inits[C->ninits++] = (emu_init){off, (uint32_t)bytes, data};
+}
+
+/* Parallel copy dst[i] <- src[i] (val indices), ordered through temporaries
+ * when a source is also some other copy's destination. */
+void emu_cc_pcopy(cctx *C, const ct_op *op, int n, const int *dst, const int *src)
+{
+    if (n == 0)
+        return;
+    int cap = 2 * n;
+    emu_copy_aux *x = emu_cc_aux(C, sizeof *x);
+    x->dst = emu_cc_aux(C, sizeof(uint32_t) * (size_t)cap);
+    x->src = emu_cc_aux(C, sizeof(uint32_t) * (size_t)cap);
+    x->bytes = emu_cc_aux(C, sizeof(uint32_t) * (size_t)cap);
+    int m = 0;
+    uint32_t sd[64], ss[64], sb[64];
+    uint32_t *d = n <= 64 ? sd : emu_cc_aux(C, sizeof(uint32_t) * (size_t)n);
+    uint32_t *s = n <= 64 ? ss : emu_cc_aux(C, sizeof(uint32_t) * (size_t)n);
+    uint32_t *b = n <= 64 ? sb : emu_cc_aux(C, sizeof(uint32_t) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        val *dv = &C->vals[dst[i]], *sv = &C->vals[src[i]];
+        if (dv->off == sv->off)
+            continue;
+        int64_t ne = dv->n < 0 ? C->batch : dv->n;
+        d[m] = dv->off;
+        s[m] = sv->off;
+        b[m] = (uint32_t)((size_t)ne * emu_ek_size(dv->ek));
+        m++;
+    }
+    bool conflict = false;
+    for (int i = 0; i < m && !conflict; i++)
+        for (int j = 0; j < m; j++)
+            if (i != j && s[i] < d[j] + b[j] && d[j] < s[i] + b[i])
+                conflict = true;
+    if (!conflict) {
+        for (int i = 0; i < m; i++) {
+            x->dst[x->n] = d[i];
+            x->src[x->n] = s[i];
+            x->bytes[x->n++] = b[i];
+        }
+    } else {
+        uint32_t *tmp = emu_cc_aux(C, sizeof(uint32_t) * (size_t)(m ? m : 1));
+        for (int i = 0; i < m; i++) {
+            tmp[i] = (uint32_t)emu_cc_alloc_frame(C, b[i]);
+            x->dst[x->n] = tmp[i];
+            x->src[x->n] = s[i];
+            x->bytes[x->n++] = b[i];
+        }
+        for (int i = 0; i < m; i++) {
+            x->dst[x->n] = d[i];
+            x->src[x->n] = tmp[i];
+            x->bytes[x->n++] = b[i];
+        }
+    }
+    if (x->n == 0)
+        return;
+    int i = emu_cc_emit(C, emu_h_pcopy, op);
+    INS(i)->x.p = x;
+}
+
+/* ---- attributes (words as the printer writes them, or MLIR's enum integers) ---- */
+
+const ct_attr *emu_cc_attr(const ct_op *op, const char *name)
+{
+    return ct_op_attr(op, name);
+}
+
+int64_t emu_cc_attr_int(const ct_op *op, const char *name, int64_t dflt)
+{
+    const ct_attr *a = emu_cc_attr(op, name);
+    if (!a)
+        return dflt;
+    if (a->kind == CT_ATTR_INT || a->kind == CT_ATTR_BOOL)
+        return a->i;
+    return dflt;
+}
+
+/* an enum attribute: its word, or its integer mapped through `words` */
+int emu_cc_attr_enum(const ct_op *op, const char *name, const char *const *words, int nwords,
+                     const int *values, int dflt)
+{
+    const ct_attr *a = emu_cc_attr(op, name);
+    if (!a)
+        return dflt;
+    if (a->kind == CT_ATTR_ENUM || a->kind == CT_ATTR_STR) {
+        for (int i = 0; i < nwords; i++)
+            if (!strcmp(a->s, words[i]))
+                return values ? values[i] : i;
+        return -2;
+    }
+    if (a->kind == CT_ATTR_INT) {
+        if (!values)
+            return (a->i >= 0 && a->i < nwords) ? (int)a->i : -2;
+        for (int i = 0; i < nwords; i++)
+            if (values[i] == a->i)
+                return values[i];
+        return -2;
+    }
+    return -2;
+}
+
+const char *const emu_cc_cmpi_words[] = {"eq", "ne", "slt", "sle", "sgt", "sge",
+                                         "ult", "ule", "ugt", "uge"};
+const char *const emu_cc_cmpf_words[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                         "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+
+/* ---- liveness -------------------------------------------------------------------------- */
+
+bool emu_cc_is_live(cctx *C, const ct_op *op)
+{
+    return ct_pm_has(&C->live, op);
+}
+
+typedef struct wl {
+    const ct_op **a;
+    int n, cap;
+} wl;
+
+static void wl_push(wl *w, const ct_op *op)
+{
+    if (!op)
+        return;
+    GROW(w->a, w->n, w->cap);
+    w->a[w->n++] = op;
+}
+
+static void push_terminators(wl *w, const ct_op *op)
+{
+    for (int r = 0; r < op->nregions; r++)
+        for (ct_block *b = op->regions[r].first; b; b = b->next)
+            if (b->last && (ct_op_info_of(b->last->code)->flags & CT_OPF_TERM))
+                wl_push(w, b->last);
+}
+
+static bool seed_fn(ct_op *op, void *ud)
+{
+    wl *w = ud;
+    unsigned fl = ct_op_info_of(op->code)->flags;
+    if (op->code == CT_OP_TT_FUNC)
+        return true;
+    if (fl & CT_OPF_TERM) {
+        const ct_op *p = ct_op_parent_op(op);
+        if (p && p->code == CT_OP_TT_FUNC)
+            wl_push(w, op);
+        return true;
+    }
+    if (!(fl & CT_OPF_PURE))
+        wl_push(w, op);
+    return true;
+}
+
+static void compute_liveness(cctx *C)
+{
+    wl w = {0};
+    ct_walk_module((ct_module *)C->m, seed_fn, &w);
+    while (w.n) {
+        const ct_op *op = w.a[--w.n];
+        if (ct_pm_has(&C->live, op))
+            continue;
+        ct_pm_put(&C->live, op, (void *)1);
+        for (int i = 0; i < op->nopnds; i++) {
+            const ct_value *v = op->opnds[i];
+            if (!v)
+                continue;
+            ct_pm_put(&C->uses, v, (void *)((intptr_t)ct_pm_get(&C->uses, v) + 1));
+            if (v->def)
+                wl_push(&w, v->def);
+            else if (v->owner && v->owner->parent && v->owner->parent->parent &&
+                     v->owner->parent->parent->code != CT_OP_TT_FUNC)
+                wl_push(&w, v->owner->parent->parent);
+        }
+        const ct_op *p = ct_op_parent_op(op);
+        if (p && p->code != CT_OP_TT_FUNC)
+            wl_push(&w, p);
+        push_terminators(&w, op);
+        /* terminators of blocks reached by branches */
+        for (int s = 0; s < op->nsucc; s++)
+            if (op->succ[s] && op->succ[s]->last)
+                wl_push(&w, op->succ[s]->last);
+    }
+    free(w.a);
+}
+
+int emu_cc_uses_of(cctx *C, const ct_value *v)
+{
+    return (int)(intptr_t)ct_pm_get(&C->uses, v);
+}
+
+/* ---- dispatch and blocks ------------------------------------------------------------ */
+
+/* the operand and result counts an op must have before its compiler reads
+ * them (a parsed module is not trusted); -1: any */
+static bool arity_ok(cctx *C, const ct_op *op)
+{
+    int nin = -1, nout = -1;
+    switch (op->code) {
+    case CT_OP_ARITH_CONSTANT:
+    case CT_OP_TT_GET_PROGRAM_ID:
+    case CT_OP_TT_GET_NUM_PROGRAMS:
+    case CT_OP_TT_MAKE_RANGE:
+    case CT_OP_UB_POISON:
+        nin = 0, nout = 1;
+        break;
+    case CT_OP_ARITH_NEGF:
+    case CT_OP_ARITH_EXTSI:
+    case CT_OP_ARITH_EXTUI:
+    case CT_OP_ARITH_TRUNCI:
+    case CT_OP_ARITH_EXTF:
+    case CT_OP_ARITH_TRUNCF:
+    case CT_OP_ARITH_SITOFP:
+    case CT_OP_ARITH_UITOFP:
+    case CT_OP_ARITH_FPTOSI:
+    case CT_OP_ARITH_FPTOUI:
+    case CT_OP_ARITH_BITCAST:
+    case CT_OP_ARITH_INDEX_CAST:
+    case CT_OP_MATH_EXP:
+    case CT_OP_MATH_EXP2:
+    case CT_OP_MATH_LOG:
+    case CT_OP_MATH_LOG2:
+    case CT_OP_MATH_SQRT:
+    case CT_OP_MATH_RSQRT:
+    case CT_OP_MATH_ABSF:
+    case CT_OP_MATH_ABSI:
+    case CT_OP_MATH_SIN:
+    case CT_OP_MATH_COS:
+    case CT_OP_MATH_ERF:
+    case CT_OP_MATH_FLOOR:
+    case CT_OP_MATH_CEIL:
+    case CT_OP_MATH_TANH:
+    case CT_OP_TT_SPLAT:
+    case CT_OP_TT_UNSPLAT:
+    case CT_OP_TT_BROADCAST:
+    case CT_OP_TT_EXPAND_DIMS:
+    case CT_OP_TT_RESHAPE:
+    case CT_OP_TT_TRANS:
+    case CT_OP_TT_BITCAST:
+    case CT_OP_TT_INT_TO_PTR:
+    case CT_OP_TT_PTR_TO_INT:
+    case CT_OP_TT_FP_TO_FP:
+    case CT_OP_TT_PRECISE_SQRT:
+        nin = 1, nout = 1;
+        break;
+    case CT_OP_TT_SPLIT:
+        nin = 1, nout = 2;
+        break;
+    case CT_OP_MATH_FMA:
+    case CT_OP_TT_CLAMPF:
+    case CT_OP_ARITH_SELECT:
+        nin = 3, nout = 1;
+        break;
+    case CT_OP_TT_HISTOGRAM:
+        if (op->nopnds < 1 || op->nopnds > 2 || op->nres != 1)
+            goto bad;
+        return true;
+    case CT_OP_TT_LOAD:
+        if (op->nopnds < 1 || op->nopnds > 3 || op->nres != 1)
+            goto bad;
+        return true;
+    case CT_OP_TT_STORE:
+        if (op->nopnds < 2 || op->nopnds > 3)
+            goto bad;
+        return true;
+    case CT_OP_TT_ATOMIC_RMW:
+        if (op->nopnds < 2 || op->nopnds > 3 || op->nres != 1)
+            goto bad;
+        return true;
+    case CT_OP_TT_ATOMIC_CAS:
+        nin = 3, nout = 1;
+        break;
+    case CT_OP_TT_DOT:
+        nin = 3, nout = 1;
+        break;
+    case CT_OP_TT_EXTERN_ELEMENTWISE:
+    case CT_OP_TT_MAKE_TENSOR_PTR:
+    case CT_OP_TT_ADVANCE:
+        if (op->nres != 1 || op->nopnds < 1)
+            goto bad;
+        return true;
+    default:
+        if (op->code >= CT_OP_ARITH_ADDI && op->code <= CT_OP_ARITH_CMPF &&
+            op->code != CT_OP_ARITH_NEGF)
+            nin = 2, nout = 1;
+        else if (op->code == CT_OP_TT_ADDPTR || op->code == CT_OP_TT_JOIN ||
+                 op->code == CT_OP_TT_CAT || op->code == CT_OP_TT_GATHER ||
+                 op->code == CT_OP_TT_MULHIUI || op->code == CT_OP_TT_PRECISE_DIVF)
+            nin = 2, nout = 1;
+        break;
+    }
+    if ((nin < 0 || op->nopnds == nin) && (nout < 0 || op->nres == nout)) {
+        for (int i = 0; i < op->nopnds; i++)
+            if (!op->opnds[i])
+                goto bad;
+        return true;
+    }
+bad:
+    emu_cc_err(C, op, "unexpected number of operands (%d) or results (%d)", op->nopnds,
+               op->nres);
+    return false;
+}
+
+static bool emu_cc_op(cctx *C, const ct_op *op)
+{
+    if (!emu_cc_is_live(C, op))
+        return true;
+    if (!arity_ok(C, op))
+        return false;
+    switch (op->code) {
+    case CT_OP_ARITH_CONSTANT:
+        return emu_cc_constant(C, op);
+    case CT_OP_ARITH_ADDF:
+    case CT_OP_ARITH_SUBF: {
+        if (emu_cc_try_fma(C, op))
+            return true;
+        emu_ek ek = emu_cc_opnd_ek(op, 0);
+        return emu_cc_elementwise(C, op, emu_arith_fn(op->code, ek, 0), 2, ek);
+    }
+    case CT_OP_ARITH_ADDI:
+    case CT_OP_ARITH_SUBI:
+    case CT_OP_ARITH_MULI:
+    case CT_OP_ARITH_DIVSI:
+    case CT_OP_ARITH_DIVUI:
+    case CT_OP_ARITH_CEILDIVSI:
+    case CT_OP_ARITH_FLOORDIVSI:
+    case CT_OP_ARITH_REMSI:
+    case CT_OP_ARITH_REMUI:
+    case CT_OP_ARITH_ANDI:
+    case CT_OP_ARITH_ORI:
+    case CT_OP_ARITH_XORI:
+    case CT_OP_ARITH_SHLI:
+    case CT_OP_ARITH_SHRSI:
+    case CT_OP_ARITH_SHRUI:
+    case CT_OP_ARITH_MAXSI:
+    case CT_OP_ARITH_MAXUI:
+    case CT_OP_ARITH_MINSI:
+    case CT_OP_ARITH_MINUI:
+    case CT_OP_ARITH_MULF:
+    case CT_OP_ARITH_DIVF:
+    case CT_OP_ARITH_REMF:
+    case CT_OP_ARITH_MAXIMUMF:
+    case CT_OP_ARITH_MINIMUMF:
+    case CT_OP_ARITH_MAXNUMF:
+    case CT_OP_ARITH_MINNUMF:
+    case CT_OP_TT_MULHIUI:
+    case CT_OP_TT_PRECISE_DIVF: {
+        emu_ek ek = emu_cc_opnd_ek(op, 0);
+        return emu_cc_elementwise(C, op, emu_arith_fn(op->code, ek, 0), 2, ek);
+    }
+    case CT_OP_ARITH_CMPI:
+    case CT_OP_ARITH_CMPF: {
+        emu_ek ek = emu_cc_opnd_ek(op, 0);
+        bool isi = op->code == CT_OP_ARITH_CMPI;
+        int pred = emu_cc_attr_enum(op, "predicate", isi ? emu_cc_cmpi_words : emu_cc_cmpf_words, isi ? 10 : 16, NULL,
+                             -2);
+        if (pred < 0) {
+            emu_cc_err(C, op, "missing or unknown predicate");
+            return false;
+        }
+        if (ek == EK_PTR && isi)
+            ek = EK_I64;
+        return emu_cc_elementwise(C, op, emu_arith_fn(op->code, ek, pred), 2, ek);
+    }
+    case CT_OP_ARITH_SELECT: {
+        if (op->nopnds != 3) {
+            emu_cc_err(C, op, "select needs 3 operands");
+            return false;
+        }
+        bool scalar_cond = op->opnds[0]->type->kind != CT_TY_TENSOR &&
+                           op->res[0].type->kind == CT_TY_TENSOR;
+        return emu_cc_elementwise(C, op, scalar_cond ? emu_h_select_scalar : emu_h_select, 3,
+                           emu_cc_opnd_ek(op, 1));
+    }
+    case CT_OP_ARITH_NEGF:
+    case CT_OP_MATH_EXP:
+    case CT_OP_MATH_EXP2:
+    case CT_OP_MATH_LOG:
+    case CT_OP_MATH_LOG2:
+    case CT_OP_MATH_SQRT:
+    case CT_OP_MATH_RSQRT:
+    case CT_OP_MATH_ABSF:
+    case CT_OP_MATH_ABSI:
+    case CT_OP_MATH_SIN:
+    case CT_OP_MATH_COS:
+    case CT_OP_MATH_ERF:
+    case CT_OP_MATH_FLOOR:
+    case CT_OP_MATH_CEIL:
+    case CT_OP_MATH_TANH:
+    case CT_OP_TT_PRECISE_SQRT: {
+        emu_ek ek = emu_cc_opnd_ek(op, 0);
+        return emu_cc_elementwise(C, op, emu_math_fn(op->code, ek), 1, ek);
+    }
+    case CT_OP_MATH_FMA: {
+        emu_ek ek = emu_cc_opnd_ek(op, 0);
+        return emu_cc_elementwise(C, op, emu_math_fn(op->code, ek), 3, ek);
+    }
+    case CT_OP_TT_CLAMPF: {
+        emu_ek ek = emu_cc_opnd_ek(op, 0);
+        static const char *const w[] = {"none", "all"};
+        static const int v[] = {0, 0xFFFF};
+        int pn = emu_cc_attr_enum(op, "propagateNan", w, 2, v, 0);
+        return emu_cc_elementwise(C, op, pn == 0xFFFF ? emu_clampnan_fn(ek) : emu_math_fn(op->code, ek),
+                           3, ek);
+    }
+    case CT_OP_ARITH_EXTSI:
+    case CT_OP_ARITH_EXTUI:
+    case CT_OP_ARITH_TRUNCI:
+    case CT_OP_ARITH_EXTF:
+    case CT_OP_ARITH_TRUNCF:
+    case CT_OP_ARITH_SITOFP:
+    case CT_OP_ARITH_UITOFP:
+    case CT_OP_ARITH_FPTOSI:
+    case CT_OP_ARITH_FPTOUI:
+    case CT_OP_ARITH_INDEX_CAST:
+    case CT_OP_TT_FP_TO_FP:
+        return emu_cc_cast(C, op);
+    case CT_OP_ARITH_BITCAST:
+    case CT_OP_TT_BITCAST:
+    case CT_OP_TT_INT_TO_PTR:
+    case CT_OP_TT_PTR_TO_INT:
+        return emu_cc_alias(C, op);
+    case CT_OP_TT_GET_PROGRAM_ID:
+    case CT_OP_TT_GET_NUM_PROGRAMS: {
+        static const char *const w[] = {"x", "y", "z"};
+        int axis = emu_cc_attr_enum(op, "axis", w, 3, NULL, 0);
+        if (axis < 0) {
+            emu_cc_err(C, op, "bad axis");
+            return false;
+        }
+        int d = emu_cc_new_val(C, op, op->res[0].type);
+        int i = emu_cc_emit(C,
+                     op->code == CT_OP_TT_GET_PROGRAM_ID ? emu_h_program_id : emu_h_num_programs,
+                     op);
+        INS(i)->d = OFF(d);
+        INS(i)->x.i = axis;
+        emu_cc_bind(C, &op->res[0], d);
+        return emu_cc_no_batch(C, op);
+    }
+    case CT_OP_TT_SPLAT:
+    case CT_OP_TT_BROADCAST:
+    case CT_OP_TT_EXPAND_DIMS:
+    case CT_OP_TT_RESHAPE:
+    case CT_OP_TT_UNSPLAT:
+    case CT_OP_TT_TRANS:
+    case CT_OP_TT_JOIN:
+    case CT_OP_TT_SPLIT:
+    case CT_OP_TT_CAT:
+    case CT_OP_TT_GATHER:
+    case CT_OP_TT_HISTOGRAM:
+    case CT_OP_TT_MAKE_RANGE:
+        return emu_cc_shape_op(C, op);
+    case CT_OP_TT_ADDPTR: {
+        if (!emu_cc_no_batch(C, op))
+            return false;
+        size_t es = emu_cc_pointee_size(op->res[0].type);
+        if (!es) {
+            emu_cc_err(C, op, "unsupported pointer type");
+            return false;
+        }
+        if (!emu_cc_elementwise(C, op, emu_h_addptr, 2, emu_cc_opnd_ek(op, 1)))
+            return false;
+        C->code[C->ncode - 1].x.i = (int64_t)es;
+        return true;
+    }
+    case CT_OP_TT_LOAD:
+    case CT_OP_TT_STORE:
+    case CT_OP_TT_ATOMIC_RMW:
+    case CT_OP_TT_ATOMIC_CAS:
+        return emu_cc_memory(C, op);
+    case CT_OP_TT_MAKE_TENSOR_PTR:
+    case CT_OP_TT_ADVANCE:
+        return emu_cc_bptr(C, op);
+    case CT_OP_TT_DOT:
+        return emu_cc_dot(C, op);
+    case CT_OP_TT_REDUCE:
+    case CT_OP_TT_SCAN:
+        return emu_cc_reduce(C, op);
+    case CT_OP_TT_EXTERN_ELEMENTWISE: {
+        const ct_attr *s = emu_cc_attr(op, "symbol");
+        int ret = emu_cc_ek_of(op->res[0].type);
+        emu_ek ins[4] = {EK_I8, EK_I8, EK_I8, EK_I8};
+        for (int i = 0; i < op->nopnds && i < 4; i++)
+            ins[i] = emu_cc_opnd_ek(op, i);
+        const void *xa = NULL;
+        emu_fn fn = s && s->s && op->nopnds <= 3 && ret >= 0
+                        ? emu_libdevice_fn(s->s, op->nopnds, (emu_ek)ret, ins, C->A, &xa)
+                        : NULL;
+        if (!fn) {
+            emu_cc_err(C, op, "extern function `%s` is not emulated", s && s->s ? s->s : "?");
+            return false;
+        }
+        if (!emu_cc_elementwise(C, op, fn, op->nopnds, ins[0]))
+            return false;
+        C->code[C->ncode - 1].x.p = xa;
+        return true;
+    }
+    case CT_OP_TT_INLINE_ASM:
+        emu_cc_err(C, op, "inline PTX (elementwise_inline_asm) cannot be emulated");
+        return false;
+    case CT_OP_TT_ASSERT:
+    case CT_OP_LLVM_ASSUME: {
+        if (!emu_cc_no_batch(C, op) || op->nopnds < 1)
+            return false;
+        int c = emu_cc_val(C, op, op->opnds[0]);
+        int i = emu_cc_emit(C, op->code == CT_OP_TT_ASSERT ? emu_h_assert : emu_h_assume, op);
+        INS(i)->a = OFF(c);
+        INS(i)->n = C->vals[c].n;
+        const ct_attr *m = emu_cc_attr(op, "message");
+        INS(i)->x.p = ct_arena_strdup(C->A, m && m->s ? m->s : "");
+        return true;
+    }
+    case CT_OP_TT_PRINT:
+        return emu_cc_print(C, op);
+    case CT_OP_GPU_BARRIER:
+        /* a program is one CPU thread running whole-tensor ops: always in step */
+        return true;
+    case CT_OP_UB_POISON: {
+        int d = emu_cc_new_val(C, op, op->res[0].type);
+        emu_cc_bind(C, &op->res[0], d);
+        return true;
+    }
+    case CT_OP_TT_CALL:
+        return emu_cc_call(C, op);
+    case CT_OP_SCF_FOR:
+        return emu_cc_for(C, op);
+    case CT_OP_SCF_IF:
+        return emu_cc_if(C, op);
+    case CT_OP_SCF_WHILE:
+        return emu_cc_while(C, op);
+    case CT_OP_TT_RETURN:
+        return emu_cc_return(C, op);
+    case CT_OP_CF_BR:
+        if (op->nsucc != 1) {
+            emu_cc_err(C, op, "malformed branch");
+            return false;
+        }
+        emu_cc_branch(C, op, op->succ[0], 0, op->succ_nopnds[0]);
+        return true;
+    case CT_OP_CF_COND_BR: {
+        if (op->nsucc != 2 || op->nopnds < 1) {
+            emu_cc_err(C, op, "malformed conditional branch");
+            return false;
+        }
+        int c = emu_cc_val(C, op, op->opnds[0]);
+        int br = emu_cc_emit(C, emu_h_brz, op);
+        INS(br)->a = OFF(c);
+        int n0 = op->succ_nopnds[0], n1 = op->succ_nopnds[1];
+        emu_cc_branch(C, op, op->succ[0], 1, n0);
+        INS(br)->target = C->ncode;
+        emu_cc_branch(C, op, op->succ[1], 1 + n0, n1);
+        return true;
+    }
+    case CT_OP_SCF_YIELD:
+    case CT_OP_SCF_CONDITION:
+    case CT_OP_TT_REDUCE_RETURN:
+    case CT_OP_TT_SCAN_RETURN:
+        emu_cc_err(C, op, "terminator in an unexpected place");
+        return false;
+    case CT_OP_TT_FUNC:
+    default:
+        emu_cc_err(C, op, "op not supported by the emulator");
+        return false;
+    }
+}
+
+/* compiles the ops of a block; the terminator too unless stop_at_term
+ * (then the caller handles it: yield, condition, reduce.return, return) */
+bool emu_cc_block_ops(cctx *C, const ct_block *b, bool stop_at_term)
+{
+    bool ok = true;
+    for (const ct_op *op = b->first; op; op = op->next) {
+        bool term = (ct_op_info_of(op->code)->flags & CT_OPF_TERM) != 0;
+        if (term && stop_at_term && op == b->last && op->code != CT_OP_CF_BR &&
+            op->code != CT_OP_CF_COND_BR)
+            break;
+        if (!emu_cc_op(C, op))
+            ok = false;
+        if (C->nerr > 20)
+            return false;
+    }
+    return ok && C->nerr == 0;
+}
+
+/* a function body (kernel or callee): every block reachable from the entry */
+bool emu_cc_blocks(cctx *C, const ct_op *owner, const ct_region *r)
+{
+    (void)owner;
+    /* reachability */
+    const ct_block *stack[4096];
+    const ct_block *order[4096];
+    int ns = 0, no = 0;
+    ct_ptrmap seen;
+    ct_pm_init(&seen);
+    stack[ns++] = r->first;
+    ct_pm_put(&seen, r->first, (void *)1);
+    while (ns) {
+        const ct_block *b = stack[--ns];
+        if (no >= 4096)
+            break;
+        order[no++] = b;
+        const ct_op *t = b->last;
+        for (int s = 0; t && s < t->nsucc; s++)
+            if (t->succ[s] && !ct_pm_has(&seen, t->succ[s]) && ns < 4096) {
+                ct_pm_put(&seen, t->succ[s], (void *)1);
+                stack[ns++] = t->succ[s];
+            }
+    }
+    ct_pm_free(&seen);
+    /* keep source order for readability of the code */
+    int nb = 0;
+    const ct_block *blocks[4096];
+    for (const ct_block *b = r->first; b && nb < 4096; b = b->next)
+        for (int i = 0; i < no; i++)
+            if (order[i] == b) {
+                blocks[nb++] = b;
+                break;
+            }
+    for (int i = 1; i < nb; i++)
+        ct_pm_put(&C->blockargs, blocks[i], emu_cc_fresh_args(C, NULL, blocks[i], 0));
+    int first_patch = C->npatches;
+    bool ok = true;
+    for (int i = 0; i < nb; i++) {
+        ct_pm_put(&C->blockpc, blocks[i], (void *)(intptr_t)(C->ncode + 1));
+        if (!emu_cc_block_ops(C, blocks[i], false))
+            ok = false;
+        const ct_op *t = blocks[i]->last;
+        if (!t || !(ct_op_info_of(t->code)->flags & CT_OPF_TERM)) {
+            emu_cc_err(C, t, "block without a terminator");
+            ok = false;
+        }
+    }
+    for (int i = first_patch; i < C->npatches; i++) {
+        intptr_t pc = (intptr_t)ct_pm_get(&C->blockpc, C->patches[i].block);
+        if (!pc) {
+            emu_cc_err(C, NULL, "branch to an unknown block");
+            ok = false;
+            continue;
+        }
+        INS(C->patches[i].ins)->target = (int32_t)(pc - 1);
+    }
+    C->npatches = first_patch;
+    return ok;
+}
+
+/* ---- entry point ------------------------------------------------------------------------------------ */
+
+static const ct_op *find_kernel(const ct_module *m, const char *func)
+{
+    if (func)
+        return ct_module_lookup_func(m, func);
+    const ct_op *first = NULL;
+    for (const ct_op *op = m->body->first; op; op = op->next) {
+        if (op->code != CT_OP_TT_FUNC)
+            continue;
+        if (!first)
+            first = op;
+        const ct_attr *v = ct_op_attr(op, "sym_visibility");
+        if (!v || !v->s || strcmp(v->s, "private"))
+            return op;
+    }
+    return first;
+}
+
+static int num_warps_of(const ct_module *m)
+{
+    for (int i = 0; i < m->nattrs; i++)
+        if (!strcmp(m->attrs[i].name, "ttg.num-warps") && m->attrs[i].attr->kind == CT_ATTR_INT)
+            return (int)m->attrs[i].attr->i;
+    return 4;
+}
+
+static ct_emu_dtype dtype_of_ek(emu_ek k)
+{
+    switch (k) {
+    case EK_I1:
+        return CT_EMU_I1;
+    case EK_I8:
+        return CT_EMU_I8;
+    case EK_I16:
+        return CT_EMU_I16;
+    case EK_I32:
+        return CT_EMU_I32;
+    case EK_I64:
+        return CT_EMU_I64;
+    case EK_F16:
+        return CT_EMU_F16;
+    case EK_BF16:
+        return CT_EMU_BF16;
+    case EK_F32:
+        return CT_EMU_F32;
+    case EK_F64:
+        return CT_EMU_F64;
+    case EK_F8E4NV:
+        return CT_EMU_F8E4NV;
+    case EK_F8E5:
+        return CT_EMU_F8E5;
+    case EK_F8E4B8:
+        return CT_EMU_F8E4B8;
+    case EK_F8E5B16:
+        return CT_EMU_F8E5B16;
+    default:
+        return CT_EMU_BYTES;
+    }
+}
+
+static bool setup_params(cctx *C, const ct_op *f)
+{
+    const ct_block *entry = f->regions[0].first;
+    ct_emu_kernel *k = C->k;
+    k->nparams = entry->nargs;
+    k->params = emu_cc_aux(C, sizeof(ct_emu_param) * (size_t)(entry->nargs + 1));
+    k->pslots = emu_cc_aux(C, sizeof(emu_param_slot) * (size_t)(entry->nargs + 1));
+    const ct_attr *aattrs = ct_op_attr(f, "arg_attrs");
+    for (int i = 0; i < entry->nargs; i++) {
+        const ct_value *a = entry->args[i];
+        ct_emu_param *p = &k->params[i];
+        const char *nm = ct_loc_name_of(a->loc);
+        char buf[32];
+        snprintf(buf, sizeof buf, "arg%d", i);
+        p->name = ct_arena_strdup(C->A, nm ? nm : buf);
+        const ct_type *t = a->type;
+        int ek = emu_cc_ek_of(t);
+        if (t->kind == CT_TY_TENSOR || ek < 0 || ek == EK_BPTR) {
+            char tb[128];
+            ct_type_str(t, tb, sizeof tb);
+            emu_cc_err(C, f, "kernel parameter %s has unsupported type %s", p->name, tb);
+            return false;
+        }
+        if (ek == EK_PTR) {
+            p->kind = CT_EMU_PARAM_PTR;
+            p->bits = 64;
+            int pe = emu_cc_ek_of(t->elem);
+            p->elem = pe < 0 ? CT_EMU_BYTES : dtype_of_ek((emu_ek)pe);
+        } else if (emu_ek_is_float((emu_ek)ek)) {
+            p->kind = CT_EMU_PARAM_FLOAT;
+            p->bits = t->bits;
+            p->elem = dtype_of_ek((emu_ek)ek);
+        } else {
+            p->kind = CT_EMU_PARAM_INT;
+            p->bits = t->kind == CT_TY_INDEX ? 64 : t->bits;
+            p->elem = dtype_of_ek((emu_ek)ek);
+        }
+        if (aattrs && aattrs->kind == CT_ATTR_ARRAY && i < aattrs->n) {
+            const ct_attr *dv = ct_attr_dict_get(aattrs->elems[i], "tt.divisibility");
+            if (dv && dv->kind == CT_ATTR_INT)
+                p->divisibility = (int)dv->i;
+        }
+        int v = emu_cc_new_val(C, f, t);
+        emu_cc_bind(C, a, v);
+        k->pslots[i].off = OFF(v);
+        k->pslots[i].ek = (emu_ek)ek;
+    }
+    return true;
+}
+
+ct_emu_kernel *ct_emu_compile(const ct_module *m, const char *func, ct_diags *d)
+{
+    return ct_emu_compile_ex(m, func, NULL, d);
+}
+
+ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_emu_options *o,
+                                 ct_diags *d)
+{
+    emu_numeric_init();
+    ct_diags local;
+    if (!d) {
+        ct_diags_init(&local);
+        d = &local;
+    }
+    if (!m) {
+        ct_diag_add(d, CT_ERROR, NULL, 0, 0, "emulator: no module");
+        if (d == &local)
+            ct_diags_free(&local);
+        return NULL;
+    }
+    const ct_op *f = find_kernel(m, func);
+    if (!f || !f->nregions || !f->regions[0].first) {
+        ct_diag_add(d, CT_ERROR, NULL, 0, 0, "emulator: no function `%s` in the module",
+                    func ? func : "(public)");
+        if (d == &local)
+            ct_diags_free(&local);
+        return NULL;
+    }
+    cctx C;
+    memset(&C, 0, sizeof C);
+    C.m = m;
+    C.d = d;
+    C.caller_loc = -1;
+    C.num_warps = o && o->num_warps > 0 ? o->num_warps : num_warps_of(m);
+    if (C.num_warps < 1 || C.num_warps > 32 || (C.num_warps & (C.num_warps - 1)))
+        C.num_warps = 4;
+    C.kernel_level = true;
+    ct_arena *A = ct_arena_new();
+    ct_emu_kernel *k = ct_arena_alloc(A, sizeof *k);
+    k->arena = A;
+    C.k = k;
+    C.A = A;
+    const char *name = ct_func_name(f);
+    k->name = ct_arena_strdup(A, name ? name : "kernel");
+    ct_pm_init(&C.live);
+    ct_pm_init(&C.uses);
+    ct_pm_init(&C.blockpc);
+    ct_pm_init(&C.blockargs);
+    ct_ptrmap vmap;
+    ct_pm_init(&vmap);
+    C.vmap = &vmap;
+    compute_liveness(&C);
+    bool ok = setup_params(&C, f) && emu_cc_blocks(&C, f, &f->regions[0]);
+    if (ok)
+        emu_cc_apply_layouts(&C, o);
+    if (ok && C.nerr == 0) {
+        /* a safety net: falling off the end of the code ends the program */
+        emu_cc_emit(&C, emu_h_end, NULL);
+        if (C.frame >= (1ull << 32)) {
+            emu_cc_err(&C, f, "the kernel needs %zu bytes of scratch per program, above 4 GiB", C.frame);
+        }
+    }
+    ok = ok && C.nerr == 0;
+    if (ok) {
+        k->code = ct_arena_alloc(A, sizeof(emu_ins) * (size_t)C.ncode);
+        memcpy(k->code, C.code, sizeof(emu_ins) * (size_t)C.ncode);
+        k->ncode = C.ncode;
+        k->locs = ct_arena_alloc(A, sizeof(emu_loc) * (size_t)(C.nlocs ? C.nlocs : 1));
+        if (C.nlocs)
+            memcpy(k->locs, C.locs, sizeof(emu_loc) * (size_t)C.nlocs);
+        k->nlocs = C.nlocs;
+        k->inits = ct_arena_alloc(A, sizeof(emu_init) * (size_t)(C.ninits ? C.ninits : 1));
+        if (C.ninits)
+            memcpy(k->inits, C.inits, sizeof(emu_init) * (size_t)C.ninits);
+        k->ninits = C.ninits;
+        k->frame_bytes = (C.frame + 63) & ~(size_t)63;
+    }
+    free(C.code);
+    free(C.vals);
+    free(C.locs);
+    free(C.inits);
+    free(C.patches);
+    free(C.reds);
+    ct_pm_free(&C.live);
+    ct_pm_free(&C.uses);
+    ct_pm_free(&C.blockpc);
+    ct_pm_free(&C.blockargs);
+    ct_pm_free(&vmap);
+    if (d == &local)
+        ct_diags_free(&local);
+    if (!ok) {
+        ct_arena_free(A);
+        return NULL;
+    }
+    return k;
+}
+
+void ct_emu_kernel_free(ct_emu_kernel *k)
+{
+    if (k)
+        ct_arena_free(k->arena);
+}

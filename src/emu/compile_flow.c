@@ -1,0 +1,511 @@
+/*
+ * compile_flow.c - compiling what has regions or changes the flow:
+ * tt.reduce/tt.scan (batched combine regions and their order model, from
+ * Triton's default layout or the layouts given), tt.call (inlined),
+ * scf.for/if/while, cf.br/cond_br and tt.return.
+ */
+#include "compile_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- reduce and scan ---------------------------------------------------------------------------------------- */
+
+/* Triton's default blocked layout (getDefaultBlockedEncoding): one element
+ * per thread, threads then warps along the fastest dimension first. */
+static void default_layout(int rank, const int64_t *shape, int num_warps, int *tpw, int *wpc)
+{
+    int remL = 32, remT = 32 * num_warps, remW = num_warps, prevL = 1, prevW = 1;
+    for (int j = 0; j < rank - 1; j++) {
+        int i = rank - 1 - j; /* order = [rank-1, ..., 0] */
+        int64_t cap = shape[i] > 1 ? shape[i] : 1;
+        int tpc = remT < 1 ? 1 : remT;
+        if (tpc > cap)
+            tpc = (int)cap;
+        int t = tpc < 1 ? 1 : (tpc > remL ? remL : tpc);
+        int w = tpc / t;
+        if (w < 1)
+            w = 1;
+        if (w > remW)
+            w = remW;
+        tpw[i] = t;
+        wpc[i] = w;
+        remW /= w;
+        remL /= t;
+        remT /= tpc;
+        prevL *= t;
+        prevW *= w;
+    }
+    tpw[0] = 32 / prevL;
+    wpc[0] = num_warps / prevW;
+}
+
+/* the order model for `len` elements along the axis, held `spt` contiguous
+ * elements per thread and repetition by `tpw` lanes and `wpc` warps (the
+ * layout's values along the axis), keeping only threads with unique data */
+static void set_order(emu_reduce_aux *x, int64_t len, int spt, int tpw, int wpc)
+{
+    int s = spt < len ? spt : (int)len;
+    if (s < 1)
+        s = 1;
+    int L = tpw < len / s ? tpw : (int)(len / s);
+    if (L < 1)
+        L = 1;
+    int W = wpc < len / ((int64_t)s * L) ? wpc : (int)(len / ((int64_t)s * L));
+    if (W < 1)
+        W = 1;
+    x->spt = s;
+    x->lanes = L;
+    x->warps = W;
+    x->nthr = L * W;
+    x->nreg = (int)(len / x->nthr);
+    if (x->nreg < 1)
+        x->nreg = 1;
+}
+
+/* fills the order model of a reduce/scan over `axis` of `shape` */
+static void order_model(cctx *C, emu_reduce_aux *x, const ct_type *t, int axis)
+{
+    int tpw[CT_MAX_RANK], wpc[CT_MAX_RANK];
+    default_layout(t->rank, t->shape, C->num_warps, tpw, wpc);
+    set_order(x, t->shape[axis], 1, tpw[axis], wpc[axis]);
+}
+
+/* the given layouts, when they describe these reductions exactly */
+void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o)
+{
+    if (!o || !o->layouts || o->nlayouts != C->nreds)
+        return;
+    for (int i = 0; i < C->nreds; i++) {
+        const ct_emu_layout *l = &o->layouts[i];
+        emu_reduce_aux *x = C->reds[i];
+        if (l->rank < 1 || l->axis < 0 || l->axis >= l->rank)
+            return;
+        int64_t len = 1, outer = 1, inner = 1;
+        for (int d = 0; d < l->rank; d++) {
+            if (d < l->axis)
+                outer *= l->shape[d];
+            else if (d > l->axis)
+                inner *= l->shape[d];
+            else
+                len = l->shape[d];
+        }
+        if (len != x->len || outer != x->outer || inner != x->inner || l->is_scan != x->is_scan)
+            return; /* not the same ops: keep the default everywhere */
+    }
+    for (int i = 0; i < C->nreds; i++) {
+        const ct_emu_layout *l = &o->layouts[i];
+        emu_reduce_aux *x = C->reds[i];
+        int a = l->axis;
+        if (!l->blocked || (x->is_scan && l->size_per_thread[a] != 1))
+            continue; /* scans: only one element per thread is modelled */
+        set_order(x, x->len, l->size_per_thread[a], l->threads_per_warp[a], l->warps_per_cta[a]);
+    }
+}
+
+/* is the region `b(x, y) = x + y` (directly or through a call)? */
+static bool region_is_addf(cctx *C, const ct_region *r, int depth)
+{
+    const ct_block *b = r->first;
+    if (!b || b->next || b->nargs != 2 || depth > 4)
+        return false;
+    const ct_op *o = b->first;
+    if (!o || !o->next || !(ct_op_info_of(o->next->code)->flags & CT_OPF_TERM))
+        return false;
+    const ct_op *t = o->next;
+    if (t->nopnds != 1 || t->opnds[0] != &o->res[0] || o->nopnds != 2 ||
+        o->opnds[0] != b->args[0] || o->opnds[1] != b->args[1])
+        return false;
+    if (o->code == CT_OP_ARITH_ADDF)
+        return true;
+    if (o->code == CT_OP_TT_CALL) {
+        const ct_attr *ca = emu_cc_attr(o, "callee");
+        const ct_op *f = ca ? ct_module_lookup_func(C->m, ca->s) : NULL;
+        return f && f->nregions && region_is_addf(C, &f->regions[0], depth + 1);
+    }
+    return false;
+}
+
+static bool compile_region_batched(cctx *C, const ct_op *op, const ct_region *r, int k,
+                                   int64_t width, emu_region *out)
+{
+    const ct_block *b = r->first;
+    if (!b || b->next || b->nargs != 2 * k) {
+        emu_cc_err(C, op, "combine region must have one block with %d arguments", 2 * k);
+        return false;
+    }
+    int64_t saved = C->batch;
+    C->batch = width;
+    int jmp = emu_cc_emit(C, emu_h_jmp, NULL);
+    INS(jmp)->n = 1;
+    out->pc = C->ncode;
+    out->nargs = 2 * k;
+    out->width = width;
+    out->arg_off = emu_cc_aux(C, sizeof(uint32_t) * (size_t)(2 * k));
+    out->res_off = emu_cc_aux(C, sizeof(uint32_t) * (size_t)k);
+    for (int i = 0; i < 2 * k; i++) {
+        int v = emu_cc_new_val(C, op, b->args[i]->type);
+        emu_cc_bind(C, b->args[i], v);
+        out->arg_off[i] = OFF(v);
+    }
+    bool ok = emu_cc_block_ops(C, b, true);
+    const ct_op *t = b->last;
+    if (ok && t && (t->code == CT_OP_TT_REDUCE_RETURN || t->code == CT_OP_TT_SCAN_RETURN) &&
+        t->nopnds == k) {
+        for (int i = 0; i < k; i++)
+            out->res_off[i] = OFF(emu_cc_val(C, t, t->opnds[i]));
+    } else if (ok) {
+        emu_cc_err(C, op, "combine region must end with a return of %d values", k);
+        ok = false;
+    }
+    int ret = emu_cc_emit(C, emu_h_ret, t);
+    INS(ret)->n = 1;
+    INS(jmp)->target = C->ncode;
+    /* one elementwise op computing res = f(arg0, arg1): run it directly */
+    if (ok && k == 1 && ret == out->pc + 1) {
+        const emu_ins *I0 = INS(out->pc);
+        if (I0->a == out->arg_off[0] && I0->b == out->arg_off[1] && I0->d == out->res_off[0] &&
+            I0->n < 0 && I0->fn != emu_h_pcopy) {
+            out->fast = true;
+            out->fast_ins = *I0;
+        }
+    }
+    C->batch = saved;
+    return ok;
+}
+
+bool emu_cc_reduce(cctx *C, const ct_op *op)
+{
+    if (!emu_cc_no_batch(C, op))
+        return false;
+    int k = op->nopnds;
+    if (k < 1 || op->nregions != 1 || op->nres != k) {
+        emu_cc_err(C, op, "malformed reduce/scan");
+        return false;
+    }
+    const ct_type *t = op->opnds[0]->type;
+    if (t->kind != CT_TY_TENSOR) {
+        emu_cc_err(C, op, "operand is not a tensor");
+        return false;
+    }
+    int axis = (int)emu_cc_attr_int(op, "axis", 0);
+    if (axis < 0 || axis >= t->rank) {
+        emu_cc_err(C, op, "axis %d out of range", axis);
+        return false;
+    }
+    emu_reduce_aux *x = emu_cc_aux(C, sizeof *x);
+    x->k = k;
+    x->in_off = emu_cc_aux(C, sizeof(uint32_t) * (size_t)k);
+    x->out_off = emu_cc_aux(C, sizeof(uint32_t) * (size_t)k);
+    x->acc_off = emu_cc_aux(C, sizeof(uint32_t) * (size_t)k);
+    x->esize = emu_cc_aux(C, sizeof(size_t) * (size_t)k);
+    x->ek = emu_cc_aux(C, sizeof(emu_ek) * (size_t)k);
+    x->outer = 1;
+    x->inner = 1;
+    for (int i = 0; i < axis; i++)
+        x->outer *= t->shape[i];
+    for (int i = axis + 1; i < t->rank; i++)
+        x->inner *= t->shape[i];
+    x->len = t->shape[axis];
+    x->reverse = op->code == CT_OP_TT_SCAN && emu_cc_attr_int(op, "reverse", 0);
+    x->is_scan = op->code == CT_OP_TT_SCAN;
+    order_model(C, x, t, axis);
+    GROW(C->reds, C->nreds, C->creds);
+    C->reds[C->nreds++] = x;
+    int64_t numel = ct_type_numel(t);
+    for (int j = 0; j < k; j++) {
+        int in = emu_cc_val(C, op, op->opnds[j]);
+        x->in_off[j] = OFF(in);
+        x->ek[j] = C->vals[in].ek;
+        x->esize[j] = emu_ek_size(x->ek[j]);
+        x->acc_off[j] = (uint32_t)emu_cc_alloc_frame(C, (size_t)numel * x->esize[j]);
+    }
+    if (!compile_region_batched(C, op, &op->regions[0], k, numel, &x->region))
+        return false;
+    if (op->code == CT_OP_TT_REDUCE && k == 1 && (x->ek[0] == EK_F32 || x->ek[0] == EK_F64) &&
+        region_is_addf(C, &op->regions[0], 0)) {
+        const ct_op *m = emu_cc_fusable_mul(C, op, op->opnds[0]);
+        if (m && m->res[0].type == op->opnds[0]->type) {
+            x->fuse = true;
+            x->fa = OFF(emu_cc_val(C, op, m->opnds[0]));
+            x->fb = OFF(emu_cc_val(C, op, m->opnds[1]));
+        }
+    }
+    for (int j = 0; j < k; j++) {
+        int d = emu_cc_new_val(C, op, op->res[j].type);
+        x->out_off[j] = OFF(d);
+        emu_cc_bind(C, &op->res[j], d);
+    }
+    int i = emu_cc_emit(C, op->code == CT_OP_TT_REDUCE ? emu_h_reduce : emu_h_scan, op);
+    INS(i)->x.p = x;
+    return true;
+}
+
+/* ---- calls and control flow ------------------------------------------------------------------------------------ */
+
+bool emu_cc_call(cctx *C, const ct_op *op)
+{
+    const ct_attr *ca = emu_cc_attr(op, "callee");
+    const ct_op *f = ca && ca->s ? ct_module_lookup_func(C->m, ca->s) : NULL;
+    if (!f || !f->nregions || !f->regions[0].first) {
+        emu_cc_err(C, op, "callee `%s` not found in the module", ca && ca->s ? ca->s : "?");
+        return false;
+    }
+    if (C->depth > 32) {
+        emu_cc_err(C, op, "calls nested deeper than 32 (recursion?)");
+        return false;
+    }
+    const ct_block *entry = f->regions[0].first;
+    if (entry->nargs != op->nopnds) {
+        emu_cc_err(C, op, "callee `%s` takes %d arguments, %d given", ca->s, entry->nargs, op->nopnds);
+        return false;
+    }
+    int args[64];
+    if (op->nopnds > 64) {
+        emu_cc_err(C, op, "too many call arguments");
+        return false;
+    }
+    for (int i = 0; i < op->nopnds; i++)
+        args[i] = emu_cc_val(C, op, op->opnds[i]);
+    ct_ptrmap local, *saved_map = C->vmap;
+    ct_pm_init(&local);
+    C->vmap = &local;
+    int saved_caller = C->caller_loc;
+    C->caller_loc = emu_cc_loc_index(C, op->loc);
+    fnret *saved_ret = C->ret;
+    bool saved_kernel = C->kernel_level;
+    C->kernel_level = false;
+    C->depth++;
+    for (int i = 0; i < op->nopnds; i++)
+        emu_cc_bind(C, entry->args[i], args[i]);
+    bool ok;
+    int results[64];
+    int nres = op->nres;
+    const ct_op *term = entry->last;
+    if (nres > 64) {
+        emu_cc_err(C, op, "too many call results");
+        ok = false;
+    } else if (term && term->code == CT_OP_TT_RETURN && term->nopnds == nres) {
+        /* one block ending in its return: results alias the returned values */
+        C->ret = NULL;
+        ok = emu_cc_block_ops(C, entry, true);
+        for (int i = 0; ok && i < nres; i++)
+            results[i] = emu_cc_val(C, term, term->opnds[i]);
+    } else {
+        fnret fr = {0};
+        fr.nres = nres;
+        fr.res = results;
+        for (int i = 0; i < nres; i++)
+            results[i] = emu_cc_new_val(C, op, op->res[i].type);
+        C->ret = &fr;
+        ok = emu_cc_blocks(C, f, &f->regions[0]);
+        for (int i = 0; i < fr.njumps; i++)
+            INS(fr.jumps[i])->target = C->ncode;
+        free(fr.jumps);
+    }
+    C->depth--;
+    C->ret = saved_ret;
+    C->kernel_level = saved_kernel;
+    C->caller_loc = saved_caller;
+    C->vmap = saved_map;
+    ct_pm_free(&local);
+    for (int i = 0; ok && i < nres; i++)
+        emu_cc_bind(C, &op->res[i], emu_cc_alias_val(C, results[i], op->res[i].type));
+    return ok;
+}
+
+/* values of a terminator's operands as val indices */
+int *emu_cc_opnd_vals(cctx *C, const ct_op *op, int from, int n)
+{
+    int *v = emu_cc_aux(C, sizeof(int) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++)
+        v[i] = emu_cc_val(C, op, op->opnds[from + i]);
+    return v;
+}
+
+int *emu_cc_fresh_args(cctx *C, const ct_op *op, const ct_block *b, int from)
+{
+    int n = b->nargs - from;
+    int *v = emu_cc_aux(C, sizeof(int) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        v[i] = emu_cc_new_val(C, op, b->args[from + i]->type);
+        emu_cc_bind(C, b->args[from + i], v[i]);
+    }
+    return v;
+}
+
+bool emu_cc_for(cctx *C, const ct_op *op)
+{
+    if (!emu_cc_no_batch(C, op))
+        return false;
+    const ct_block *b = op->nregions ? op->regions[0].first : NULL;
+    int nc = op->nopnds - 3;
+    if (!b || nc < 0 || b->nargs != nc + 1 || op->nres != nc) {
+        emu_cc_err(C, op, "malformed scf.for");
+        return false;
+    }
+    int lb = emu_cc_val(C, op, op->opnds[0]), ub = emu_cc_val(C, op, op->opnds[1]), st = emu_cc_val(C, op, op->opnds[2]);
+    int iv = emu_cc_new_val(C, op, b->args[0]->type);
+    emu_cc_bind(C, b->args[0], iv);
+    int *carried = emu_cc_fresh_args(C, op, b, 1);
+    int *inits = emu_cc_opnd_vals(C, op, 3, nc);
+    emu_cc_pcopy(C, op, 1, &iv, &lb);
+    emu_cc_pcopy(C, op, nc, carried, inits);
+    int head = emu_cc_emit(C, emu_h_for_test, op);
+    INS(head)->a = OFF(iv);
+    INS(head)->b = OFF(ub);
+    INS(head)->ek = (uint8_t)C->vals[iv].ek;
+    INS(head)->flags = emu_cc_attr(op, "unsignedCmp") ? 1 : 0;
+    if (!emu_cc_block_ops(C, b, true))
+        return false;
+    const ct_op *y = b->last;
+    if (!y || y->code != CT_OP_SCF_YIELD || y->nopnds != nc) {
+        emu_cc_err(C, op, "scf.for body must end with scf.yield of %d values", nc);
+        return false;
+    }
+    emu_cc_pcopy(C, y, nc, carried, emu_cc_opnd_vals(C, y, 0, nc));
+    int step = emu_cc_emit(C, emu_h_for_step, op);
+    INS(step)->a = OFF(iv);
+    INS(step)->b = OFF(st);
+    INS(step)->ek = (uint8_t)C->vals[iv].ek;
+    INS(step)->target = head;
+    INS(head)->target = C->ncode;
+    for (int i = 0; i < nc; i++)
+        emu_cc_bind(C, &op->res[i], carried[i]);
+    return true;
+}
+
+bool emu_cc_if(cctx *C, const ct_op *op)
+{
+    if (!emu_cc_no_batch(C, op))
+        return false;
+    if (op->nopnds != 1 || op->nregions < 1) {
+        emu_cc_err(C, op, "malformed scf.if");
+        return false;
+    }
+    int cond = emu_cc_val(C, op, op->opnds[0]);
+    int nr = op->nres;
+    int *res = emu_cc_aux(C, sizeof(int) * (size_t)(nr ? nr : 1));
+    for (int i = 0; i < nr; i++)
+        res[i] = emu_cc_new_val(C, op, op->res[i].type);
+    int br = emu_cc_emit(C, emu_h_brz, op);
+    INS(br)->a = OFF(cond);
+    int jend = -1;
+    for (int r = 0; r < 2; r++) {
+        const ct_block *b = r < op->nregions ? op->regions[r].first : NULL;
+        if (r == 1)
+            INS(br)->target = C->ncode;
+        if (!b) {
+            if (nr) {
+                emu_cc_err(C, op, "scf.if with results needs an else region");
+                return false;
+            }
+            continue;
+        }
+        if (!emu_cc_block_ops(C, b, true))
+            return false;
+        const ct_op *y = b->last;
+        if (!y || y->code != CT_OP_SCF_YIELD || y->nopnds != nr) {
+            emu_cc_err(C, op, "scf.if region must end with scf.yield of %d values", nr);
+            return false;
+        }
+        emu_cc_pcopy(C, y, nr, res, emu_cc_opnd_vals(C, y, 0, nr));
+        if (r == 0) {
+            jend = emu_cc_emit(C, emu_h_jmp, op);
+            INS(jend)->n = 1;
+        }
+    }
+    if (jend >= 0)
+        INS(jend)->target = C->ncode;
+    for (int i = 0; i < nr; i++)
+        emu_cc_bind(C, &op->res[i], res[i]);
+    return true;
+}
+
+bool emu_cc_while(cctx *C, const ct_op *op)
+{
+    if (!emu_cc_no_batch(C, op))
+        return false;
+    const ct_block *before = op->nregions > 0 ? op->regions[0].first : NULL;
+    const ct_block *after = op->nregions > 1 ? op->regions[1].first : NULL;
+    if (!before || !after || before->nargs != op->nopnds) {
+        emu_cc_err(C, op, "malformed scf.while");
+        return false;
+    }
+    int *bargs = emu_cc_fresh_args(C, op, before, 0);
+    emu_cc_pcopy(C, op, op->nopnds, bargs, emu_cc_opnd_vals(C, op, 0, op->nopnds));
+    int head = C->ncode;
+    if (!emu_cc_block_ops(C, before, true))
+        return false;
+    const ct_op *cnd = before->last;
+    if (!cnd || cnd->code != CT_OP_SCF_CONDITION || cnd->nopnds != 1 + after->nargs ||
+        after->nargs != op->nres) {
+        emu_cc_err(C, op, "scf.while: the before region must end with scf.condition");
+        return false;
+    }
+    int cond = emu_cc_val(C, cnd, cnd->opnds[0]);
+    int *cvals = emu_cc_opnd_vals(C, cnd, 1, after->nargs);
+    int br = emu_cc_emit(C, emu_h_brz, cnd);
+    INS(br)->a = OFF(cond);
+    int *aargs = emu_cc_fresh_args(C, op, after, 0);
+    emu_cc_pcopy(C, cnd, after->nargs, aargs, cvals);
+    if (!emu_cc_block_ops(C, after, true))
+        return false;
+    const ct_op *y = after->last;
+    if (!y || y->code != CT_OP_SCF_YIELD || y->nopnds != op->nopnds) {
+        emu_cc_err(C, op, "scf.while: the after region must end with scf.yield");
+        return false;
+    }
+    emu_cc_pcopy(C, y, op->nopnds, bargs, emu_cc_opnd_vals(C, y, 0, op->nopnds));
+    int j = emu_cc_emit(C, emu_h_jmp, y);
+    INS(j)->n = 1;
+    INS(j)->target = head;
+    INS(br)->target = C->ncode;
+    int *res = emu_cc_aux(C, sizeof(int) * (size_t)(op->nres ? op->nres : 1));
+    for (int i = 0; i < op->nres; i++)
+        res[i] = emu_cc_new_val(C, op, op->res[i].type);
+    emu_cc_pcopy(C, cnd, op->nres, res, cvals);
+    for (int i = 0; i < op->nres; i++)
+        emu_cc_bind(C, &op->res[i], res[i]);
+    return true;
+}
+
+/* a branch: copies into the target's block arguments, then a patched jump */
+void emu_cc_branch(cctx *C, const ct_op *op, const ct_block *target, int from, int n)
+{
+    int *args = ct_pm_get(&C->blockargs, target);
+    if (!args && target->nargs) {
+        emu_cc_err(C, op, "branch to a block the emulator did not see");
+        return;
+    }
+    if (n != target->nargs) {
+        emu_cc_err(C, op, "branch passes %d values to a block of %d arguments", n, target->nargs);
+        return;
+    }
+    emu_cc_pcopy(C, op, n, args, emu_cc_opnd_vals(C, op, from, n));
+    int j = emu_cc_emit(C, emu_h_jmp, op);
+    INS(j)->n = 1;
+    GROW(C->patches, C->npatches, C->cpatches);
+    C->patches[C->npatches++] = (patch){j, target};
+}
+
+bool emu_cc_return(cctx *C, const ct_op *op)
+{
+    if (C->kernel_level) {
+        emu_cc_emit(C, emu_h_end, op);
+        return true;
+    }
+    fnret *fr = C->ret;
+    if (!fr || op->nopnds != fr->nres) {
+        emu_cc_err(C, op, "return of %d values from a call expecting %d", op->nopnds,
+             fr ? fr->nres : 0);
+        return false;
+    }
+    emu_cc_pcopy(C, op, fr->nres, fr->res, emu_cc_opnd_vals(C, op, 0, fr->nres));
+    int j = emu_cc_emit(C, emu_h_jmp, op);
+    INS(j)->n = 1;
+    GROW(fr->jumps, fr->njumps, fr->cjumps);
+    fr->jumps[fr->njumps++] = j;
+    return true;
+}
+

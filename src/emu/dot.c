@@ -1,0 +1,276 @@
+/*
+ * dot.c - tt.dot: [B,] M x K times K x N plus the accumulator.
+ *
+ * How Triton 3.6 computes it on sm_90, and how the emulator models it:
+ *  - input_precision "ieee" with f32 (and every f64 dot) is the FMA dot:
+ *    acc = fma(a[m][k], b[k][n], acc) for k = 0, 1, ... (FMADotUtility.cpp);
+ *    emulated exactly, bit for bit;
+ *  - integer dots (i8 x i8 -> i32) are exact, with wraparound;
+ *  - tensor-core dots (f16, bf16, fp8, tf32) accumulate in f32 in groups of
+ *    one MMA instruction's K (16 for f16/bf16, 8 for tf32, 32 for fp8): the
+ *    emulator forms each group's exact products, sums them in double, adds
+ *    the accumulator and rounds once to f32.  The tensor cores' internal
+ *    alignment and truncation are not public, so these dots are not
+ *    bit-exact (see docs/emulator.md for the bound);
+ *  - tf32 operands: the MMA ignores the low 13 mantissa bits of f32 inputs
+ *    (truncation); tf32x3 and bf16x3/bf16x6 are decomposed exactly as the
+ *    F32DotTC pass does (cvt.rna.tf32 splits, NaNs of the small products
+ *    replaced by zero, the final add of the accumulator).
+ */
+#include "emu_internal.h"
+
+#include <math.h>
+
+enum { PREC_TF32, PREC_TF32X3, PREC_IEEE, PREC_BF16X3, PREC_BF16X6 };
+
+static inline float tf32_trunc(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u)
+        u &= 0xffffe000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/* cvt.rna.tf32.f32: nearest, ties away from zero */
+static inline float tf32_rna(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u) {
+        u += 0x1000u;
+        u &= 0xffffe000u;
+    }
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+size_t emu_dot_scratch_bytes(const emu_dot_aux *a)
+{
+    /* up to three decoded parts of A and of B, two accumulators, one row */
+    return sizeof(double) * (size_t)(3 * a->M * a->K + 3 * a->K * a->N + 2 * a->M * a->N + a->N) + 64;
+}
+
+static int group_k(emu_ek ek)
+{
+    switch (ek) {
+    case EK_F16:
+    case EK_BF16:
+        return 16;
+    case EK_F32:
+        return 8;
+    default:
+        return 32;
+    }
+}
+
+typedef double v4d __attribute__((vector_size(32)));
+
+static inline double round_out(double s, emu_ek out_ek)
+{
+    if (out_ek == EK_F32)
+        return (double)(float)s;
+    if (out_ek == EK_F16)
+        return emu_h2f(emu_f2h((float)s));
+    if (out_ek == EK_BF16)
+        return emu_bf2f(emu_f2bf((float)s));
+    return s;
+}
+
+/* acc (doubles holding values of out_ek) += A x B, rounding to out_ek once
+ * per group of G products; 16 columns at a time in registers */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void mma_rows(
+    const double *A, const double *B, double *acc, int64_t M, int64_t N, int64_t K, int G,
+    emu_ek out_ek, double *tmp)
+{
+    (void)tmp;
+    for (int64_t m = 0; m < M; m++) {
+        double *row = acc + m * N;
+        for (int64_t k0 = 0; k0 < K; k0 += G) {
+            int64_t k1 = k0 + G < K ? k0 + G : K;
+            int64_t n0 = 0;
+            for (; n0 + 16 <= N; n0 += 16) {
+                v4d t0 = {0, 0, 0, 0}, t1 = t0, t2 = t0, t3 = t0;
+                for (int64_t k = k0; k < k1; k++) {
+                    double a = A[m * K + k];
+                    v4d av = {a, a, a, a};
+                    const double *b = B + k * N + n0;
+                    v4d b0, b1, b2, b3;
+                    memcpy(&b0, b, 32);
+                    memcpy(&b1, b + 4, 32);
+                    memcpy(&b2, b + 8, 32);
+                    memcpy(&b3, b + 12, 32);
+                    t0 += av * b0;
+                    t1 += av * b1;
+                    t2 += av * b2;
+                    t3 += av * b3;
+                }
+                double t[16];
+                memcpy(t, &t0, 32);
+                memcpy(t + 4, &t1, 32);
+                memcpy(t + 8, &t2, 32);
+                memcpy(t + 12, &t3, 32);
+                for (int j = 0; j < 16; j++)
+                    row[n0 + j] = round_out(row[n0 + j] + t[j], out_ek);
+            }
+            for (; n0 < N; n0++) {
+                double t = 0;
+                for (int64_t k = k0; k < k1; k++)
+                    t += A[m * K + k] * B[k * N + n0];
+                row[n0] = round_out(row[n0] + t, out_ek);
+            }
+        }
+    }
+}
+
+/* decodes n elements of kind ek into doubles; tf32: truncate f32 mantissas */
+static void decode(emu_ek ek, const uint8_t *p, int64_t n, double *out, bool tf32)
+{
+    switch (ek) {
+    case EK_F16:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_h2f(((const uint16_t *)p)[i]);
+        break;
+    case EK_BF16:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_bf2f(((const uint16_t *)p)[i]);
+        break;
+    case EK_F32:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = tf32 ? tf32_trunc(((const float *)p)[i]) : ((const float *)p)[i];
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_load_f64(ek, p, i);
+    }
+}
+
+static void nan_to_zero(double *v, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (v[i] != v[i])
+            v[i] = 0;
+}
+
+/* x = hi + mid + lo in bf16 parts, as splitF32 does (truncf is RNE) */
+static void split_bf16(float v, double *p0, double *p1, double *p2)
+{
+    float h = emu_bf2f(emu_f2bf(v));
+    float r = v - h;
+    float m = emu_bf2f(emu_f2bf(r));
+    float r2 = r - m;
+    *p0 = h;
+    *p1 = m;
+    *p2 = emu_bf2f(emu_f2bf(r2));
+}
+
+int emu_h_dot(emu_frame *F, const emu_ins *I)
+{
+    const emu_dot_aux *x = I->x.p;
+    int64_t M = x->M, N = x->N, K = x->K;
+    const uint8_t *Ab = F->mem + I->a, *Bb = F->mem + I->b, *Cb = F->mem + I->c;
+    uint8_t *Db = F->mem + I->d;
+    size_t aes = emu_ek_size(x->a_ek), bes = emu_ek_size(x->b_ek), ces = emu_ek_size(x->c_ek);
+    double *da = (double *)(void *)(F->mem + x->scratch); /* 3 parts of A */
+    double *db = da + 3 * M * K;                          /* 3 parts of B */
+    double *acc = db + 3 * K * N;
+    double *acc2 = acc + M * N;
+    double *row = acc2 + M * N;
+
+    for (int64_t bt = 0; bt < x->batch; bt++) {
+        const uint8_t *A = Ab + (size_t)(bt * M * K) * aes, *B = Bb + (size_t)(bt * K * N) * bes;
+        const uint8_t *C = Cb + (size_t)(bt * M * N) * ces;
+        uint8_t *D = Db + (size_t)(bt * M * N) * ces;
+
+        /* integers: exact, wrapping in the accumulator's width */
+        if (!emu_ek_is_float(x->a_ek)) {
+            for (int64_t m = 0; m < M; m++)
+                for (int64_t n = 0; n < N; n++) {
+                    uint64_t s = (uint64_t)emu_load_i64(x->c_ek, C, m * N + n);
+                    for (int64_t k = 0; k < K; k++)
+                        s += (uint64_t)emu_load_i64(x->a_ek, A, m * K + k) *
+                             (uint64_t)emu_load_i64(x->b_ek, B, k * N + n);
+                    emu_store_i64(x->c_ek, D, m * N + n, (int64_t)s);
+                }
+            continue;
+        }
+        /* the FMA dot: sequential fused multiply-adds in k order */
+        if ((x->precision == PREC_IEEE && x->a_ek == EK_F32) || x->a_ek == EK_F64 ||
+            x->c_ek == EK_F64) {
+            for (int64_t m = 0; m < M; m++)
+                for (int64_t n = 0; n < N; n++) {
+                    if (x->c_ek == EK_F64) {
+                        double s = emu_load_f64(x->c_ek, C, m * N + n);
+                        for (int64_t k = 0; k < K; k++)
+                            s = fma(emu_load_f64(x->a_ek, A, m * K + k),
+                                    emu_load_f64(x->b_ek, B, k * N + n), s);
+                        emu_store_f64(x->c_ek, D, m * N + n, s);
+                    } else {
+                        float s = (float)emu_load_f64(x->c_ek, C, m * N + n);
+                        for (int64_t k = 0; k < K; k++)
+                            s = fmaf((float)emu_load_f64(x->a_ek, A, m * K + k),
+                                     (float)emu_load_f64(x->b_ek, B, k * N + n), s);
+                        emu_store_f64(x->c_ek, D, m * N + n, s);
+                    }
+                }
+            continue;
+        }
+        int G = group_k(x->a_ek);
+        bool f32in = x->a_ek == EK_F32;
+        if (!f32in || x->precision == PREC_TF32) {
+            decode(x->c_ek, C, M * N, acc, false);
+            decode(x->a_ek, A, M * K, da, f32in);
+            decode(x->b_ek, B, K * N, db, f32in);
+            mma_rows(da, db, acc, M, N, K, G, x->c_ek, row);
+        } else if (x->precision == PREC_TF32X3) {
+            double *as = da + M * K, *bs = db + K * N;
+            for (int64_t i = 0; i < M * K; i++) {
+                float v = (float)emu_load_f64(EK_F32, A, i), big = tf32_rna(v);
+                da[i] = big;
+                as[i] = tf32_trunc(v - big);
+            }
+            for (int64_t i = 0; i < K * N; i++) {
+                float v = (float)emu_load_f64(EK_F32, B, i), big = tf32_rna(v);
+                db[i] = big;
+                bs[i] = tf32_trunc(v - big);
+            }
+            for (int64_t i = 0; i < M * N; i++)
+                acc2[i] = 0;
+            mma_rows(as, db, acc2, M, N, K, 8, EK_F32, row);
+            mma_rows(da, bs, acc2, M, N, K, 8, EK_F32, row);
+            nan_to_zero(acc2, M * N);
+            mma_rows(da, db, acc2, M, N, K, 8, EK_F32, row);
+            for (int64_t i = 0; i < M * N; i++)
+                acc[i] = (double)(float)(acc2[i] + emu_load_f64(x->c_ek, C, i));
+        } else {
+            /* bf16x3 / bf16x6 (PREC_IEEE on f32 was the FMA dot above) */
+            double *a0 = da, *a1 = da + M * K, *a2 = da + 2 * M * K;
+            double *b0 = db, *b1 = db + K * N, *b2 = db + 2 * K * N;
+            for (int64_t i = 0; i < M * K; i++)
+                split_bf16((float)emu_load_f64(EK_F32, A, i), &a0[i], &a1[i], &a2[i]);
+            for (int64_t i = 0; i < K * N; i++)
+                split_bf16((float)emu_load_f64(EK_F32, B, i), &b0[i], &b1[i], &b2[i]);
+            for (int64_t i = 0; i < M * N; i++)
+                acc2[i] = 0;
+            if (x->precision == PREC_BF16X6) {
+                mma_rows(a1, b1, acc2, M, N, K, 16, EK_F32, row);
+                mma_rows(a2, b0, acc2, M, N, K, 16, EK_F32, row);
+                mma_rows(a0, b2, acc2, M, N, K, 16, EK_F32, row);
+            }
+            mma_rows(a1, b0, acc2, M, N, K, 16, EK_F32, row);
+            mma_rows(a0, b1, acc2, M, N, K, 16, EK_F32, row);
+            nan_to_zero(acc2, M * N);
+            mma_rows(a0, b0, acc2, M, N, K, 16, EK_F32, row);
+            for (int64_t i = 0; i < M * N; i++)
+                acc[i] = (double)(float)(acc2[i] + emu_load_f64(x->c_ek, C, i));
+        }
+        if (x->c_ek == EK_F32)
+            for (int64_t i = 0; i < M * N; i++)
+                ((float *)D)[i] = (float)acc[i];
+        else
+            for (int64_t i = 0; i < M * N; i++)
+                emu_store_f64(x->c_ek, D, i, acc[i]);
+    }
+    return EMU_NEXT;
+}

@@ -1,0 +1,410 @@
+/*
+ * emu_internal.h - the emulator's internal form, shared by its files.
+ *
+ * A kernel is compiled once (compile.c) into a flat array of instructions,
+ * each with its handler already resolved (a function pointer specialized by
+ * op and element type) and its operands given as byte offsets into a
+ * frame: the per-thread scratch memory that holds every SSA value of one
+ * program instance, tensors as dense row-major arrays.  Control flow
+ * (scf.for/if/while, cf.br/cond_br, inlined tt.call) becomes jumps;
+ * combine regions of tt.reduce/tt.scan become sub-ranges executed on whole
+ * batches of element pairs at once ("batched" instructions whose element
+ * count is the frame's current batch).  Nothing in the execution path
+ * allocates or looks anything up by name.
+ */
+#ifndef CTRITON_EMU_INTERNAL_H
+#define CTRITON_EMU_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "ctriton/emu.h"
+#include "ctriton/float.h"
+#include "ctriton/ir.h"
+
+/* ---- element kinds (storage of one element in a frame) -------------- */
+
+typedef enum emu_ek {
+    EK_I1,      /* uint8_t 0/1 */
+    EK_I8,
+    EK_I16,
+    EK_I32,
+    EK_I64,
+    EK_F16,     /* uint16_t bits */
+    EK_BF16,    /* uint16_t bits */
+    EK_F32,
+    EK_F64,
+    EK_F8E4NV,  /* uint8_t bits, e4m3fn */
+    EK_F8E5,    /* e5m2 */
+    EK_F8E4B8,  /* e4m3fnuz */
+    EK_F8E5B16, /* e5m2fnuz */
+    EK_F8E4B15, /* e4m3b11fnuz */
+    EK_PTR,     /* uint64_t emulated address */
+    EK_BPTR,    /* emu_bptr: a block pointer (tt.make_tensor_ptr) */
+    EK__COUNT
+} emu_ek;
+
+size_t emu_ek_size(emu_ek k);
+const char *emu_ek_name(emu_ek k);
+bool emu_ek_is_float(emu_ek k);
+bool emu_ek_is_fp8(emu_ek k);
+ct_float_kind emu_ek_fk(emu_ek k);
+int emu_ek_int_bits(emu_ek k);
+
+/* A block pointer: base address, shape, strides (elements), offsets. */
+typedef struct emu_bptr {
+    uint64_t base;
+    int32_t rank;
+    int32_t pad;
+    int64_t shape[CT_MAX_RANK];
+    int64_t strides[CT_MAX_RANK];
+    int32_t offsets[CT_MAX_RANK];
+} emu_bptr;
+
+/* ---- emulated addresses ----------------------------------------------
+ * Buffer i lives at EMU_BASE(i) = (i + 1) << 40.  An address a belongs to
+ * the buffer whose base is nearest: ((a + 2^39) >> 40) - 1, so that running
+ * off either end of a buffer is still attributed to it.  Address 0 (null)
+ * and addresses below 2^39 belong to no buffer. */
+#define EMU_ADDR_SHIFT 40
+#define EMU_BASE(i) (((uint64_t)(i) + 1) << EMU_ADDR_SHIFT)
+#define EMU_MAX_BUFFER_BYTES (1ull << (EMU_ADDR_SHIFT - 1))
+
+static inline int64_t emu_addr_buffer(uint64_t a)
+{
+    return (int64_t)((a + (1ull << (EMU_ADDR_SHIFT - 1))) >> EMU_ADDR_SHIFT) - 1;
+}
+
+/* ---- instructions ---------------------------------------------------- */
+
+typedef struct emu_frame emu_frame;
+typedef struct emu_ins emu_ins;
+
+/* A handler returns EMU_NEXT to go on, EMU_STOP when the program ends or
+ * faults (F->status says which), EMU_RET at the end of a combine region. */
+enum { EMU_NEXT = 0, EMU_STOP = 1, EMU_RET = 2 };
+typedef int (*emu_fn)(emu_frame *F, const emu_ins *I);
+
+struct emu_ins {
+    emu_fn fn;
+    uint32_t d, a, b, c;     /* frame byte offsets: result, operands */
+    int64_t n;               /* element count; -1: the frame's batch */
+    int32_t target;          /* jump target */
+    int32_t loc;             /* index into the kernel's locations, -1 if none */
+    uint16_t code;           /* ct_opcode (messages) */
+    uint8_t ek, ek2;         /* element kinds: result, operand */
+    uint32_t flags;
+    union {
+        int64_t i;
+        double f;
+        const void *p;
+    } x, y;
+};
+
+#define NE(F, I) ((I)->n >= 0 ? (I)->n : (F)->batch)
+#define SLOT(F, off, T) ((T *)((F)->mem + (off)))
+
+/* A source location, with the call site it was inlined from. */
+typedef struct emu_loc {
+    const char *file;
+    int line, col;
+    int caller;              /* index of the call site's location, -1 if none */
+} emu_loc;
+
+/* A value written into the frame once per thread before any program runs
+ * (constants, kernel arguments are written per run). */
+typedef struct emu_init {
+    uint32_t off;
+    uint32_t bytes;
+    const void *data;
+} emu_init;
+
+typedef struct emu_param_slot {
+    uint32_t off;
+    emu_ek ek;
+} emu_param_slot;
+
+struct ct_emu_kernel {
+    ct_arena *arena;         /* everything below lives here */
+    char *name;
+    emu_ins *code;
+    int ncode;
+    size_t frame_bytes;
+    emu_loc *locs;
+    int nlocs;
+    emu_init *inits;
+    int ninits;
+    int nparams;
+    ct_emu_param *params;
+    emu_param_slot *pslots;
+};
+
+/* ---- running ----------------------------------------------------------- */
+
+typedef struct emu_buffer {
+    char name[64];
+    uint8_t *host;
+    uint64_t bytes;
+    ct_emu_dtype dtype;
+    ct_emu_access access;
+} emu_buffer;
+
+struct ct_emu {
+    emu_buffer *bufs;
+    int nbufs, cbufs;
+    char err[256];
+};
+
+/* State shared by the workers of one run. */
+typedef struct emu_run {
+    const ct_emu *e;
+    const ct_emu_kernel *k;
+    int grid[3];
+    int64_t nprog;
+    unsigned flags;
+    FILE *print;
+    _Atomic int64_t next;        /* next program to run */
+    _Atomic int64_t min_fault;   /* lowest faulting program, INT64_MAX if none */
+    _Atomic int64_t nfaults;
+    _Atomic int64_t done;
+    pthread_mutex_t lock;        /* fault record, print, unaligned atomics */
+    ct_emu_fault fault;
+    int64_t fault_pid;
+    const ct_emu_arg *args;
+} emu_run;
+
+struct emu_frame {
+    uint8_t *mem;
+    int64_t batch;
+    int32_t pc;
+    int32_t status;          /* ct_emu_status of a stop */
+    int pid[3], npid[3];
+    int64_t lin;             /* linear program id */
+    emu_run *run;
+    const ct_emu_kernel *k;
+};
+
+/* Runs instructions from pc until EMU_STOP or EMU_RET; returns that code. */
+int emu_exec(emu_frame *F, int32_t pc);
+
+/* Records a fault of the current program and returns EMU_STOP.  lane < 0
+ * and buf < 0 when not applicable. */
+int emu_fault(emu_frame *F, const emu_ins *I, ct_emu_status st, int64_t lane, int buf,
+              int64_t offset, int64_t bytes, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+
+/* ---- handler families (resolved at compile time) ------------------------ */
+
+/* Elementwise arithmetic (elementwise.c).  NULL when unsupported. */
+emu_fn emu_arith_fn(ct_opcode code, emu_ek ek, int pred);
+/* fma contraction of addf/subf with a mulf: `form` 0: a*b+c, 1: a*b-c, 2: c-a*b */
+emu_fn emu_fma_fn(emu_ek ek, int form);
+/* tt.clampf with propagateNan = all */
+emu_fn emu_clampnan_fn(emu_ek ek);
+/* the mode of the generic cast loop for a cast op */
+int emu_cast_mode(ct_opcode code);
+/* Casts (convert.c): from `src` to `dst` for a cast op (rounding: 0 rtne, 1 rtz). */
+emu_fn emu_cast_fn(ct_opcode code, emu_ek src, emu_ek dst, int rounding);
+/* Math (elementwise.c). */
+emu_fn emu_math_fn(ct_opcode code, emu_ek ek);
+/* libdevice functions by symbol (libdevice.c): the handler, and in *aux what
+ * it needs in the instruction's x.p (allocated in A).  NULL if unknown. */
+emu_fn emu_libdevice_fn(const char *symbol, int nargs, emu_ek ret, const emu_ek *args, ct_arena *A,
+                        const void **aux);
+
+/* Compare predicates */
+enum {
+    PI_EQ, PI_NE, PI_SLT, PI_SLE, PI_SGT, PI_SGE, PI_ULT, PI_ULE, PI_UGT, PI_UGE
+};
+enum {
+    PF_FALSE, PF_OEQ, PF_OGT, PF_OGE, PF_OLT, PF_OLE, PF_ONE, PF_ORD, PF_UEQ, PF_UGT, PF_UGE,
+    PF_ULT, PF_ULE, PF_UNE, PF_UNO, PF_TRUE
+};
+
+/* Aux records of the data-movement ops (shape.c). */
+typedef struct emu_shape_aux {
+    int rank;
+    int64_t src[CT_MAX_RANK];
+    int64_t dst[CT_MAX_RANK];
+    int32_t perm[CT_MAX_RANK];
+    int axis;
+    size_t esize;
+    uint32_t b2;             /* second operand or result */
+} emu_shape_aux;
+
+int emu_h_copy(emu_frame *F, const emu_ins *I);
+int emu_h_splat(emu_frame *F, const emu_ins *I);
+int emu_h_broadcast(emu_frame *F, const emu_ins *I);
+int emu_h_trans(emu_frame *F, const emu_ins *I);
+int emu_h_join(emu_frame *F, const emu_ins *I);
+int emu_h_split(emu_frame *F, const emu_ins *I);
+int emu_h_cat(emu_frame *F, const emu_ins *I);
+int emu_h_gather(emu_frame *F, const emu_ins *I);
+int emu_h_histogram(emu_frame *F, const emu_ins *I);
+int emu_h_make_range(emu_frame *F, const emu_ins *I);
+int emu_h_select(emu_frame *F, const emu_ins *I);
+int emu_h_select_scalar(emu_frame *F, const emu_ins *I);
+int emu_h_fill(emu_frame *F, const emu_ins *I);
+
+/* Memory (memory.c). */
+typedef struct emu_mem_aux {
+    size_t esize;            /* bytes per element */
+    emu_ek ek;
+    bool has_mask, has_other;
+    bool scalar;             /* a scalar pointer: faults name no lane */
+    int rmw;                 /* RMW_* */
+    /* block pointers */
+    int rank;
+    int64_t shape[CT_MAX_RANK];
+    uint32_t boundary;       /* bit d: check dimension d */
+    int padding;             /* 1 zero, 2 nan */
+} emu_mem_aux;
+
+enum { RMW_AND = 1, RMW_OR, RMW_XOR, RMW_ADD, RMW_FADD, RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_XCHG };
+
+int emu_h_load(emu_frame *F, const emu_ins *I);
+int emu_h_store(emu_frame *F, const emu_ins *I);
+int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I);
+int emu_h_atomic_cas(emu_frame *F, const emu_ins *I);
+int emu_h_addptr(emu_frame *F, const emu_ins *I);
+/* operands of tt.make_tensor_ptr / tt.advance */
+typedef struct bptr_ops {
+    int rank;
+    uint32_t base, shape[CT_MAX_RANK], strides[CT_MAX_RANK], offsets[CT_MAX_RANK];
+    emu_ek shape_ek, stride_ek, off_ek;
+} bptr_ops;
+
+int emu_h_make_bptr(emu_frame *F, const emu_ins *I);
+int emu_h_advance(emu_frame *F, const emu_ins *I);
+int emu_h_load_bptr(emu_frame *F, const emu_ins *I);
+int emu_h_store_bptr(emu_frame *F, const emu_ins *I);
+
+/* Reductions and scans (reduce.c). */
+typedef struct emu_region {
+    int32_t pc;              /* first instruction of the compiled region */
+    int nargs;               /* 2k */
+    uint32_t *arg_off;       /* batched slots of the block arguments */
+    uint32_t *res_off;       /* batched slots of the returned values (k) */
+    int64_t width;           /* capacity of the batched slots, in elements */
+    bool fast;               /* the region is one elementwise op res = f(arg0, arg1) */
+    emu_ins fast_ins;        /* that op, to run directly on other operands */
+} emu_region;
+
+typedef struct emu_reduce_aux {
+    int k;                   /* operands */
+    uint32_t *in_off, *out_off;
+    size_t *esize;
+    emu_ek *ek;
+    int64_t outer, len, inner;  /* input viewed as [outer, len, inner] */
+    emu_region region;
+    /* order model: threads along the axis and the registers each holds
+     * (register r of thread t holds axis index
+     *  (r / spt) * spt * nthr + t * spt + r % spt) */
+    int nthr;                /* threads along the axis (lanes * warps) */
+    int lanes, warps;        /* along the axis */
+    int nreg;                /* elements per thread */
+    int spt;                 /* contiguous elements per thread and repetition */
+    uint32_t *acc_off;       /* scratch [outer][nthr][inner] per operand */
+    bool reverse;            /* scans */
+    bool is_scan;
+    /* fma fusion of the thread-level phase: input = mulf(fa, fb) */
+    bool fuse;
+    uint32_t fa, fb;
+} emu_reduce_aux;
+
+int emu_h_reduce(emu_frame *F, const emu_ins *I);
+int emu_h_scan(emu_frame *F, const emu_ins *I);
+int emu_run_region(emu_frame *F, const emu_region *r, int64_t batch);
+
+/* Dot (dot.c). */
+typedef struct emu_dot_aux {
+    int64_t batch, M, N, K;
+    emu_ek a_ek, b_ek, c_ek;
+    int precision;           /* 0 tf32, 1 tf32x3, 2 ieee, 3 bf16x3, 4 bf16x6 */
+    uint32_t acc;            /* offset of the accumulator operand */
+    uint32_t scratch;        /* frame scratch for decoded operands */
+} emu_dot_aux;
+
+int emu_h_dot(emu_frame *F, const emu_ins *I);
+size_t emu_dot_scratch_bytes(const emu_dot_aux *a);
+
+/* Control and misc (exec.c). */
+typedef struct emu_copy_aux {
+    int n;
+    uint32_t *dst, *src, *bytes;
+} emu_copy_aux;
+
+int emu_h_jmp(emu_frame *F, const emu_ins *I);
+int emu_h_brz(emu_frame *F, const emu_ins *I);
+int emu_h_end(emu_frame *F, const emu_ins *I);
+int emu_h_ret(emu_frame *F, const emu_ins *I);
+int emu_h_pcopy(emu_frame *F, const emu_ins *I);
+int emu_h_for_test(emu_frame *F, const emu_ins *I);
+int emu_h_for_step(emu_frame *F, const emu_ins *I);
+int emu_h_program_id(emu_frame *F, const emu_ins *I);
+int emu_h_num_programs(emu_frame *F, const emu_ins *I);
+int emu_h_assert(emu_frame *F, const emu_ins *I);
+int emu_h_assume(emu_frame *F, const emu_ins *I);
+int emu_h_print(emu_frame *F, const emu_ins *I);
+int emu_h_nop(emu_frame *F, const emu_ins *I);
+
+typedef struct emu_print_aux {
+    const char *prefix;
+    bool hex;
+    int n;
+    uint32_t *off;
+    int64_t *numel;
+    emu_ek *ek;
+    bool *is_signed;
+    int rank;                /* shape of the tensors (same for all) */
+    int64_t shape[CT_MAX_RANK];
+} emu_print_aux;
+
+/* ---- numeric helpers shared by the handlers (numeric.c) ------------------ */
+
+/* Tables filled by emu_numeric_init (called by ct_emu_compile and ct_emu_new). */
+extern float emu_h2f_tab[65536];
+extern float emu_fp8_tab[5][256];
+void emu_numeric_init(void);
+static inline float emu_h2f(uint16_t h)
+{
+    return emu_h2f_tab[h];
+}
+uint16_t emu_f2h(float f);        /* RNE, overflow to inf */
+uint16_t emu_f2h_rz(float f);     /* toward zero, overflow to max finite */
+static inline float emu_bf2f(uint16_t b)
+{
+    uint32_t u = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+uint16_t emu_f2bf(float f);       /* RNE */
+uint16_t emu_f2bf_rz(float f);
+/* fp8 decode by table, encode with satfinite (the GPU's cvt.rn.satfinite). */
+static inline float emu_fp8_to_f32(uint8_t v, emu_ek k)
+{
+    return emu_fp8_tab[k - EK_F8E4NV][v];
+}
+uint8_t emu_f32_to_fp8(float f, emu_ek k, int rounding);
+/* Flush subnormals to (signed) zero, as .ftz instructions do. */
+static inline float emu_ftz(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) == 0)
+        u &= 0x80000000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+/* Element i of a frame array of kind k, as double / from double. */
+double emu_load_f64(emu_ek k, const void *p, int64_t i);
+void emu_store_f64(emu_ek k, void *p, int64_t i, double v);
+/* Integer element sign-extended to int64. */
+int64_t emu_load_i64(emu_ek k, const void *p, int64_t i);
+void emu_store_i64(emu_ek k, void *p, int64_t i, int64_t v);
+
+#endif

@@ -1,0 +1,279 @@
+/*
+ * mathfn.c - the f32 math functions Triton 3.6 calls from libdevice on
+ * NVIDIA (math.log, math.log2, math.sin, math.cos, math.erf, math.tanh),
+ * transcribed instruction by instruction from the PTX Triton emits for
+ * sm_90 (with enable_reflect_ftz, the default): the same constants, the
+ * same fused multiply-adds with flush-to-zero, the same Payne-Hanek
+ * reduction for large trigonometric arguments.  Where the PTX uses only
+ * IEEE instructions (fma.rn, mul.rn, integer ops) the result is bit-exact:
+ * logf, log2f, sinf, cosf everywhere, erff for |x| < 1.00295 and tanhf for
+ * |x| < 0.6.  Elsewhere the PTX calls ex2.approx / rcp.approx, whose
+ * hardware tables are not public; they are modelled by the correctly
+ * rounded operation (see docs/emulator.md for the bound).
+ */
+#include "emu_internal.h"
+
+#include <math.h>
+
+static inline float bf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t fb(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* fma.rn.ftz.f32 */
+static inline float fma_ftz(float a, float b, float c)
+{
+    return emu_ftz(fmaf(emu_ftz(a), emu_ftz(b), emu_ftz(c)));
+}
+
+/* ex2.approx.ftz.f32 and rcp.approx.ftz.f32, modelled */
+static inline float ex2_approx_ftz(float x)
+{
+    return emu_ftz(exp2f(emu_ftz(x)));
+}
+static inline float rcp_approx_ftz(float x)
+{
+    return emu_ftz(1.0f / emu_ftz(x));
+}
+
+/* __nv_logf */
+float emu_logf_nv(float x)
+{
+    bool small = x < bf(0x00800000);
+    float r4 = small ? x * bf(0x4B000000) : x;
+    float r3 = small ? bf(0xC1B80000) : 0.0f;
+    uint32_t i4 = fb(r4);
+    uint32_t r19 = (i4 - 1059760811u) & 0xFF800000u;
+    float r20 = bf(i4 - r19);
+    float r21 = (float)(int32_t)r19;
+    float r23 = fma_ftz(r21, bf(0x34000000), r3);
+    float t = r20 + bf(0xBF800000);
+    float p = fma_ftz(bf(0xBE055027), t, bf(0x3E1039F6));
+    p = fma_ftz(p, t, bf(0xBDF8CDCC));
+    p = fma_ftz(p, t, bf(0x3E0F2955));
+    p = fma_ftz(p, t, bf(0xBE2AD8B9));
+    p = fma_ftz(p, t, bf(0x3E4CED0B));
+    p = fma_ftz(p, t, bf(0xBE7FFF22));
+    p = fma_ftz(p, t, bf(0x3EAAAA78));
+    p = fma_ftz(p, t, bf(0xBF000000));
+    float r42 = t * p;
+    float r43 = fma_ftz(r42, t, t);
+    float r = fma_ftz(r23, bf(0x3F317218), r43);
+    if (!(i4 < 2139095040u))
+        r = fma_ftz(r4, bf(0x7F800000), bf(0x7F800000));
+    if (r4 == 0.0f)
+        r = bf(0xFF800000);
+    return r;
+}
+
+/* __nv_log2f */
+float emu_log2f_nv(float x)
+{
+    bool small = x < bf(0x00800000);
+    float r1 = small ? x * bf(0x4B000000) : x;
+    float r4 = small ? bf(0xC1B80000) : 0.0f;
+    uint32_t i1 = fb(r1);
+    uint32_t r6 = (i1 - 1060439283u) & 0xFF800000u;
+    float r7 = bf(i1 - r6);
+    float r8 = (float)(int32_t)r6;
+    float r10 = fma_ftz(r8, bf(0x34000000), r4);
+    float t = r7 + bf(0xBF800000);
+    float p = fma_ftz(bf(0x3DC6B27F), t, bf(0xBE2C7F30));
+    p = fma_ftz(p, t, bf(0x3E2FCF2A));
+    p = fma_ftz(p, t, bf(0xBE374E43));
+    p = fma_ftz(p, t, bf(0x3E520BF4));
+    p = fma_ftz(p, t, bf(0xBE763C8B));
+    p = fma_ftz(p, t, bf(0x3E93BF99));
+    p = fma_ftz(p, t, bf(0xBEB8AA49));
+    p = fma_ftz(p, t, bf(0x3EF6384A));
+    p = fma_ftz(p, t, bf(0xBF38AA3B));
+    float r31 = t * p;
+    float r32 = t * r31;
+    float r34 = fma_ftz(t, bf(0x3FB8AA3B), r32);
+    float r = r10 + r34;
+    if (!(i1 < 2139095040u))
+        r = fma_ftz(r1, bf(0x7F800000), bf(0x7F800000));
+    if (r1 == 0.0f)
+        r = bf(0xFF800000);
+    return r;
+}
+
+/* cvt.rni.ftz.s32.f32: nearest even, saturating, NaN -> 0 */
+static inline int32_t cvt_rni_s32(float x)
+{
+    x = emu_ftz(x);
+    if (x != x)
+        return 0;
+    float r = nearbyintf(x);
+    if (r >= 2147483648.0f)
+        return INT32_MAX;
+    if (r < -2147483648.0f)
+        return INT32_MIN;
+    return (int32_t)r;
+}
+
+static inline uint32_t shf_l_wrap(uint32_t lo, uint32_t hi, uint32_t s)
+{
+    s &= 31;
+    if (s == 0)
+        return hi;
+    return (hi << s) | (lo >> (32 - s));
+}
+
+static const uint32_t i2opi_f[6] = {0x3C439041u, 0xDB629599u, 0xF534DDC0u,
+                                    0xFC2757D1u, 0x4E441529u, 0xA2F9836Eu};
+
+/* __internal_trig_reduction_kernel: r in [-pi/4, pi/4] and the quadrant q */
+static float trig_reduce(float x, int32_t *q)
+{
+    float j = x * bf(0x3F22F983);
+    int32_t qi = cvt_rni_s32(j);
+    float qf = (float)qi;
+    float r = fma_ftz(qf, bf(0xBFC90FDA), x);
+    r = fma_ftz(qf, bf(0xB3A22168), r);
+    r = fma_ftz(qf, bf(0xA7C234C5), r);
+    float a = fabsf(emu_ftz(x));
+    if (!(a < bf(0x47CE4780)) && a == a) {
+        if (a == INFINITY) {
+            r = emu_ftz(x * 0.0f);
+            qi = 0;
+        } else {
+            uint32_t ix = fb(x);
+            uint32_t hi = (ix << 8) | 0x80000000u;
+            uint32_t res[7];
+            uint32_t carry = 0;
+            for (int i = 0; i < 6; i++) {
+                uint64_t t = (uint64_t)i2opi_f[i] * hi + carry;
+                res[i] = (uint32_t)t;
+                carry = (uint32_t)(t >> 32);
+            }
+            res[6] = carry;
+            uint32_t e = ix >> 23;
+            uint32_t jb = ((e & 224u) - 128u) >> 3; /* bytes */
+            int w = (int)(jb / 4);
+            uint32_t r5 = res[6 - w], r6 = res[5 - w];
+            uint32_t r53 = r6;
+            if ((ix & 260046848u) != 0)
+                r53 = shf_l_wrap(res[4 - w], r6, e);
+            uint32_t r27 = shf_l_wrap(r6, r5, e);
+            uint32_t r28 = r27 >> 30;
+            uint32_t r29 = shf_l_wrap(r53, r27, 2);
+            uint32_t r30 = r53 << 2;
+            uint32_t r31 = r29 >> 31;
+            uint32_t r32 = r31 + r28;
+            qi = (int32_t)ix < 0 ? (int32_t)(0u - r32) : (int32_t)r32;
+            uint32_t r34 = r29 ^ ix;
+            uint32_t r35 = (uint32_t)((int32_t)r29 >> 31);
+            uint32_t r36 = r35 ^ r29, r37 = r35 ^ r30;
+            int64_t v = (int64_t)(((uint64_t)r36 << 32) | r37);
+            double d = (double)v;
+            uint64_t cu = 0x3BF921FB54442D19ull;
+            double c;
+            memcpy(&c, &cu, 8);
+            float r38 = (float)(d * c);
+            r = (int32_t)r34 < 0 ? -r38 : r38;
+        }
+    }
+    *q = qi;
+    return r;
+}
+
+/* the polynomial part shared by sinf and cosf: `cospoly` selects cos */
+static float trig_poly(float r, bool cospoly, bool negate)
+{
+    float s = emu_ftz(emu_ftz(r) * emu_ftz(r));
+    float r8 = cospoly ? 1.0f : r;
+    float r9 = fma_ftz(s, r8, 0.0f);
+    float c58 = bf(0xB94D4153), c57 = bf(0x3C0885E4), c56 = bf(0xBE2AAAA8);
+    if (cospoly) {
+        c58 = fma_ftz(bf(0x37CBAC00), s, bf(0xBAB607ED));
+        c57 = bf(0x3D2AAABB);
+        c56 = bf(0xBEFFFFFF);
+    }
+    float p = fma_ftz(c58, s, c57);
+    p = fma_ftz(p, s, c56);
+    float res = fma_ftz(p, r9, r8);
+    if (negate)
+        res = fma_ftz(res, -1.0f, 0.0f);
+    return res;
+}
+
+/* __nv_sinf */
+float emu_sinf_nv(float x)
+{
+    int32_t q;
+    float r = trig_reduce(x, &q);
+    return trig_poly(r, (q & 1) != 0, (q & 2) != 0);
+}
+
+/* __nv_cosf */
+float emu_cosf_nv(float x)
+{
+    int32_t q;
+    float r = trig_reduce(x, &q);
+    return trig_poly(r, (q & 1) == 0, ((q + 1) & 2) != 0);
+}
+
+/* __nv_erff */
+float emu_erff_nv(float x)
+{
+    float a = fabsf(emu_ftz(x));
+    bool big = a >= bf(0x3F8060FE);
+    float t;
+    float c[7];
+    if (big) {
+        static const uint32_t k[7] = {0x3789CA3C, 0xB9F560B9, 0x3BAC840B, 0xBD0C8162,
+                                      0x3E1CF906, 0x3F6A937E, 0x3F20D842};
+        for (int i = 0; i < 7; i++)
+            c[i] = bf(k[i]);
+        t = a;
+    } else {
+        static const uint32_t k[7] = {0x38B1E96A, 0xBA574D20, 0x3BAAD5EA, 0xBCDC1BE7,
+                                      0x3DE718AF, 0xBEC093AC, 0x3E0375D3};
+        for (int i = 0; i < 7; i++)
+            c[i] = bf(k[i]);
+        t = x * x;
+    }
+    float p = fma_ftz(c[0], t, c[1]);
+    p = fma_ftz(p, t, c[2]);
+    p = fma_ftz(p, t, c[3]);
+    p = fma_ftz(p, t, c[4]);
+    p = fma_ftz(p, t, c[5]);
+    p = fma_ftz(p, t, c[6]);
+    float r10 = big ? -t : x;
+    float r = fma_ftz(p, r10, r10);
+    if (!(a < bf(0x3F8060FE)) && a == a) {
+        float e = ex2_approx_ftz(r);
+        float d = 1.0f - e;
+        r = bf((fb(x) & 0x80000000u) | fb(d));
+    }
+    return r;
+}
+
+/* __nv_tanhf */
+float emu_tanhf_nv(float x)
+{
+    float a = fabsf(emu_ftz(x));
+    if (!(a >= bf(0x3F19999A))) { /* setp.ltu: also NaN */
+        float x2 = x * x;
+        float p = fma_ftz(bf(0x3C80F082), x2, bf(0xBD563CAE));
+        p = fma_ftz(p, x2, bf(0x3E085941));
+        p = fma_ftz(p, x2, bf(0xBEAAA9ED));
+        p = fma_ftz(p, x2, 0.0f);
+        return fma_ftz(p, x, x);
+    }
+    float e = ex2_approx_ftz(a * bf(0x4038AA3B));
+    float r3 = rcp_approx_ftz(e + 1.0f);
+    float r9 = fma_ftz(r3, -2.0f, 1.0f);
+    float r10 = a >= bf(0x41102CB4) ? 1.0f : r9;
+    return bf((fb(x) & 0x80000000u) | fb(r10));
+}

@@ -1,0 +1,642 @@
+/*
+ * memory.c - pointer arithmetic, loads, stores and atomics, with every lane
+ * checked.
+ *
+ * Pointers are emulated addresses (see EMU_BASE in emu_internal.h): each
+ * registered buffer owns a 2^40-byte window, so an address names its
+ * buffer and its byte offset, and pointer arithmetic can never reach host
+ * memory.  A lane whose mask is off is not touched (a load yields `other`,
+ * or 0 as the GPU's lowering initializes the register).  A lane whose
+ * address is outside every buffer, outside its buffer's [0, size), or not
+ * aligned to the access size stops the program with a fault naming the
+ * lane, buffer and offset; the op's location gives the source line.
+ * Atomics are real host atomics (so programs on different threads see each
+ * other's updates); each lane's operation is atomic, lanes in lane order.
+ */
+#include "emu_internal.h"
+
+#include <math.h>
+
+/* The buffer window of the last lane, to check the next lane quickly. */
+typedef struct win {
+    uint64_t base, limit; /* valid when addr - base <= limit */
+    uint8_t *host;
+    int buf;
+} win;
+
+static int lane_fault(emu_frame *F, const emu_ins *I, int64_t lane, uint64_t addr, size_t es,
+                      bool write)
+{
+    const emu_mem_aux *mx = I->x.p;
+    if (mx && mx->scalar)
+        lane = -1;
+    const ct_emu *e = F->run->e;
+    int64_t b = emu_addr_buffer(addr);
+    const char *what = write ? "store to" : "load from";
+    if (I->code == CT_OP_TT_ATOMIC_RMW || I->code == CT_OP_TT_ATOMIC_CAS)
+        what = "atomic on";
+    if (b < 0 || b >= e->nbufs)
+        return emu_fault(F, I, CT_EMU_ERR_NULL, lane, -1, (int64_t)addr, (int64_t)es,
+                         "%s address 0x%llx, which is in no buffer%s", what,
+                         (unsigned long long)addr, addr == 0 ? " (null pointer)" : "");
+    const emu_buffer *bf = &e->bufs[b];
+    int64_t off = (int64_t)(addr - EMU_BASE(b));
+    if (off < 0 || (uint64_t)off + es > bf->bytes)
+        return emu_fault(F, I, CT_EMU_ERR_OOB, lane, (int)b, off, (int64_t)es,
+                         "out-of-bounds %s buffer `%s`: byte offset %lld, %zu-byte access, "
+                         "buffer is %llu bytes (element %lld of %llu)",
+                         what, bf->name, (long long)off, es, (unsigned long long)bf->bytes,
+                         off >= 0 ? (long long)(off / (int64_t)es) : -(long long)((-off + (int64_t)es - 1) / (int64_t)es),
+                         (unsigned long long)(bf->bytes / es));
+    if (addr % es)
+        return emu_fault(F, I, CT_EMU_ERR_MISALIGNED, lane, (int)b, off, (int64_t)es,
+                         "misaligned %zu-byte %s buffer `%s` at byte offset %lld", es, what,
+                         bf->name, (long long)off);
+    return emu_fault(F, I, CT_EMU_ERR_READONLY, lane, (int)b, off, (int64_t)es,
+                     "%s buffer `%s`, registered as read-only (CT_EMU_IN), at byte offset %lld",
+                     write ? "store to" : "atomic on", bf->name, (long long)off);
+}
+
+/* Host address of a lane's access, or NULL (then the caller faults). */
+static inline uint8_t *resolve(const ct_emu *e, win *w, uint64_t addr, size_t es, bool write)
+{
+    if (w->host && addr - w->base <= w->limit && (addr & (es - 1)) == 0)
+        return w->host + (addr - w->base);
+    int64_t b = emu_addr_buffer(addr);
+    if (b < 0 || b >= e->nbufs)
+        return NULL;
+    const emu_buffer *bf = &e->bufs[b];
+    if (bf->bytes < es || (addr % es))
+        return NULL;
+    if (write && bf->access == CT_EMU_IN)
+        return NULL;
+    uint64_t off = addr - EMU_BASE(b);
+    if (off > bf->bytes - es)
+        return NULL;
+    w->base = EMU_BASE(b);
+    w->limit = bf->bytes - es;
+    w->host = bf->host;
+    w->buf = (int)b;
+    return bf->host + off;
+}
+
+static inline win win_init(void)
+{
+    win w = {1, 0, NULL, -1};
+    return w;
+}
+
+/* ---- addptr ------------------------------------------------------------------ */
+
+int emu_h_addptr(emu_frame *F, const emu_ins *I)
+{
+    int64_t n = NE(F, I);
+    uint64_t *d = SLOT(F, I->d, uint64_t);
+    const uint64_t *p = SLOT(F, I->a, uint64_t);
+    uint64_t es = (uint64_t)I->x.i;
+    switch ((emu_ek)I->ek2) {
+    case EK_I32: {
+        const int32_t *o = SLOT(F, I->b, int32_t);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = p[i] + (uint64_t)(int64_t)o[i] * es;
+        break;
+    }
+    case EK_I64: {
+        const int64_t *o = SLOT(F, I->b, int64_t);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = p[i] + (uint64_t)o[i] * es;
+        break;
+    }
+    default:
+        for (int64_t i = 0; i < n; i++)
+            d[i] = p[i] + (uint64_t)emu_load_i64((emu_ek)I->ek2, F->mem + I->b, i) * es;
+    }
+    return EMU_NEXT;
+}
+
+/* ---- loads and stores -------------------------------------------------------- */
+
+/* true when p[i] == p[0] + i * es for every lane: one block of memory */
+static bool contiguous(const uint64_t *p, int64_t n, uint64_t es)
+{
+    uint64_t base = p[0], bad = 0;
+    for (int64_t i = 0; i < n; i++)
+        bad |= p[i] ^ (base + (uint64_t)i * es);
+    return bad == 0;
+}
+
+/* host memory of [addr, addr + bytes) when it lies in one buffer (and, for a
+ * write, a writable one); NULL otherwise */
+static uint8_t *block(const ct_emu *e, uint64_t addr, uint64_t bytes, size_t es, bool write)
+{
+    int64_t b = emu_addr_buffer(addr);
+    if (b < 0 || b >= e->nbufs || addr % es)
+        return NULL;
+    const emu_buffer *bf = &e->bufs[b];
+    uint64_t off = addr - EMU_BASE(b);
+    if (off > bf->bytes || bytes > bf->bytes - off || (write && bf->access == CT_EMU_IN))
+        return NULL;
+    return bf->host + off;
+}
+
+static bool all_on(const uint8_t *mask, int64_t n)
+{
+    uint8_t all = 1;
+    for (int64_t i = 0; i < n; i++)
+        all &= mask[i];
+    return all & 1;
+}
+
+/* the first and last lane whose mask is on, or first > last */
+static void mask_span(const uint8_t *mask, int64_t n, int64_t *first, int64_t *last)
+{
+    *first = 0;
+    *last = n - 1;
+    if (!mask)
+        return;
+    uint8_t all = 1;
+    for (int64_t i = 0; i < n; i++)
+        all &= mask[i];
+    if (all & 1)
+        return;
+    while (*first < n && !(mask[*first] & 1))
+        (*first)++;
+    while (*last >= 0 && !(mask[*last] & 1))
+        (*last)--;
+}
+
+int emu_h_load(emu_frame *F, const emu_ins *I)
+{
+    const emu_mem_aux *x = I->x.p;
+    size_t es = x->esize;
+    int64_t n = NE(F, I);
+    const uint64_t *p = SLOT(F, I->a, uint64_t);
+    const uint8_t *mask = x->has_mask ? F->mem + I->b : NULL;
+    const uint8_t *other = x->has_other ? F->mem + I->c : NULL;
+    uint8_t *d = F->mem + I->d;
+    const ct_emu *e = F->run->e;
+    if (n > 4 && contiguous(p, n, es)) {
+        /* one block: check the span of the active lanes once */
+        int64_t f, l;
+        mask_span(mask, n, &f, &l);
+        const uint8_t *h = f <= l ? block(e, p[f], (uint64_t)(l - f + 1) * es, es, false) : NULL;
+        if (f > l || h) {
+            if (!mask || (f == 0 && l == n - 1 && (mask[0] & 1) && all_on(mask, n))) {
+                memcpy(d, h, (size_t)n * es);
+                return EMU_NEXT;
+            }
+            h -= (size_t)f * es;
+            for (int64_t i = 0; i < n; i++) {
+                const uint8_t *src = (mask[i] & 1) ? h + (size_t)i * es
+                                     : other      ? other + (size_t)i * es
+                                                  : NULL;
+                if (src)
+                    memcpy(d + (size_t)i * es, src, es);
+                else
+                    memset(d + (size_t)i * es, 0, es);
+            }
+            return EMU_NEXT;
+        }
+        /* some active lane is out of bounds: the per-lane loop names it */
+    }
+    win w = win_init();
+    for (int64_t i = 0; i < n; i++) {
+        uint8_t *dst = d + (size_t)i * es;
+        if (mask && !(mask[i] & 1)) {
+            if (other)
+                memcpy(dst, other + (size_t)i * es, es);
+            else
+                memset(dst, 0, es);
+            continue;
+        }
+        uint8_t *h = resolve(e, &w, p[i], es, false);
+        if (!h)
+            return lane_fault(F, I, i, p[i], es, false);
+        switch (es) {
+        case 4:
+            memcpy(dst, h, 4);
+            break;
+        case 2:
+            memcpy(dst, h, 2);
+            break;
+        case 8:
+            memcpy(dst, h, 8);
+            break;
+        default:
+            memcpy(dst, h, es);
+        }
+    }
+    return EMU_NEXT;
+}
+
+int emu_h_store(emu_frame *F, const emu_ins *I)
+{
+    const emu_mem_aux *x = I->x.p;
+    size_t es = x->esize;
+    int64_t n = NE(F, I);
+    const uint64_t *p = SLOT(F, I->a, uint64_t);
+    const uint8_t *v = F->mem + I->b;
+    const uint8_t *mask = x->has_mask ? F->mem + I->c : NULL;
+    const ct_emu *e = F->run->e;
+    if (n > 4 && contiguous(p, n, es)) {
+        int64_t f, l;
+        mask_span(mask, n, &f, &l);
+        if (f > l)
+            return EMU_NEXT;
+        uint8_t *h = block(e, p[f], (uint64_t)(l - f + 1) * es, es, true);
+        if (h) {
+            h -= (size_t)f * es;
+            if (!mask || all_on(mask, n)) {
+                memcpy(h, v, (size_t)n * es);
+                return EMU_NEXT;
+            }
+            for (int64_t i = f; i <= l; i++)
+                if (mask[i] & 1)
+                    memcpy(h + (size_t)i * es, v + (size_t)i * es, es);
+            return EMU_NEXT;
+        }
+    }
+    win w = win_init();
+    for (int64_t i = 0; i < n; i++) {
+        if (mask && !(mask[i] & 1))
+            continue;
+        uint8_t *h = resolve(e, &w, p[i], es, true);
+        if (!h)
+            return lane_fault(F, I, i, p[i], es, true);
+        memcpy(h, v + (size_t)i * es, es);
+    }
+    return EMU_NEXT;
+}
+
+/* ---- atomics --------------------------------------------------------------------- */
+
+static inline float ftz32(float x)
+{
+    return emu_ftz(x);
+}
+
+/* One atomic read-modify-write of `es` bytes at h; returns the old bits. */
+static uint64_t rmw_one(emu_frame *F, uint8_t *h, size_t es, emu_ek ek, int op, uint64_t val)
+{
+    bool aligned = ((uintptr_t)h % es) == 0;
+    if (!aligned)
+        pthread_mutex_lock(&F->run->lock);
+    uint64_t old = 0;
+#define CASLOOP(T, EXPR)                                                                       \
+    do {                                                                                       \
+        T *q = (T *)h;                                                                         \
+        T o, nv, v = (T)val;                                                                   \
+        if (!aligned) {                                                                        \
+            memcpy(&o, h, sizeof o);                                                           \
+            T cur = o;                                                                         \
+            (void)cur;                                                                         \
+            nv = (T)(EXPR);                                                                    \
+            memcpy(h, &nv, sizeof nv);                                                         \
+        } else {                                                                               \
+            o = __atomic_load_n(q, __ATOMIC_RELAXED);                                          \
+            do {                                                                               \
+                T cur = o;                                                                     \
+                (void)cur;                                                                     \
+                nv = (T)(EXPR);                                                                \
+            } while (!__atomic_compare_exchange_n(q, &o, nv, true, __ATOMIC_SEQ_CST,           \
+                                                  __ATOMIC_RELAXED));                          \
+        }                                                                                      \
+        old = (uint64_t)o;                                                                     \
+        (void)v;                                                                               \
+    } while (0)
+    switch (es) {
+    case 2:
+        switch (op) {
+        case RMW_FADD:
+            if (ek == EK_BF16)
+                CASLOOP(uint16_t, emu_f2bf(emu_bf2f(cur) + emu_bf2f(v)));
+            else
+                CASLOOP(uint16_t, emu_f2h(emu_h2f(cur) + emu_h2f(v)));
+            break;
+        case RMW_ADD:
+            CASLOOP(uint16_t, cur + v);
+            break;
+        case RMW_AND:
+            CASLOOP(uint16_t, cur & v);
+            break;
+        case RMW_OR:
+            CASLOOP(uint16_t, cur | v);
+            break;
+        case RMW_XOR:
+            CASLOOP(uint16_t, cur ^ v);
+            break;
+        case RMW_MAX:
+            CASLOOP(uint16_t, (int16_t)cur > (int16_t)v ? cur : v);
+            break;
+        case RMW_MIN:
+            CASLOOP(uint16_t, (int16_t)cur < (int16_t)v ? cur : v);
+            break;
+        case RMW_UMAX:
+            CASLOOP(uint16_t, cur > v ? cur : v);
+            break;
+        case RMW_UMIN:
+            CASLOOP(uint16_t, cur < v ? cur : v);
+            break;
+        case RMW_XCHG:
+            CASLOOP(uint16_t, v);
+            break;
+        }
+        break;
+    case 4:
+        switch (op) {
+        case RMW_FADD: {
+            /* atom.add.f32: round to nearest even, flush subnormals */
+            float fv;
+            uint32_t vb = (uint32_t)val;
+            memcpy(&fv, &vb, 4);
+            CASLOOP(uint32_t, ({
+                        float fc;
+                        uint32_t cb = cur, rb;
+                        memcpy(&fc, &cb, 4);
+                        float r = ftz32(ftz32(fc) + ftz32(fv));
+                        memcpy(&rb, &r, 4);
+                        rb;
+                    }));
+            break;
+        }
+        case RMW_ADD:
+            CASLOOP(uint32_t, cur + v);
+            break;
+        case RMW_AND:
+            CASLOOP(uint32_t, cur & v);
+            break;
+        case RMW_OR:
+            CASLOOP(uint32_t, cur | v);
+            break;
+        case RMW_XOR:
+            CASLOOP(uint32_t, cur ^ v);
+            break;
+        case RMW_MAX:
+            CASLOOP(uint32_t, (int32_t)cur > (int32_t)v ? cur : v);
+            break;
+        case RMW_MIN:
+            CASLOOP(uint32_t, (int32_t)cur < (int32_t)v ? cur : v);
+            break;
+        case RMW_UMAX:
+            CASLOOP(uint32_t, cur > v ? cur : v);
+            break;
+        case RMW_UMIN:
+            CASLOOP(uint32_t, cur < v ? cur : v);
+            break;
+        case RMW_XCHG:
+            CASLOOP(uint32_t, v);
+            break;
+        }
+        break;
+    case 8:
+        switch (op) {
+        case RMW_FADD: {
+            double dv;
+            memcpy(&dv, &val, 8);
+            CASLOOP(uint64_t, ({
+                        double dc;
+                        uint64_t cb = cur, rb;
+                        memcpy(&dc, &cb, 8);
+                        double r = dc + dv;
+                        memcpy(&rb, &r, 8);
+                        rb;
+                    }));
+            break;
+        }
+        case RMW_ADD:
+            CASLOOP(uint64_t, cur + v);
+            break;
+        case RMW_AND:
+            CASLOOP(uint64_t, cur & v);
+            break;
+        case RMW_OR:
+            CASLOOP(uint64_t, cur | v);
+            break;
+        case RMW_XOR:
+            CASLOOP(uint64_t, cur ^ v);
+            break;
+        case RMW_MAX:
+            CASLOOP(uint64_t, (int64_t)cur > (int64_t)v ? cur : v);
+            break;
+        case RMW_MIN:
+            CASLOOP(uint64_t, (int64_t)cur < (int64_t)v ? cur : v);
+            break;
+        case RMW_UMAX:
+            CASLOOP(uint64_t, cur > v ? cur : v);
+            break;
+        case RMW_UMIN:
+            CASLOOP(uint64_t, cur < v ? cur : v);
+            break;
+        case RMW_XCHG:
+            CASLOOP(uint64_t, v);
+            break;
+        }
+        break;
+    }
+#undef CASLOOP
+    if (!aligned)
+        pthread_mutex_unlock(&F->run->lock);
+    return old;
+}
+
+static inline uint64_t ld_bits(const uint8_t *p, size_t es)
+{
+    switch (es) {
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    }
+}
+
+static inline void st_bits(uint8_t *p, size_t es, uint64_t v)
+{
+    switch (es) {
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        memcpy(p, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+        break;
+    }
+    default:
+        memcpy(p, &v, 8);
+    }
+}
+
+int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I)
+{
+    const emu_mem_aux *x = I->x.p;
+    size_t es = x->esize;
+    int64_t n = NE(F, I);
+    const uint64_t *p = SLOT(F, I->a, uint64_t);
+    const uint8_t *v = F->mem + I->b;
+    const uint8_t *mask = x->has_mask ? F->mem + I->c : NULL;
+    uint8_t *d = F->mem + I->d;
+    const ct_emu *e = F->run->e;
+    win w = win_init();
+    for (int64_t i = 0; i < n; i++) {
+        if (mask && !(mask[i] & 1)) {
+            memset(d + (size_t)i * es, 0, es);
+            continue;
+        }
+        uint8_t *h = resolve(e, &w, p[i], es, true);
+        if (!h)
+            return lane_fault(F, I, i, p[i], es, true);
+        uint64_t old = rmw_one(F, h, es, x->ek, x->rmw, ld_bits(v + (size_t)i * es, es));
+        st_bits(d + (size_t)i * es, es, old);
+    }
+    return EMU_NEXT;
+}
+
+int emu_h_atomic_cas(emu_frame *F, const emu_ins *I)
+{
+    const emu_mem_aux *x = I->x.p;
+    size_t es = x->esize;
+    int64_t n = NE(F, I);
+    const uint64_t *p = SLOT(F, I->a, uint64_t);
+    const uint8_t *cmp = F->mem + I->b, *val = F->mem + I->c;
+    uint8_t *d = F->mem + I->d;
+    const ct_emu *e = F->run->e;
+    win w = win_init();
+    for (int64_t i = 0; i < n; i++) {
+        uint8_t *h = resolve(e, &w, p[i], es, true);
+        if (!h)
+            return lane_fault(F, I, i, p[i], es, true);
+        uint64_t c = ld_bits(cmp + (size_t)i * es, es), nv = ld_bits(val + (size_t)i * es, es);
+        uint64_t old;
+        if ((uintptr_t)h % es) {
+            pthread_mutex_lock(&F->run->lock);
+            old = ld_bits(h, es);
+            if (old == c)
+                st_bits(h, es, nv);
+            pthread_mutex_unlock(&F->run->lock);
+        } else if (es == 2) {
+            uint16_t o = (uint16_t)c;
+            __atomic_compare_exchange_n((uint16_t *)h, &o, (uint16_t)nv, false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST);
+            old = o;
+        } else if (es == 4) {
+            uint32_t o = (uint32_t)c;
+            __atomic_compare_exchange_n((uint32_t *)h, &o, (uint32_t)nv, false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST);
+            old = o;
+        } else {
+            uint64_t o = c;
+            __atomic_compare_exchange_n((uint64_t *)h, &o, nv, false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST);
+            old = o;
+        }
+        st_bits(d + (size_t)i * es, es, old);
+    }
+    return EMU_NEXT;
+}
+
+/* ---- block pointers ------------------------------------------------------------------ */
+
+
+int emu_h_make_bptr(emu_frame *F, const emu_ins *I)
+{
+    const bptr_ops *o = I->x.p;
+    emu_bptr *b = SLOT(F, I->d, emu_bptr);
+    memset(b, 0, sizeof *b);
+    b->base = *SLOT(F, o->base, uint64_t);
+    b->rank = o->rank;
+    for (int d = 0; d < o->rank; d++) {
+        b->shape[d] = emu_load_i64(o->shape_ek, F->mem + o->shape[d], 0);
+        b->strides[d] = emu_load_i64(o->stride_ek, F->mem + o->strides[d], 0);
+        b->offsets[d] = (int32_t)emu_load_i64(o->off_ek, F->mem + o->offsets[d], 0);
+    }
+    return EMU_NEXT;
+}
+
+int emu_h_advance(emu_frame *F, const emu_ins *I)
+{
+    const bptr_ops *o = I->x.p;
+    emu_bptr *b = SLOT(F, I->d, emu_bptr);
+    memmove(b, SLOT(F, I->a, emu_bptr), sizeof *b);
+    for (int d = 0; d < b->rank && d < o->rank; d++)
+        b->offsets[d] = (int32_t)((uint32_t)b->offsets[d] +
+                                  (uint32_t)emu_load_i64(o->off_ek, F->mem + o->offsets[d], 0));
+    return EMU_NEXT;
+}
+
+/* element i of the block: its address, or false when a checked dimension is out of bounds */
+static bool bptr_addr(const emu_bptr *b, const emu_mem_aux *x, int64_t i, uint64_t *addr)
+{
+    int64_t idx[CT_MAX_RANK];
+    for (int d = x->rank - 1; d >= 0; d--) {
+        idx[d] = i % x->shape[d];
+        i /= x->shape[d];
+    }
+    int64_t off = 0;
+    for (int d = 0; d < x->rank; d++) {
+        int64_t c = (int64_t)b->offsets[d] + idx[d];
+        if ((x->boundary >> d) & 1)
+            if (c < 0 || c >= b->shape[d])
+                return false;
+        off += c * b->strides[d];
+    }
+    *addr = b->base + (uint64_t)off * x->esize;
+    return true;
+}
+
+int emu_h_load_bptr(emu_frame *F, const emu_ins *I)
+{
+    const emu_mem_aux *x = I->x.p;
+    const emu_bptr *b = SLOT(F, I->a, emu_bptr);
+    size_t es = x->esize;
+    uint8_t *d = F->mem + I->d;
+    const ct_emu *e = F->run->e;
+    win w = win_init();
+    for (int64_t i = 0; i < I->n; i++) {
+        uint64_t a;
+        uint8_t *dst = d + (size_t)i * es;
+        if (!bptr_addr(b, x, i, &a)) {
+            if (x->padding == 2 && emu_ek_is_float(x->ek))
+                emu_store_f64(x->ek, d, i, NAN);
+            else
+                memset(dst, 0, es);
+            continue;
+        }
+        uint8_t *h = resolve(e, &w, a, es, false);
+        if (!h)
+            return lane_fault(F, I, i, a, es, false);
+        memcpy(dst, h, es);
+    }
+    return EMU_NEXT;
+}
+
+int emu_h_store_bptr(emu_frame *F, const emu_ins *I)
+{
+    const emu_mem_aux *x = I->x.p;
+    const emu_bptr *b = SLOT(F, I->a, emu_bptr);
+    size_t es = x->esize;
+    const uint8_t *v = F->mem + I->b;
+    const ct_emu *e = F->run->e;
+    win w = win_init();
+    for (int64_t i = 0; i < I->n; i++) {
+        uint64_t a;
+        if (!bptr_addr(b, x, i, &a))
+            continue;
+        uint8_t *h = resolve(e, &w, a, es, true);
+        if (!h)
+            return lane_fault(F, I, i, a, es, true);
+        memcpy(h, v + (size_t)i * es, es);
+    }
+    return EMU_NEXT;
+}

@@ -1,0 +1,318 @@
+/*
+ * numeric.c - element kinds and the float conversions the GPU performs:
+ * f16/bf16 from and to f32 (cvt.rn / cvt.rz), fp8 with satfinite, flush to
+ * zero, and slow generic element access for the rarely used paths.
+ *
+ * The f32 -> f16 and f32 -> bf16 conversions are bit manipulations that
+ * match cvt.rn.f16.f32 / cvt.rz.f16.f32 / cvt.rn.bf16.f32 exactly (NaN
+ * becomes the GPU's canonical 0x7fff).  fp8 encodes go through
+ * ct_float_encode_ex with saturation, the semantics of
+ * cvt.rn.satfinite.{e4m3,e5m2}x2: out-of-range values and infinities
+ * become the largest finite value, NaN stays NaN.
+ */
+#include "emu_internal.h"
+
+#include <math.h>
+#include <pthread.h>
+
+static const size_t ek_sizes[EK__COUNT] = {
+    [EK_I1] = 1,     [EK_I8] = 1,     [EK_I16] = 2,     [EK_I32] = 4,      [EK_I64] = 8,
+    [EK_F16] = 2,    [EK_BF16] = 2,   [EK_F32] = 4,     [EK_F64] = 8,      [EK_F8E4NV] = 1,
+    [EK_F8E5] = 1,   [EK_F8E4B8] = 1, [EK_F8E5B16] = 1, [EK_F8E4B15] = 1,  [EK_PTR] = 8,
+    [EK_BPTR] = sizeof(emu_bptr),
+};
+
+static const char *const ek_names[EK__COUNT] = {
+    [EK_I1] = "i1",           [EK_I8] = "i8",         [EK_I16] = "i16",
+    [EK_I32] = "i32",         [EK_I64] = "i64",       [EK_F16] = "f16",
+    [EK_BF16] = "bf16",       [EK_F32] = "f32",       [EK_F64] = "f64",
+    [EK_F8E4NV] = "f8E4M3FN", [EK_F8E5] = "f8E5M2",   [EK_F8E4B8] = "f8E4M3FNUZ",
+    [EK_F8E5B16] = "f8E5M2FNUZ", [EK_F8E4B15] = "f8E4M3B11FNUZ", [EK_PTR] = "ptr",
+    [EK_BPTR] = "block ptr",
+};
+
+size_t emu_ek_size(emu_ek k)
+{
+    return k < EK__COUNT ? ek_sizes[k] : 0;
+}
+
+const char *emu_ek_name(emu_ek k)
+{
+    return k < EK__COUNT ? ek_names[k] : "?";
+}
+
+bool emu_ek_is_float(emu_ek k)
+{
+    return k >= EK_F16 && k <= EK_F8E4B15;
+}
+
+bool emu_ek_is_fp8(emu_ek k)
+{
+    return k >= EK_F8E4NV && k <= EK_F8E4B15;
+}
+
+ct_float_kind emu_ek_fk(emu_ek k)
+{
+    switch (k) {
+    case EK_F16:
+        return CT_F16;
+    case EK_BF16:
+        return CT_BF16;
+    case EK_F64:
+        return CT_F64;
+    case EK_F8E4NV:
+        return CT_F8E4M3FN;
+    case EK_F8E5:
+        return CT_F8E5M2;
+    case EK_F8E4B8:
+        return CT_F8E4M3FNUZ;
+    case EK_F8E5B16:
+        return CT_F8E5M2FNUZ;
+    case EK_F8E4B15:
+        return CT_F8E4M3B11FNUZ;
+    default:
+        return CT_F32;
+    }
+}
+
+int emu_ek_int_bits(emu_ek k)
+{
+    switch (k) {
+    case EK_I1:
+        return 1;
+    case EK_I8:
+        return 8;
+    case EK_I16:
+        return 16;
+    case EK_I32:
+        return 32;
+    case EK_I64:
+    case EK_PTR:
+        return 64;
+    default:
+        return 0;
+    }
+}
+
+/* ---- f16 -------------------------------------------------------------- */
+
+float emu_h2f_tab[65536];
+float emu_fp8_tab[5][256];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static float h2f_slow(uint16_t h)
+{
+    uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, u;
+    if (e == 0) {
+        float f = (float)m * 0x1p-24f;
+        memcpy(&u, &f, 4);
+        u |= s;
+    } else if (e == 31) {
+        u = s | 0x7f800000u | (m << 13);
+    } else {
+        u = s | ((e + 112) << 23) | (m << 13);
+    }
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void init_tables(void)
+{
+    for (uint32_t i = 0; i < 65536; i++)
+        emu_h2f_tab[i] = h2f_slow((uint16_t)i);
+    for (int k = 0; k < 5; k++)
+        for (int i = 0; i < 256; i++)
+            emu_fp8_tab[k][i] = (float)ct_float_decode((uint64_t)i, emu_ek_fk((emu_ek)(EK_F8E4NV + k)));
+}
+
+void emu_numeric_init(void)
+{
+    pthread_once(&tables_once, init_tables);
+}
+
+uint16_t emu_f2h(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = x & 0x80000000u;
+    x ^= sign;
+    uint16_t o;
+    if (x >= 0x47800000u) {
+        o = x > 0x7f800000u ? 0x7fff : 0x7c00;
+        if (x > 0x7f800000u)
+            return o; /* canonical NaN has no sign */
+    } else if (x < 0x38800000u) {
+        /* subnormal: let the float adder round to the 2^-24 quantum */
+        float g;
+        memcpy(&g, &x, 4);
+        g += 0.5f;
+        uint32_t u;
+        memcpy(&u, &g, 4);
+        o = (uint16_t)(u - 0x3f000000u);
+    } else {
+        uint32_t odd = (x >> 13) & 1;
+        x += ((uint32_t)(15 - 127) << 23) + 0xfff;
+        x += odd;
+        o = (uint16_t)(x >> 13);
+    }
+    return (uint16_t)(o | (sign >> 16));
+}
+
+uint16_t emu_f2h_rz(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = x & 0x80000000u;
+    x ^= sign;
+    uint16_t o;
+    if (x > 0x7f800000u)
+        return 0x7fff;
+    if (x == 0x7f800000u)
+        o = 0x7c00;
+    else if (x >= 0x47800000u)
+        o = 0x7bff; /* round toward zero never overflows to inf */
+    else if (x < 0x38800000u) {
+        float g;
+        memcpy(&g, &x, 4);
+        o = (uint16_t)(uint32_t)(g * 0x1p24f); /* exact scaling, truncating conversion */
+    } else {
+        o = (uint16_t)((x - ((uint32_t)(127 - 15) << 23)) >> 13);
+    }
+    return (uint16_t)(o | (sign >> 16));
+}
+
+uint16_t emu_f2bf(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    u += 0x7fffu + ((u >> 16) & 1);
+    return (uint16_t)(u >> 16);
+}
+
+uint16_t emu_f2bf_rz(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return 0x7fff;
+    return (uint16_t)(u >> 16);
+}
+
+/* ---- fp8 ----------------------------------------------------------------- */
+
+uint8_t emu_f32_to_fp8(float f, emu_ek k, int rounding)
+{
+    if (rounding == 1 && k == EK_F8E5) {
+        /* cvt.rz.f16.f32, then the top byte of the f16 (Fp16_to_Fp8E5M2_RTZ) */
+        return (uint8_t)(emu_f2h_rz(f) >> 8);
+    }
+    bool sat = k == EK_F8E4NV || k == EK_F8E5;
+    return (uint8_t)ct_float_encode_ex((double)f, emu_ek_fk(k), rounding ? CT_RTZ : CT_RTNE, sat);
+}
+
+/* ---- generic element access (slow paths) ------------------------------- */
+
+double emu_load_f64(emu_ek k, const void *p, int64_t i)
+{
+    switch (k) {
+    case EK_F16:
+        return emu_h2f(((const uint16_t *)p)[i]);
+    case EK_BF16:
+        return emu_bf2f(((const uint16_t *)p)[i]);
+    case EK_F32:
+        return ((const float *)p)[i];
+    case EK_F64:
+        return ((const double *)p)[i];
+    case EK_F8E4NV:
+    case EK_F8E5:
+    case EK_F8E4B8:
+    case EK_F8E5B16:
+    case EK_F8E4B15:
+        return emu_fp8_to_f32(((const uint8_t *)p)[i], k);
+    default:
+        return (double)emu_load_i64(k, p, i);
+    }
+}
+
+void emu_store_f64(emu_ek k, void *p, int64_t i, double v)
+{
+    switch (k) {
+    case EK_F16:
+        /* through f32 when that is exact (one rounding), else from the double */
+        ((uint16_t *)p)[i] = (double)(float)v == v || v != v ? emu_f2h((float)v)
+                                                               : (uint16_t)ct_float_encode(v, CT_F16);
+        break;
+    case EK_BF16:
+        ((uint16_t *)p)[i] = (double)(float)v == v || v != v
+                                 ? emu_f2bf((float)v)
+                                 : (uint16_t)ct_float_encode(v, CT_BF16);
+        break;
+    case EK_F32:
+        ((float *)p)[i] = (float)v;
+        break;
+    case EK_F64:
+        ((double *)p)[i] = v;
+        break;
+    case EK_F8E4NV:
+    case EK_F8E5:
+    case EK_F8E4B8:
+    case EK_F8E5B16:
+    case EK_F8E4B15:
+        ((uint8_t *)p)[i] = (uint8_t)ct_float_encode_ex(v, emu_ek_fk(k), CT_RTNE,
+                                                        k == EK_F8E4NV || k == EK_F8E5);
+        break;
+    default:
+        emu_store_i64(k, p, i, (int64_t)v);
+    }
+}
+
+int64_t emu_load_i64(emu_ek k, const void *p, int64_t i)
+{
+    switch (k) {
+    case EK_I1:
+        return ((const uint8_t *)p)[i] & 1;
+    case EK_I8:
+    case EK_F8E4NV:
+    case EK_F8E5:
+    case EK_F8E4B8:
+    case EK_F8E5B16:
+    case EK_F8E4B15:
+        return ((const int8_t *)p)[i];
+    case EK_I16:
+    case EK_F16:
+    case EK_BF16:
+        return ((const int16_t *)p)[i];
+    case EK_I32:
+    case EK_F32:
+        return ((const int32_t *)p)[i];
+    case EK_I64:
+    case EK_F64:
+    case EK_PTR:
+        return ((const int64_t *)p)[i];
+    default:
+        return 0;
+    }
+}
+
+void emu_store_i64(emu_ek k, void *p, int64_t i, int64_t v)
+{
+    switch (emu_ek_size(k)) {
+    case 1:
+        ((uint8_t *)p)[i] = (uint8_t)(k == EK_I1 ? (v & 1) : v);
+        break;
+    case 2:
+        ((uint16_t *)p)[i] = (uint16_t)v;
+        break;
+    case 4:
+        ((uint32_t *)p)[i] = (uint32_t)v;
+        break;
+    case 8:
+        ((uint64_t *)p)[i] = (uint64_t)v;
+        break;
+    default:
+        break;
+    }
+}

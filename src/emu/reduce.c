@@ -1,0 +1,366 @@
+/*
+ * reduce.c - tt.reduce and tt.scan, in the order the GPU combines.
+ *
+ * The combine region runs on whole batches: its block arguments are
+ * batched slots filled with many (accumulator, element) pairs at once, so
+ * a reduction of N elements costs about log2(N) region executions, not N.
+ *
+ * Order (docs/emulator.md): Triton lowers a reduction over an axis as
+ *   1. each thread folds the elements it holds, in register order:
+ *      acc = combine(acc, x);
+ *   2. the lanes of a warp fold in halves with shuffles (xor N, N = 16..1):
+ *      acc[l] = combine(acc[l], acc[l + N]);
+ *   3. the warps fold their lane-0 results the same way through shared memory.
+ * The emulator does exactly this for the layout it assumes the operand
+ * has: Triton's default blocked layout for the shape and num_warps (one
+ * element per thread per repetition, threads then warps along the fastest
+ * dimension).  When the GPU's layout is that one, float reductions match
+ * bit for bit; when Triton picked another (a coalesced load holding
+ * several elements per thread, an MMA layout), only the grouping differs.
+ * Scans follow ScanOpToLLVM for the same layout: Hillis-Steele within a
+ * warp (acc = combine(shfl_up, acc)), then the running prefix of warps and
+ * repetitions, combined in front of each element.
+ *
+ * A sum whose input is a mulf in the same block is fused by LLVM in step 1
+ * (acc = fma(a, b, acc)); that is modelled for f32 and f64.
+ */
+#include "emu_internal.h"
+
+#include <math.h>
+
+int emu_run_region(emu_frame *F, const emu_region *r, int64_t batch)
+{
+    int64_t saved_batch = F->batch;
+    int32_t saved_pc = F->pc;
+    F->batch = batch;
+    int rc = emu_exec(F, r->pc);
+    F->batch = saved_batch;
+    F->pc = saved_pc;
+    return rc == EMU_RET ? EMU_NEXT : EMU_STOP;
+}
+
+/* d[0..n) = combine(a[0..n), b[0..n)) for frame arrays (k = 1: one operand);
+ * the fast path calls the region's single op directly, otherwise the pairs go
+ * through the region's batched slots. */
+static int combine1(emu_frame *F, const emu_region *rg, uint32_t d, uint32_t a, uint32_t b,
+                    int64_t n, size_t es)
+{
+    if (n <= 0)
+        return EMU_NEXT;
+    if (rg->fast) {
+        emu_ins I = rg->fast_ins;
+        I.d = d;
+        I.a = a;
+        I.b = b;
+        I.n = n;
+        return I.fn(F, &I) == EMU_NEXT ? EMU_NEXT : EMU_STOP;
+    }
+    if (a != rg->arg_off[0])
+        memmove(F->mem + rg->arg_off[0], F->mem + a, (size_t)n * es);
+    if (b != rg->arg_off[1])
+        memmove(F->mem + rg->arg_off[1], F->mem + b, (size_t)n * es);
+    if (emu_run_region(F, rg, n) != EMU_NEXT)
+        return EMU_STOP;
+    if (d != rg->res_off[0])
+        memmove(F->mem + d, F->mem + rg->res_off[0], (size_t)n * es);
+    return EMU_NEXT;
+}
+
+static inline int64_t reg_axis(const emu_reduce_aux *x, int t, int r)
+{
+    int s = x->spt;
+    return (int64_t)(r / s) * s * x->nthr + (int64_t)t * s + r % s;
+}
+
+/* dst[o][t][i] = src[o][reg_axis(t, r)][i] */
+static void gather_reg(const emu_reduce_aux *x, uint8_t *dst, const uint8_t *src, size_t es, int r)
+{
+    int T = x->nthr;
+    size_t row = (size_t)x->inner * es;
+    for (int64_t o = 0; o < x->outer; o++) {
+        if (x->spt == 1) {
+            memcpy(dst + (size_t)(o * T) * row, src + (size_t)(o * x->len + reg_axis(x, 0, r)) * row,
+                   (size_t)T * row);
+            continue;
+        }
+        for (int t = 0; t < T; t++)
+            memcpy(dst + (size_t)(o * T + t) * row, src + (size_t)(o * x->len + reg_axis(x, t, r)) * row,
+                   row);
+    }
+}
+
+static int fused_phase1(emu_frame *F, const emu_reduce_aux *x, uint8_t *acc)
+{
+    int T = x->nthr;
+    for (int64_t o = 0; o < x->outer; o++)
+        for (int t = 0; t < T; t++)
+            for (int64_t i = 0; i < x->inner; i++) {
+                size_t ai = (size_t)((o * T + t) * x->inner + i);
+                for (int r = 0; r < x->nreg; r++) {
+                    int64_t s = (o * x->len + reg_axis(x, t, r)) * x->inner + i;
+                    if (x->ek[0] == EK_F32) {
+                        float a = SLOT(F, x->fa, float)[s], b = SLOT(F, x->fb, float)[s];
+                        float *ac = (float *)acc + ai;
+                        *ac = r == 0 ? a * b : fmaf(a, b, *ac);
+                    } else {
+                        double a = SLOT(F, x->fa, double)[s], b = SLOT(F, x->fb, double)[s];
+                        double *ac = (double *)acc + ai;
+                        *ac = r == 0 ? a * b : fma(a, b, *ac);
+                    }
+                }
+            }
+    return EMU_NEXT;
+}
+
+/* Phase 1 for operand j into acc[o][t][i]: the first register, then one
+ * combine per further register, batched over threads and positions. */
+static int phase1(emu_frame *F, const emu_reduce_aux *x)
+{
+    const emu_region *rg = &x->region;
+    int k = x->k, T = x->nthr;
+    int64_t P = x->outer * x->inner, TI = (int64_t)T * x->inner;
+    for (int j = 0; j < k; j++)
+        gather_reg(x, F->mem + x->acc_off[j], F->mem + x->in_off[j], x->esize[j], 0);
+    if (x->nreg < 2)
+        return EMU_NEXT;
+    if (k == 1 && x->outer == 1 && x->spt == 1) {
+        /* contiguous: combine straight from the input, ping-ponging acc and res */
+        size_t es = x->esize[0];
+        uint32_t cur = x->acc_off[0], other = rg->res_off[0];
+        for (int r = 1; r < x->nreg; r++) {
+            uint32_t src = x->in_off[0] + (uint32_t)((size_t)(r * TI) * es);
+            if (combine1(F, rg, other, cur, src, TI, es) != EMU_NEXT)
+                return EMU_STOP;
+            uint32_t t = cur;
+            cur = other;
+            other = t;
+        }
+        if (cur != x->acc_off[0])
+            memcpy(F->mem + x->acc_off[0], F->mem + cur, (size_t)TI * es);
+        return EMU_NEXT;
+    }
+    for (int r = 1; r < x->nreg; r++) {
+        for (int j = 0; j < k; j++) {
+            size_t es = x->esize[j];
+            memcpy(F->mem + rg->arg_off[j], F->mem + x->acc_off[j], (size_t)(P * T) * es);
+            gather_reg(x, F->mem + rg->arg_off[k + j], F->mem + x->in_off[j], es, r);
+        }
+        if (emu_run_region(F, rg, P * T) != EMU_NEXT)
+            return EMU_STOP;
+        for (int j = 0; j < k; j++)
+            memcpy(F->mem + x->acc_off[j], F->mem + rg->res_off[j], (size_t)(P * T) * x->esize[j]);
+    }
+    return EMU_NEXT;
+}
+
+/* Halving steps over `span` threads spaced `stride` apart, inside groups of
+ * `gsize` threads (lanes: stride 1 within each warp; warps: stride lanes). */
+static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, int groups,
+                 int gstride)
+{
+    const emu_region *rg = &x->region;
+    int k = x->k, T = x->nthr;
+    int64_t inner = x->inner;
+    for (int N = span / 2; N >= 1; N /= 2) {
+        int64_t nb = 0;
+        /* pairs (t0, t1): t0 = g * gstride + l * stride, t1 = t0 + N * stride, l < N */
+        for (int j = 0; j < k; j++) {
+            size_t es = x->esize[j], row = (size_t)inner * es;
+            uint8_t *acc = F->mem + x->acc_off[j];
+            uint8_t *A = F->mem + rg->arg_off[j], *C = F->mem + rg->arg_off[k + j];
+            nb = 0;
+            for (int64_t o = 0; o < x->outer; o++)
+                for (int g = 0; g < groups; g++) {
+                    int t0 = g * gstride;
+                    if (stride == 1) {
+                        memcpy(A + nb * row, acc + (size_t)(o * T + t0) * row, (size_t)N * row);
+                        memcpy(C + nb * row, acc + (size_t)(o * T + t0 + N) * row, (size_t)N * row);
+                        nb += N;
+                    } else {
+                        for (int l = 0; l < N; l++, nb++) {
+                            memcpy(A + nb * row, acc + (size_t)(o * T + t0 + l * stride) * row, row);
+                            memcpy(C + nb * row,
+                                   acc + (size_t)(o * T + t0 + (l + N) * stride) * row, row);
+                        }
+                    }
+                }
+        }
+        if (k == 1) {
+            if (combine1(F, rg, rg->res_off[0], rg->arg_off[0], rg->arg_off[1], nb * inner,
+                         x->esize[0]) != EMU_NEXT)
+                return EMU_STOP;
+        } else if (emu_run_region(F, rg, nb * inner) != EMU_NEXT) {
+            return EMU_STOP;
+        }
+        for (int j = 0; j < k; j++) {
+            size_t es = x->esize[j], row = (size_t)inner * es;
+            uint8_t *acc = F->mem + x->acc_off[j], *R = F->mem + rg->res_off[j];
+            nb = 0;
+            for (int64_t o = 0; o < x->outer; o++)
+                for (int g = 0; g < groups; g++) {
+                    int t0 = g * gstride;
+                    if (stride == 1) {
+                        memcpy(acc + (size_t)(o * T + t0) * row, R + nb * row, (size_t)N * row);
+                        nb += N;
+                    } else {
+                        for (int l = 0; l < N; l++, nb++)
+                            memcpy(acc + (size_t)(o * T + t0 + l * stride) * row, R + nb * row, row);
+                    }
+                }
+        }
+    }
+    return EMU_NEXT;
+}
+
+int emu_h_reduce(emu_frame *F, const emu_ins *I)
+{
+    const emu_reduce_aux *x = I->x.p;
+    /* 1. within threads */
+    if (x->fuse)
+        fused_phase1(F, x, F->mem + x->acc_off[0]);
+    else if (phase1(F, x) != EMU_NEXT)
+        return EMU_STOP;
+    /* 2. lanes of each warp fold in halves, 3. then the warps */
+    if (halve(F, x, x->lanes, 1, x->warps, x->lanes) != EMU_NEXT)
+        return EMU_STOP;
+    if (halve(F, x, x->warps, x->lanes, 1, 0) != EMU_NEXT)
+        return EMU_STOP;
+    int64_t T = x->nthr;
+    for (int j = 0; j < x->k; j++) {
+        size_t row = (size_t)x->inner * x->esize[j];
+        for (int64_t o = 0; o < x->outer; o++)
+            memcpy(F->mem + x->out_off[j] + (size_t)o * row,
+                   F->mem + x->acc_off[j] + (size_t)(o * T) * row, row);
+    }
+    return EMU_NEXT;
+}
+
+/* ---- scans ------------------------------------------------------------------------ */
+
+/* reverse the axis of a [outer, len, inner] array in place */
+static void reverse_axis(uint8_t *v, const emu_reduce_aux *x, size_t es)
+{
+    uint8_t tmp[16];
+    for (int64_t o = 0; o < x->outer; o++)
+        for (int64_t a = 0, b = x->len - 1; a < b; a++, b--)
+            for (int64_t i = 0; i < x->inner; i++) {
+                uint8_t *pa = v + (size_t)((o * x->len + a) * x->inner + i) * es;
+                uint8_t *pb = v + (size_t)((o * x->len + b) * x->inner + i) * es;
+                memcpy(tmp, pa, es);
+                memcpy(pa, pb, es);
+                memcpy(pb, tmp, es);
+            }
+}
+
+/* element (o, J, i) of a [outer, len, inner] array, J along the axis */
+static inline uint8_t *at(uint8_t *v, const emu_reduce_aux *x, size_t es, int64_t o, int64_t J,
+                          int64_t i)
+{
+    return v + (size_t)((o * x->len + J) * x->inner + i) * es;
+}
+
+/* copy the P positions of axis index J of v into dst (contiguous), or back */
+static void get_col(uint8_t *dst, uint8_t *v, const emu_reduce_aux *x, size_t es, int64_t J)
+{
+    size_t row = (size_t)x->inner * es;
+    for (int64_t o = 0; o < x->outer; o++)
+        memcpy(dst + (size_t)o * row, at(v, x, es, o, J, 0), row);
+}
+
+static void put_col(uint8_t *v, const uint8_t *src, const emu_reduce_aux *x, size_t es, int64_t J)
+{
+    size_t row = (size_t)x->inner * es;
+    for (int64_t o = 0; o < x->outer; o++)
+        memcpy(at(v, x, es, o, J, 0), src + (size_t)o * row, row);
+}
+
+int emu_h_scan(emu_frame *F, const emu_ins *I)
+{
+    const emu_reduce_aux *x = I->x.p;
+    const emu_region *rg = &x->region;
+    int k = x->k;
+    int64_t P = x->outer * x->inner;
+    int L = x->lanes, W = x->warps;
+    int64_t B = x->len / ((int64_t)L * W);
+    if (B < 1)
+        B = 1;
+    for (int j = 0; j < k; j++) {
+        memcpy(F->mem + x->out_off[j], F->mem + x->in_off[j],
+               (size_t)(x->outer * x->len * x->inner) * x->esize[j]);
+        if (x->reverse)
+            reverse_axis(F->mem + x->out_off[j], x, x->esize[j]);
+    }
+    /* 1. Hillis-Steele within each warp: v[l] = combine(v[l - i], v[l]) for l >= i */
+    for (int i = 1; i < L; i *= 2) {
+        int64_t nb = 0;
+        for (int64_t g = 0; g < B * W; g++)
+            for (int l = i; l < L; l++, nb++)
+                for (int j = 0; j < k; j++) {
+                    size_t es = x->esize[j], chunk = (size_t)P * es;
+                    uint8_t *v = F->mem + x->out_off[j];
+                    get_col(F->mem + rg->arg_off[j] + (size_t)nb * chunk, v, x, es, g * L + l - i);
+                    get_col(F->mem + rg->arg_off[k + j] + (size_t)nb * chunk, v, x, es, g * L + l);
+                }
+        if (emu_run_region(F, rg, nb * P) != EMU_NEXT)
+            return EMU_STOP;
+        nb = 0;
+        for (int64_t g = 0; g < B * W; g++)
+            for (int l = i; l < L; l++, nb++)
+                for (int j = 0; j < k; j++) {
+                    size_t es = x->esize[j], chunk = (size_t)P * es;
+                    put_col(F->mem + x->out_off[j], F->mem + rg->res_off[j] + (size_t)nb * chunk,
+                            x, es, g * L + l);
+                }
+    }
+    /* 2. running prefix over (repetition, warp) groups, combined in front */
+    int64_t G = B * W;
+    if (G > 1) {
+        /* excl[g] (g >= 1) in acc scratch: the prefix before group g */
+        for (int64_t g = 1; g < G; g++) {
+            for (int j = 0; j < k; j++) {
+                size_t es = x->esize[j], chunk = (size_t)P * es;
+                uint8_t *excl = F->mem + x->acc_off[j];
+                uint8_t *v = F->mem + x->out_off[j];
+                if (g == 1)
+                    get_col(excl + chunk, v, x, es, 0 * L + L - 1);
+                else {
+                    memcpy(F->mem + rg->arg_off[j], excl + (size_t)(g - 1) * chunk, chunk);
+                    get_col(F->mem + rg->arg_off[k + j], v, x, es, (g - 1) * L + L - 1);
+                }
+            }
+            if (g > 1) {
+                if (emu_run_region(F, rg, P) != EMU_NEXT)
+                    return EMU_STOP;
+                for (int j = 0; j < k; j++) {
+                    size_t chunk = (size_t)P * x->esize[j];
+                    memcpy(F->mem + x->acc_off[j] + (size_t)g * chunk, F->mem + rg->res_off[j],
+                           chunk);
+                }
+            }
+        }
+        int64_t nb = 0;
+        for (int64_t g = 1; g < G; g++)
+            for (int l = 0; l < L; l++, nb++)
+                for (int j = 0; j < k; j++) {
+                    size_t es = x->esize[j], chunk = (size_t)P * es;
+                    memcpy(F->mem + rg->arg_off[j] + (size_t)nb * chunk,
+                           F->mem + x->acc_off[j] + (size_t)g * chunk, chunk);
+                    get_col(F->mem + rg->arg_off[k + j] + (size_t)nb * chunk,
+                            F->mem + x->out_off[j], x, es, g * L + l);
+                }
+        if (emu_run_region(F, rg, nb * P) != EMU_NEXT)
+            return EMU_STOP;
+        nb = 0;
+        for (int64_t g = 1; g < G; g++)
+            for (int l = 0; l < L; l++, nb++)
+                for (int j = 0; j < k; j++) {
+                    size_t es = x->esize[j], chunk = (size_t)P * es;
+                    put_col(F->mem + x->out_off[j], F->mem + rg->res_off[j] + (size_t)nb * chunk,
+                            x, es, g * L + l);
+                }
+    }
+    if (x->reverse)
+        for (int j = 0; j < k; j++)
+            reverse_axis(F->mem + x->out_off[j], x, x->esize[j]);
+    return EMU_NEXT;
+}

@@ -1,0 +1,405 @@
+/*
+ * test_emu_oob.c - planted out-of-bounds accesses: loads, stores and
+ * atomics, masked and unmasked, negative offsets, one past the end, 2-D
+ * tiles, null and misaligned pointers, writes into inputs.  Each must be
+ * caught with the kernel, program id, lane, buffer, byte offset and the
+ * C line of the offending builtin; masked-off lanes must not be reported.
+ */
+#include "emu_test.h"
+
+static int L_load, L_store, L_atomic, L_tile, L_cas, L_scalar, L_mis, L_ok, L_in;
+
+/* x[offs + shift] -> y[offs], mask `offs < n` when masked */
+TL_KERNEL(k_shift_load, (x_ptr, y_ptr, n, shift), (int, BLOCK), (bool, MASKED))
+{
+    tl_tensor pid = tl_program_id(0);
+    tl_tensor offs = tl_add(tl_mul(pid, BLOCK), tl_arange(0, BLOCK));
+    tl_tensor mask = tl_lt(offs, n);
+    tl_tensor x;
+    if (MASKED) {
+        x = tl_load(tl_add(x_ptr, tl_add(offs, shift)), .mask = mask); MARK(L_load);
+    } else {
+        x = tl_load(tl_add(x_ptr, tl_add(offs, shift))); MARK(L_load);
+    }
+    tl_store(tl_add(y_ptr, offs), x, .mask = mask);
+}
+
+/* y[offs + shift] = x[offs] */
+TL_KERNEL(k_shift_store, (x_ptr, y_ptr, n, shift), (int, BLOCK))
+{
+    tl_tensor offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_tensor mask = tl_lt(offs, n);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = mask);
+    tl_store(tl_add(y_ptr, tl_add(offs, shift)), x, .mask = mask); MARK(L_store);
+}
+
+/* atomic_add(acc[offs + shift], x[offs]) */
+TL_KERNEL(k_atomic, (x_ptr, acc_ptr, n, shift), (int, BLOCK))
+{
+    tl_tensor offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_tensor mask = tl_lt(offs, n);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = mask);
+    tl_atomic_add(tl_add(acc_ptr, tl_add(offs, shift)), x, .mask = mask); MARK(L_atomic);
+}
+
+/* a BM x BN tile of an M x N matrix, rows masked only if MASK_ROWS */
+TL_KERNEL(k_tile, (a_ptr, b_ptr, M, N, stride), (int, BM), (int, BN), (bool, MASK_ROWS))
+{
+    tl_tensor rm = tl_add(tl_mul(tl_program_id(0), BM), tl_arange(0, BM));
+    tl_tensor rn = tl_add(tl_mul(tl_program_id(1), BN), tl_arange(0, BN));
+    tl_tensor ptrs = tl_add(a_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), stride), tl_idx(rn, "None, :")));
+    tl_tensor mask = tl_lt(tl_idx(rn, "None, :"), N);
+    if (MASK_ROWS)
+        mask = tl_logical_and(mask, tl_lt(tl_idx(rm, ":, None"), M));
+    tl_tensor a = tl_load(ptrs, .mask = mask); MARK(L_tile);
+    tl_tensor optrs = tl_add(b_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), stride), tl_idx(rn, "None, :")));
+    tl_store(optrs, a, .mask = tl_logical_and(mask, tl_lt(tl_idx(rm, ":, None"), M)));
+}
+
+/* atomic_cas at lock[idx] */
+TL_KERNEL(k_cas, (lock_ptr, idx), (int, UNUSED))
+{
+    (void)UNUSED;
+    tl_atomic_cas(tl_add(lock_ptr, idx), 0, 1); MARK(L_cas);
+}
+
+/* a scalar load x[i] */
+TL_KERNEL(k_scalar, (x_ptr, y_ptr, i), (int, UNUSED))
+{
+    (void)UNUSED;
+    tl_tensor v = tl_load(tl_add(x_ptr, i)); MARK(L_scalar);
+    tl_store(y_ptr, v);
+}
+
+/* a pointer moved by 2 bytes through an integer: a misaligned f32 load */
+TL_KERNEL(k_misaligned, (x_ptr, y_ptr), (int, UNUSED))
+{
+    (void)UNUSED;
+    tl_tensor as_int = tl_to(x_ptr, tl_int64);
+    tl_tensor p = tl_to(tl_add(as_int, 2), tl_pointer_type(tl_float32));
+    tl_tensor v = tl_load(p); MARK(L_mis);
+    tl_store(y_ptr, v);
+}
+
+/* the whole of x, masked, with far out-of-range lanes masked off */
+TL_KERNEL(k_masked_far, (x_ptr, y_ptr, n), (int, BLOCK))
+{
+    tl_tensor offs = tl_mul(tl_arange(0, BLOCK), 1000);
+    tl_tensor mask = tl_lt(offs, n);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = mask, .other = tl_c(-1.0)); MARK(L_ok);
+    tl_store(tl_add(y_ptr, tl_arange(0, BLOCK)), x);
+}
+
+/* writes into its input */
+TL_KERNEL(k_write_input, (x_ptr, n), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_store(tl_add(x_ptr, offs), 1.0, .mask = tl_lt(offs, n)); MARK(L_in);
+}
+
+static const char *SIG4 = "x_ptr=*fp32 y_ptr=*fp32 n=i32 shift=i32";
+
+typedef struct bufs {
+    float x[256], y[256];
+    ct_emu *e;
+    int bx, by;
+} bufs;
+
+static void setup_bufs(bufs *b, int nx, int ny)
+{
+    for (int i = 0; i < 256; i++)
+        b->x[i] = (float)i;
+    b->e = ct_emu_new();
+    b->bx = ct_emu_add_buffer(b->e, "x", b->x, sizeof(float) * (size_t)nx, CT_EMU_F32, CT_EMU_IN);
+    b->by = ct_emu_add_buffer(b->e, "y", b->y, sizeof(float) * (size_t)ny, CT_EMU_F32, CT_EMU_OUT);
+}
+
+static void t_load_one_past_end(void **s)
+{
+    (void)s;
+    /* 63 elements, a 64-wide block, no mask: lane 63 reads one past the end */
+    ct_emu_kernel *k = emu_build(&k_shift_load, SIG4, "BLOCK=64 MASKED=False");
+    bufs b;
+    setup_bufs(&b, 63, 64);
+    ct_emu_arg a[] = {ct_emu_ptr(b.bx), ct_emu_ptr(b.by), ct_emu_int(63), ct_emu_int(0)};
+    ct_emu_result r;
+    emu_go(b.e, k, 1, 1, 1, 1, 4, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_load, __FILE__);
+    assert_int_equal(r.fault.lane, 63);
+    assert_int_equal(r.fault.buffer, b.bx);
+    assert_string_equal(r.fault.buffer_name, "x");
+    assert_int_equal(r.fault.offset, 252);
+    assert_int_equal(r.fault.pid[0], 0);
+    assert_string_equal(r.fault.op, "tt.load");
+    assert_non_null(strstr(r.fault.message, "k_shift_load"));
+    ct_emu_free(b.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_load_masked_but_shifted(void **s)
+{
+    (void)s;
+    /* mask offs < n, but the pointer is offs + 1: lane n-1 reads x[n] */
+    ct_emu_kernel *k = emu_build(&k_shift_load, SIG4, "BLOCK=32 MASKED=True");
+    bufs b;
+    setup_bufs(&b, 100, 100);
+    ct_emu_arg a[] = {ct_emu_ptr(b.bx), ct_emu_ptr(b.by), ct_emu_int(100), ct_emu_int(1)};
+    ct_emu_result r;
+    emu_go(b.e, k, 4, 1, 1, 2, 4, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_load, __FILE__);
+    assert_int_equal(r.fault.pid[0], 3); /* program 3 covers 96..127 */
+    assert_int_equal(r.fault.lane, 3);   /* offs 99, reads x[100] */
+    assert_int_equal(r.fault.offset, 400);
+    ct_emu_free(b.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_load_negative_offset(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_shift_load, SIG4, "BLOCK=16 MASKED=True");
+    bufs b;
+    setup_bufs(&b, 64, 64);
+    ct_emu_arg a[] = {ct_emu_ptr(b.bx), ct_emu_ptr(b.by), ct_emu_int(64), ct_emu_int(-1)};
+    ct_emu_result r;
+    emu_go(b.e, k, 4, 1, 1, 1, 4, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_load, __FILE__);
+    assert_int_equal(r.fault.pid[0], 0);
+    assert_int_equal(r.fault.lane, 0);
+    assert_int_equal(r.fault.offset, -4);
+    ct_emu_free(b.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_masked_lanes_untouched(void **s)
+{
+    (void)s;
+    /* lanes 1.. point 4000 bytes and more past the end but are masked off */
+    ct_emu_kernel *k = emu_build(&k_masked_far, "x_ptr=*fp32 y_ptr=*fp32 n=i32", "BLOCK=16");
+    bufs b;
+    setup_bufs(&b, 1, 16);
+    ct_emu_arg a[] = {ct_emu_ptr(b.bx), ct_emu_ptr(b.by), ct_emu_int(1)};
+    ct_emu_result r;
+    assert_int_equal(emu_go(b.e, k, 1, 1, 1, 1, 3, a, &r), CT_EMU_OK);
+    assert_true(b.y[0] == 0.0f);
+    for (int i = 1; i < 16; i++)
+        assert_true(b.y[i] == -1.0f);
+    ct_emu_free(b.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_store_one_past_end(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_shift_store, SIG4, "BLOCK=32");
+    bufs b;
+    setup_bufs(&b, 64, 64);
+    ct_emu_arg a[] = {ct_emu_ptr(b.bx), ct_emu_ptr(b.by), ct_emu_int(64), ct_emu_int(1)};
+    ct_emu_result r;
+    emu_go(b.e, k, 2, 1, 1, 2, 4, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_store, __FILE__);
+    assert_int_equal(r.fault.pid[0], 1);
+    assert_int_equal(r.fault.lane, 31);
+    assert_string_equal(r.fault.buffer_name, "y");
+    assert_int_equal(r.fault.offset, 256);
+    assert_string_equal(r.fault.op, "tt.store");
+    /* the first program ran: y[1..32] written, y[0] still poisoned */
+    ct_emu_report rep;
+    ct_emu_buffer_report(b.e, b.by, &rep);
+    assert_true(rep.unwritten > 0);
+    ct_emu_free(b.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_store_negative(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_shift_store, SIG4, "BLOCK=32");
+    bufs b;
+    setup_bufs(&b, 64, 64);
+    ct_emu_arg a[] = {ct_emu_ptr(b.bx), ct_emu_ptr(b.by), ct_emu_int(64), ct_emu_int(-40)};
+    ct_emu_result r;
+    emu_go(b.e, k, 2, 1, 1, 1, 4, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_store, __FILE__);
+    assert_int_equal(r.fault.lane, 0);
+    assert_int_equal(r.fault.offset, -160);
+    ct_emu_free(b.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_atomic_oob(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_atomic, "x_ptr=*fp32 acc_ptr=*fp32 n=i32 shift=i32", "BLOCK=32");
+    float x[32], acc[32] = {0};
+    for (int i = 0; i < 32; i++)
+        x[i] = 1;
+    ct_emu *e = ct_emu_new();
+    int bx = ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+    int ba = ct_emu_add_buffer(e, "acc", acc, sizeof acc, CT_EMU_F32, CT_EMU_INOUT);
+    ct_emu_result r;
+    /* in bounds first: atomics add 1 to each */
+    ct_emu_arg a0[] = {ct_emu_ptr(bx), ct_emu_ptr(ba), ct_emu_int(32), ct_emu_int(0)};
+    assert_int_equal(emu_go(e, k, 1, 1, 1, 1, 4, a0, &r), CT_EMU_OK);
+    assert_true(acc[0] == 1 && acc[31] == 1);
+    ct_emu_arg a[] = {ct_emu_ptr(bx), ct_emu_ptr(ba), ct_emu_int(32), ct_emu_int(16)};
+    emu_go(e, k, 1, 1, 1, 1, 4, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_atomic, __FILE__);
+    assert_int_equal(r.fault.lane, 16);
+    assert_int_equal(r.fault.offset, 128);
+    assert_string_equal(r.fault.op, "tt.atomic_rmw");
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_tile_2d(void **s)
+{
+    (void)s;
+    /* a 15 x 16 matrix read in 16 x 16 tiles with only columns masked: row 15 is out */
+    ct_emu_kernel *k = emu_build(&k_tile, "a_ptr=*fp32 b_ptr=*fp32 M=i32 N=i32 stride=i32",
+                                 "BM=16 BN=16 MASK_ROWS=False");
+    float a[15 * 16], b[15 * 16];
+    for (int i = 0; i < 15 * 16; i++)
+        a[i] = (float)i;
+    ct_emu *e = ct_emu_new();
+    int ia = ct_emu_add_buffer(e, "a", a, sizeof a, CT_EMU_F32, CT_EMU_IN);
+    int ib = ct_emu_add_buffer(e, "b", b, sizeof b, CT_EMU_F32, CT_EMU_OUT);
+    ct_emu_arg args[] = {ct_emu_ptr(ia), ct_emu_ptr(ib), ct_emu_int(15), ct_emu_int(16),
+                         ct_emu_int(16)};
+    ct_emu_result r;
+    emu_go(e, k, 1, 1, 1, 1, 5, args, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_tile, __FILE__);
+    assert_int_equal(r.fault.lane, 15 * 16); /* row 15, column 0 of the tile */
+    assert_int_equal(r.fault.offset, 15 * 16 * 4);
+    ct_emu_kernel_free(k);
+    /* with rows masked it runs, and copies the matrix */
+    k = emu_build(&k_tile, "a_ptr=*fp32 b_ptr=*fp32 M=i32 N=i32 stride=i32",
+                  "BM=16 BN=16 MASK_ROWS=True");
+    assert_int_equal(emu_go(e, k, 1, 1, 1, 1, 5, args, &r), CT_EMU_OK);
+    assert_memory_equal(a, b, sizeof a);
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_tile_2d_grid(void **s)
+{
+    (void)s;
+    /* program (0, 1) of a 2-D grid: columns 16..31 of a 16 x 20 matrix, columns masked by
+     * N = 24 (wrong): column 20 of row 0 is element 20 = row 1 column 0, in bounds; but the
+     * last row's column 20 is past the end */
+    ct_emu_kernel *k = emu_build(&k_tile, "a_ptr=*fp32 b_ptr=*fp32 M=i32 N=i32 stride=i32",
+                                 "BM=16 BN=16 MASK_ROWS=True");
+    static float a[16 * 20], b[16 * 20];
+    ct_emu *e = ct_emu_new();
+    int ia = ct_emu_add_buffer(e, "a", a, sizeof a, CT_EMU_F32, CT_EMU_IN);
+    int ib = ct_emu_add_buffer(e, "b", b, sizeof b, CT_EMU_F32, CT_EMU_OUT);
+    ct_emu_arg args[] = {ct_emu_ptr(ia), ct_emu_ptr(ib), ct_emu_int(16), ct_emu_int(24),
+                         ct_emu_int(20)};
+    ct_emu_result r;
+    emu_go(e, k, 1, 2, 1, 2, 5, args, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_tile, __FILE__);
+    assert_int_equal(r.fault.pid[0], 0);
+    assert_int_equal(r.fault.pid[1], 1);
+    assert_int_equal(r.fault.lane, 15 * 16 + 4); /* row 15, column 20 */
+    assert_int_equal(r.fault.offset, (15 * 20 + 20) * 4);
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_cas_and_scalar(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_cas, "lock_ptr=*i32 idx=i32", "UNUSED=0");
+    int32_t lock[4] = {0};
+    ct_emu *e = ct_emu_new();
+    int bl = ct_emu_add_buffer(e, "lock", lock, sizeof lock, CT_EMU_I32, CT_EMU_INOUT);
+    ct_emu_result r;
+    ct_emu_arg a0[] = {ct_emu_ptr(bl), ct_emu_int(2)};
+    assert_int_equal(emu_go(e, k, 1, 1, 1, 1, 2, a0, &r), CT_EMU_OK);
+    assert_int_equal(lock[2], 1);
+    ct_emu_arg a1[] = {ct_emu_ptr(bl), ct_emu_int(4)};
+    emu_go(e, k, 1, 1, 1, 1, 2, a1, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_cas, __FILE__);
+    assert_int_equal(r.fault.offset, 16);
+    assert_int_equal(r.fault.lane, -1); /* a scalar access names no lane */
+    ct_emu_kernel_free(k);
+
+    k = emu_build(&k_scalar, "x_ptr=*fp32 y_ptr=*fp32 i=i32", "UNUSED=0");
+    float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[1];
+    int bx = ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+    int by = ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT);
+    ct_emu_arg a2[] = {ct_emu_ptr(bx), ct_emu_ptr(by), ct_emu_int(7)};
+    assert_int_equal(emu_go(e, k, 1, 1, 1, 1, 3, a2, &r), CT_EMU_OK);
+    assert_true(y[0] == 8);
+    ct_emu_arg a3[] = {ct_emu_ptr(bx), ct_emu_ptr(by), ct_emu_int(8)};
+    emu_go(e, k, 1, 1, 1, 1, 3, a3, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_scalar, __FILE__);
+    assert_int_equal(r.fault.lane, -1);
+    assert_int_equal(r.fault.offset, 32);
+    /* a null pointer */
+    ct_emu_arg a4[] = {ct_emu_ptr(-1), ct_emu_ptr(by), ct_emu_int(0)};
+    emu_go(e, k, 1, 1, 1, 1, 3, a4, &r);
+    expect_fault(&r, CT_EMU_ERR_NULL, L_scalar, __FILE__);
+    assert_non_null(strstr(r.fault.message, "null"));
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_misaligned_and_readonly(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_misaligned, "x_ptr=*fp32 y_ptr=*fp32", "UNUSED=0");
+    float x[4] = {0}, y[1];
+    ct_emu *e = ct_emu_new();
+    int bx = ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+    int by = ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT);
+    ct_emu_arg a[] = {ct_emu_ptr(bx), ct_emu_ptr(by)};
+    ct_emu_result r;
+    emu_go(e, k, 1, 1, 1, 1, 2, a, &r);
+    expect_fault(&r, CT_EMU_ERR_MISALIGNED, L_mis, __FILE__);
+    assert_int_equal(r.fault.offset, 2);
+    ct_emu_kernel_free(k);
+
+    k = emu_build(&k_write_input, "x_ptr=*fp32 n=i32", "BLOCK=4");
+    ct_emu_arg b[] = {ct_emu_ptr(bx), ct_emu_int(4)};
+    emu_go(e, k, 1, 1, 1, 1, 2, b, &r);
+    expect_fault(&r, CT_EMU_ERR_READONLY, L_in, __FILE__);
+    assert_true(x[0] == 0); /* untouched */
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_lowest_program_reported(void **s)
+{
+    (void)s;
+    /* programs 3.. fault; with several threads the report is still program 3's */
+    ct_emu_kernel *k = emu_build(&k_shift_load, SIG4, "BLOCK=16 MASKED=False");
+    static float x[50], y[256];
+    for (int threads = 1; threads <= 4; threads++) {
+        ct_emu *e = ct_emu_new();
+        int bx = ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+        int by = ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT);
+        ct_emu_arg a[] = {ct_emu_ptr(bx), ct_emu_ptr(by), ct_emu_int(256), ct_emu_int(0)};
+        ct_emu_result r;
+        emu_go(e, k, 16, 1, 1, threads, 4, a, &r);
+        expect_fault(&r, CT_EMU_ERR_OOB, L_load, __FILE__);
+        assert_int_equal(r.fault.pid[0], 3);
+        assert_int_equal(r.fault.lane, 2);
+        assert_true(r.programs >= 3);
+        ct_emu_free(e);
+    }
+    ct_emu_kernel_free(k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_load_one_past_end),      cmocka_unit_test(t_load_masked_but_shifted),
+        cmocka_unit_test(t_load_negative_offset),   cmocka_unit_test(t_masked_lanes_untouched),
+        cmocka_unit_test(t_store_one_past_end),     cmocka_unit_test(t_store_negative),
+        cmocka_unit_test(t_atomic_oob),             cmocka_unit_test(t_tile_2d),
+        cmocka_unit_test(t_tile_2d_grid),           cmocka_unit_test(t_cas_and_scalar),
+        cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

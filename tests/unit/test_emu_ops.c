@@ -1,0 +1,1077 @@
+/*
+ * test_emu_ops.c - the emulator's semantics, op by op: integer wraparound
+ * and C-style division, fp8/f16 conversions against brute-force rounding
+ * tables, maxnumf vs maximumf, fma contraction, Philox against Triton's own
+ * Python code, reductions and scans in the GPU's order, dot, control flow,
+ * shape ops, atomics, asserts, prints, and determinism across thread counts.
+ */
+#include <math.h>
+
+#include "emu_test.h"
+
+/* ---- a tiny harness: one kernel, float/int arrays in and out ------------------------ */
+
+typedef struct io {
+    ct_emu *e;
+    int id[8];
+    int n;
+} io;
+
+static void io_init(io *o)
+{
+    memset(o, 0, sizeof *o);
+    o->e = ct_emu_new();
+}
+
+static ct_emu_arg io_buf(io *o, const char *name, void *p, size_t bytes, ct_emu_dtype t,
+                         ct_emu_access acc)
+{
+    int id = ct_emu_add_buffer(o->e, name, p, bytes, t, acc);
+    assert_true(id >= 0);
+    o->id[o->n++] = id;
+    return ct_emu_ptr(id);
+}
+
+static void run_ok(io *o, const ct_emu_kernel *k, int grid, int nargs, const ct_emu_arg *a)
+{
+    ct_emu_result r;
+    if (emu_go(o->e, k, grid, 1, 1, 2, nargs, a, &r) != CT_EMU_OK)
+        fprintf(stderr, "%s\n", r.fault.message);
+    assert_int_equal(r.status, CT_EMU_OK);
+}
+
+/* ---- integers --------------------------------------------------------------------- */
+
+TL_KERNEL(k_int, (a_ptr, b_ptr, out_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor a = tl_load(tl_add(a_ptr, o)), b = tl_load(tl_add(b_ptr, o));
+    tl_store(tl_add(out_ptr, o), tl_floordiv(a, b));               /* divsi (truncates) */
+    tl_store(tl_add(tl_add(out_ptr, N), o), tl_mod(a, b));         /* remsi */
+    tl_store(tl_add(tl_add(out_ptr, 2 * N), o), tl_mul_nsan(a, b)); /* wraps */
+    tl_store(tl_add(tl_add(out_ptr, 3 * N), o), tl_shl(a, tl_and(b, 63)));
+    tl_store(tl_add(tl_add(out_ptr, 4 * N), o), tl_shr(a, tl_and(b, 63)));
+    tl_tensor ua = tl_to(a, tl_uint32), ub = tl_to(b, tl_uint32);
+    tl_store(tl_add(tl_add(out_ptr, 5 * N), o), tl_to(tl_floordiv(ua, ub), tl_int32));
+    tl_store(tl_add(tl_add(out_ptr, 6 * N), o), tl_to(tl_shr(ua, tl_and(ub, 63u)), tl_int32));
+    tl_store(tl_add(tl_add(out_ptr, 7 * N), o), tl_to(tl_umulhi(ua, ub), tl_int32));
+}
+
+static void t_integers(void **s)
+{
+    (void)s;
+    enum { N = 8 };
+    int32_t a[N] = {7, -7, INT32_MIN, 5, -1, 123456789, 100, -100};
+    int32_t b[N] = {2, 2, -1, 0, 33, 40000, 31, 7};
+    int32_t out[8 * N];
+    ct_emu_kernel *k = emu_build(&k_int, "a_ptr=*i32 b_ptr=*i32 out_ptr=*i32", "N=8");
+    io o;
+    io_init(&o);
+    ct_emu_arg args[] = {io_buf(&o, "a", a, sizeof a, CT_EMU_I32, CT_EMU_IN),
+                         io_buf(&o, "b", b, sizeof b, CT_EMU_I32, CT_EMU_IN),
+                         io_buf(&o, "out", out, sizeof out, CT_EMU_I32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 3, args);
+    for (int i = 0; i < N; i++) {
+        int64_t x = a[i], y = b[i];
+        uint32_t ux = (uint32_t)a[i], uy = (uint32_t)b[i];
+        int32_t q = y == 0 ? -1 : (y == -1 ? (int32_t)(0u - ux) : (int32_t)(x / y));
+        int32_t r = y == 0 ? (int32_t)x : (y == -1 ? 0 : (int32_t)(x % y));
+        assert_int_equal(out[i], q);
+        assert_int_equal(out[N + i], r);
+        assert_int_equal(out[2 * N + i], (int32_t)(ux * uy));
+        uint32_t sh = uy & 63;
+        assert_int_equal(out[3 * N + i], sh >= 32 ? 0 : (int32_t)(ux << sh));
+        assert_int_equal(out[4 * N + i], sh >= 32 ? (a[i] < 0 ? -1 : 0) : a[i] >> sh);
+        assert_int_equal(out[5 * N + i], uy == 0 ? -1 : (int32_t)(ux / uy));
+        assert_int_equal(out[6 * N + i], sh >= 32 ? 0 : (int32_t)(ux >> sh));
+        assert_int_equal(out[7 * N + i], (int32_t)(uint32_t)(((uint64_t)ux * uy) >> 32));
+    }
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- float conversions -------------------------------------------------------------- */
+
+TL_KERNEL(k_to_fp8, (x_ptr, e4_ptr, e5_ptr, h_ptr, hz_ptr, bz_ptr, e5z_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o));
+    tl_store(tl_add(e4_ptr, o), tl_to(x, tl_float8e4nv));
+    tl_store(tl_add(e5_ptr, o), tl_to(x, tl_float8e5));
+    tl_store(tl_add(h_ptr, o), tl_to(x, tl_float16));
+    tl_store(tl_add(hz_ptr, o), tl_to(x, tl_float16, .fp_downcast_rounding = "rtz"));
+    tl_store(tl_add(bz_ptr, o), tl_to(x, tl_bfloat16, .fp_downcast_rounding = "rtz"));
+    tl_store(tl_add(e5z_ptr, o), tl_to(x, tl_float8e5, .fp_downcast_rounding = "rtz"));
+}
+
+/* every value of an 8-bit format, by brute force (no shared code with the emulator) */
+static double fp8_value(int bits, int ebits, int mbits, int bias, bool fn)
+{
+    int s = bits >> 7, e = (bits >> mbits) & ((1 << ebits) - 1), m = bits & ((1 << mbits) - 1);
+    double v;
+    if (fn && e == (1 << ebits) - 1 && m == (1 << mbits) - 1)
+        return NAN;
+    if (!fn && e == (1 << ebits) - 1)
+        return m ? NAN : (s ? -INFINITY : INFINITY);
+    if (e == 0)
+        v = ldexp(m, 1 - bias - mbits);
+    else
+        v = ldexp(m + (1 << mbits), e - bias - mbits);
+    return s ? -v : v;
+}
+
+/* nearest-even to x among the finite values, saturating (cvt.rn.satfinite) */
+static int fp8_rne_sat(double x, int ebits, int mbits, int bias, bool fn)
+{
+    if (isnan(x))
+        return -1;
+    int best = -1;
+    double bd = INFINITY, maxv = 0;
+    for (int b = 0; b < 128; b++) {
+        double v = fp8_value(b, ebits, mbits, bias, fn);
+        if (isfinite(v) && v > maxv)
+            maxv = v;
+    }
+    double ax = fabs(x);
+    if (ax >= maxv)
+        ax = maxv;
+    for (int b = 0; b < 128; b++) {
+        double v = fp8_value(b, ebits, mbits, bias, fn);
+        if (!isfinite(v))
+            continue;
+        double d = fabs(v - ax);
+        if (d < bd || (d == bd && (b & 1) == 0 && (best & 1))) {
+            bd = d;
+            best = b;
+        }
+    }
+    return (x < 0 || (x == 0 && signbit(x))) ? best | 0x80 : best;
+}
+
+static float from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void t_fp_conversions(void **s)
+{
+    (void)s;
+    enum { N = 1024 };
+    static float x[N];
+    static uint8_t e4[N], e5[N], e5z[N];
+    static uint16_t h[N], hz[N], bz[N];
+    uint64_t r = 7;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        /* wide exponent range, exact midpoints of fp8 values, and specials */
+        int e = (int)((r >> 33) % 40) - 24;
+        x[i] = ldexpf((float)((r >> 40) & 0xffff) / 65536.0f + 1.0f, e) * ((r >> 20) & 1 ? -1 : 1);
+        if (i % 7 == 0)
+            x[i] = (float)fp8_value((int)(r >> 50) & 0x7f, 4, 3, 7, true) +
+                   ldexpf(1, -12); /* near e4m3 values */
+        if (i % 11 == 0) {
+            /* an exact e4m3 midpoint: ties to even */
+            double v = fp8_value((int)(r >> 50) & 0x7e, 4, 3, 7, true);
+            double w = fp8_value(((int)(r >> 50) & 0x7e) + 1, 4, 3, 7, true);
+            if (isfinite(v) && isfinite(w))
+                x[i] = (float)((v + w) / 2);
+        }
+    }
+    x[0] = 1e9f;
+    x[1] = -1e9f;
+    x[2] = INFINITY;
+    x[3] = NAN;
+    x[4] = 448.0f;
+    x[5] = 464.0f; /* halfway to 480: saturates to 448 */
+    x[6] = 70000.0f;
+    x[7] = -0.0f;
+    x[8] = from_bits(0x387fffff); /* just below the f16 normal range */
+    ct_emu_kernel *k = emu_build(&k_to_fp8,
+                                 "x_ptr=*fp32 e4_ptr=*fp8e4nv e5_ptr=*fp8e5 h_ptr=*fp16 "
+                                 "hz_ptr=*fp16 bz_ptr=*bf16 e5z_ptr=*fp8e5",
+                                 "N=1024");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "e4", e4, sizeof e4, CT_EMU_F8E4NV, CT_EMU_OUT),
+                      io_buf(&o, "e5", e5, sizeof e5, CT_EMU_F8E5, CT_EMU_OUT),
+                      io_buf(&o, "h", h, sizeof h, CT_EMU_F16, CT_EMU_OUT),
+                      io_buf(&o, "hz", hz, sizeof hz, CT_EMU_F16, CT_EMU_OUT),
+                      io_buf(&o, "bz", bz, sizeof bz, CT_EMU_BF16, CT_EMU_OUT),
+                      io_buf(&o, "e5z", e5z, sizeof e5z, CT_EMU_F8E5, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 7, a);
+    for (int i = 0; i < N; i++) {
+        int w4 = fp8_rne_sat(x[i], 4, 3, 7, true), w5 = fp8_rne_sat(x[i], 5, 2, 15, false);
+        if (w4 < 0) {
+            assert_true((e4[i] & 0x7f) == 0x7f);
+            assert_true((e5[i] & 0x7f) > 0x7c);
+            continue;
+        }
+        if (e4[i] != w4 || e5[i] != w5)
+            fprintf(stderr, "x = %a: e4 %02x want %02x, e5 %02x want %02x\n", x[i], e4[i], w4,
+                    e5[i], w5);
+        assert_int_equal(e4[i], w4);
+        assert_int_equal(e5[i], w5);
+        /* f16: the nearest by brute force over the neighbours of a truncation */
+        double xv = x[i];
+        if (isfinite(xv) && fabs(xv) < 65520) {
+            double got = ct_emu_get(CT_EMU_F16, &h[i], 0);
+            uint16_t sign = h[i] & 0x8000, mag = h[i] & 0x7fff;
+            double dg = fabs(got - xv);
+            for (int dlt = -1; dlt <= 1; dlt += 2) {
+                int nm = mag + dlt;
+                if (nm < 0 || nm >= 0x7c00)
+                    continue;
+                uint16_t nb = (uint16_t)(sign | nm);
+                double dn = fabs(ct_emu_get(CT_EMU_F16, &nb, 0) - xv);
+                assert_true(dg <= dn);
+                if (dg == dn)
+                    assert_int_equal(mag & 1, 0);
+            }
+            /* rtz: |hz| <= |x| and the next one up is beyond */
+            double z = ct_emu_get(CT_EMU_F16, &hz[i], 0);
+            uint16_t up = (uint16_t)(hz[i] + 1);
+            double zu = ct_emu_get(CT_EMU_F16, &up, 0);
+            assert_true(fabs(z) <= fabs(xv));
+            if ((hz[i] & 0x7fff) < 0x7bff)
+                assert_true(fabs(zu) > fabs(xv));
+        }
+        /* bf16 rtz is the top half of the f32 */
+        uint32_t u;
+        memcpy(&u, &x[i], 4);
+        if (!isnan(x[i]))
+            assert_int_equal(bz[i], u >> 16);
+        /* e5m2 rtz is the top byte of the f16 rtz */
+        if (!isnan(x[i]))
+            assert_int_equal(e5z[i], hz[i] >> 8);
+    }
+    assert_int_equal(e4[0], 0x7e);  /* 1e9 -> 448 */
+    assert_int_equal(e4[1], 0xfe);  /* -448 */
+    assert_int_equal(e4[2], 0x7e);  /* inf saturates */
+    assert_int_equal(e5[2], 0x7b);  /* 57344 */
+    assert_int_equal(e4[5], 0x7e);
+    assert_int_equal(h[6], 0x7c00); /* 70000 -> inf in f16 (round to nearest) */
+    assert_int_equal(hz[6], 0x7bff); /* rtz stays finite */
+    assert_int_equal(e4[7], 0x80);  /* -0 */
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- min/max and NaN ------------------------------------------------------------------ */
+
+TL_KERNEL(k_minmax, (x_ptr, y_ptr, out_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o)), y = tl_load(tl_add(y_ptr, o));
+    tl_store(tl_add(out_ptr, o), tl_maximum(x, y));
+    tl_store(tl_add(tl_add(out_ptr, N), o), tl_minimum(x, y));
+    tl_store(tl_add(tl_add(out_ptr, 2 * N), o), tl_maximum(x, y, .propagate_nan = TL_PROPAGATE_NAN_ALL));
+    tl_store(tl_add(tl_add(out_ptr, 3 * N), o), tl_minimum(x, y, .propagate_nan = TL_PROPAGATE_NAN_ALL));
+    tl_store(tl_add(tl_add(out_ptr, 4 * N), o), tl_max(x, .axis = 0));
+}
+
+static void t_minmax_nan(void **s)
+{
+    (void)s;
+    float x[4] = {NAN, 1, -0.0f, 3}, y[4] = {2, NAN, 0.0f, -5};
+    float out[5 * 4];
+    ct_emu_kernel *k = emu_build(&k_minmax, "x_ptr=*fp32 y_ptr=*fp32 out_ptr=*fp32", "N=4");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "y", y, sizeof y, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "out", out, sizeof out, CT_EMU_F32, CT_EMU_INOUT)};
+    run_ok(&o, k, 1, 3, a);
+    /* maxnumf / minnumf ignore a NaN operand */
+    assert_true(out[0] == 2 && out[1] == 1 && out[4] == 2 && out[5] == 1);
+    assert_true(out[2] == 0 && !signbit(out[2])); /* max(-0, +0) = +0 */
+    assert_true(out[6] == 0 && signbit(out[6]));  /* min(-0, +0) = -0 */
+    /* maximumf / minimumf: NaN wins, and it is the GPU's canonical NaN */
+    uint32_t u;
+    memcpy(&u, &out[8], 4);
+    assert_int_equal(u, 0x7fffffff);
+    assert_true(isnan(out[9]) && isnan(out[12]) && isnan(out[13]));
+    assert_true(out[11] == 3 && out[15] == -5);
+    /* tl.max reduces with maxnumf: the NaN is ignored */
+    assert_true(out[16] == 3);
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- fma contraction ------------------------------------------------------------------- */
+
+TL_KERNEL(k_fma, (x_ptr, y_ptr, z_ptr, out_ptr, n), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o)), y = tl_load(tl_add(y_ptr, o)),
+              z = tl_load(tl_add(z_ptr, o));
+    tl_tensor p = tl_mul(x, y);
+    tl_store(tl_add(out_ptr, o), tl_add(p, z));                        /* fma(x, y, z) */
+    tl_store(tl_add(tl_add(out_ptr, N), o), tl_sub(z, p));             /* fma(-x, y, z) */
+    tl_tensor acc = tl_zeros(tl_shape(N), tl_float32);
+    TL_FOR(i, tl_range(0, n, 1), acc)
+    {
+        acc = tl_add(acc, p); /* p comes from outside the loop: not fused */
+    }
+    tl_store(tl_add(tl_add(out_ptr, 2 * N), o), acc);
+}
+
+static void t_fma_contraction(void **s)
+{
+    (void)s;
+    enum { N = 16 };
+    float x[N], y[N], z[N], out[3 * N];
+    for (int i = 0; i < N; i++) {
+        x[i] = 1.0f + ldexpf((float)(i + 1), -20);
+        y[i] = 1.0f - ldexpf((float)(i + 1), -20);
+        z[i] = -1.0f;
+    }
+    ct_emu_kernel *k = emu_build(&k_fma, "x_ptr=*fp32 y_ptr=*fp32 z_ptr=*fp32 out_ptr=*fp32 n=i32", "N=16");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "y", y, sizeof y, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "z", z, sizeof z, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "out", out, sizeof out, CT_EMU_F32, CT_EMU_OUT), ct_emu_int(1)};
+    run_ok(&o, k, 1, 5, a);
+    int fused_differs = 0;
+    for (int i = 0; i < N; i++) {
+        volatile float p = x[i] * y[i];
+        assert_true(out[i] == fmaf(x[i], y[i], z[i]));
+        assert_true(out[N + i] == fmaf(-x[i], y[i], z[i]));
+        assert_true(out[2 * N + i] == 0.0f + p);
+        fused_differs += fmaf(x[i], y[i], z[i]) != p + z[i];
+    }
+    assert_true(fused_differs > 0); /* the data can tell fused from unfused */
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- Philox ------------------------------------------------------------------------------- */
+
+TL_KERNEL(k_rand, (ri_ptr, rf_ptr, rn_ptr, seed), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_store(tl_add(ri_ptr, o), tl_randint(seed, o));
+    tl_store(tl_add(rf_ptr, o), tl_rand(seed, o));
+    tl_store(tl_add(rn_ptr, o), tl_randn(seed, o));
+}
+
+static void t_philox(void **s)
+{
+    (void)s;
+    /* Triton 3.6's own random.py, run by its interpreter: seed 42, offsets 0..7 */
+    static const uint32_t want_i[8] = {0x9ceaf053, 0xfcdb2127, 0xd36c0225, 0xbac70475,
+                                       0x539023bc, 0x5099d809, 0x39b9314c, 0x5bbd83b1};
+    static const uint32_t want_f[8] = {1061562910, 1019819957, 1051873270, 1057649142,
+                                       1059528774, 1059140527, 1055319236, 1060600582};
+    static const float want_n[8] = {0.66061336f,  -1.5427135f,  -0.5904636f, -0.60162544f,
+                                    -0.40320325f, -0.82183725f, -1.2573463f, 0.32964435f};
+    int32_t ri[8];
+    float rf[8], rn[8];
+    ct_emu_kernel *k = emu_build(&k_rand, "ri_ptr=*i32 rf_ptr=*fp32 rn_ptr=*fp32 seed=i32", "N=8");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "ri", ri, sizeof ri, CT_EMU_I32, CT_EMU_OUT),
+                      io_buf(&o, "rf", rf, sizeof rf, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "rn", rn, sizeof rn, CT_EMU_F32, CT_EMU_OUT), ct_emu_int(42)};
+    run_ok(&o, k, 1, 4, a);
+    for (int i = 0; i < 8; i++) {
+        uint32_t u;
+        memcpy(&u, &rf[i], 4);
+        assert_int_equal((uint32_t)ri[i], want_i[i]);
+        assert_int_equal(u, want_f[i]);
+        assert_true(fabsf(rn[i] - want_n[i]) < 2e-6f);
+    }
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- reductions and scans in the GPU's order ---------------------------------------------- */
+
+TL_KERNEL(k_sum1d, (x_ptr, out_ptr, cs_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o));
+    tl_store(out_ptr, tl_sum(x, .axis = 0));
+    tl_store(tl_add(cs_ptr, o), tl_cumsum(x, .axis = 0));
+}
+
+TL_KERNEL(k_sum2d, (x_ptr, r0_ptr, r1_ptr), (int, M), (int, N))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))));
+    tl_store(tl_add(r0_ptr, rn), tl_sum(x, .axis = 0));
+    tl_store(tl_add(r1_ptr, rm), tl_sum(x, .axis = 1));
+}
+
+/* the model of reduce.c, written out plainly: threads fold their registers,
+ * lanes fold in halves, warps fold in halves */
+static float model_sum(const float *x, int len, int stride, int lanes, int warps)
+{
+    int T = lanes * warps, R = len / T;
+    float acc[1024];
+    for (int t = 0; t < T; t++) {
+        acc[t] = x[(size_t)t * stride];
+        for (int r = 1; r < R; r++)
+            acc[t] = acc[t] + x[(size_t)(r * T + t) * stride];
+    }
+    for (int w = 0; w < warps; w++)
+        for (int n = lanes / 2; n >= 1; n /= 2)
+            for (int l = 0; l < n; l++)
+                acc[w * lanes + l] = acc[w * lanes + l] + acc[w * lanes + l + n];
+    for (int n = warps / 2; n >= 1; n /= 2)
+        for (int w = 0; w < n; w++)
+            acc[w * lanes] = acc[w * lanes] + acc[(w + n) * lanes];
+    return acc[0];
+}
+
+/* the scan model: Hillis-Steele per warp, then the running prefix of groups */
+static void model_cumsum(const float *x, float *out, int len, int lanes, int warps)
+{
+    float v[1024];
+    memcpy(v, x, sizeof(float) * (size_t)len);
+    int G = len / lanes;
+    for (int i = 1; i < lanes; i *= 2) {
+        float old[1024];
+        memcpy(old, v, sizeof(float) * (size_t)len);
+        for (int g = 0; g < G; g++)
+            for (int l = i; l < lanes; l++)
+                v[g * lanes + l] = old[g * lanes + l - i] + old[g * lanes + l];
+    }
+    float excl[1024];
+    for (int g = 1; g < G; g++)
+        excl[g] = g == 1 ? v[lanes - 1] : excl[g - 1] + v[(g - 1) * lanes + lanes - 1];
+    for (int g = 1; g < G; g++)
+        for (int l = 0; l < lanes; l++)
+            v[g * lanes + l] = excl[g] + v[g * lanes + l];
+    (void)warps;
+    memcpy(out, v, sizeof(float) * (size_t)len);
+}
+
+static void t_reduce_order(void **s)
+{
+    (void)s;
+    enum { N = 1024 };
+    static float x[N], cs[N], want_cs[N];
+    float out;
+    uint64_t r = 99;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 30) - 15) *
+               ((r >> 10) & 1 ? -1 : 1);
+    }
+    ct_emu_kernel *k = emu_build(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "out", &out, sizeof out, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "cs", cs, sizeof cs, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 3, a);
+    /* default layout for [1024] and 4 warps: 32 lanes x 4 warps, 8 registers each */
+    float want = model_sum(x, N, 1, 32, 4);
+    float seq = 0;
+    for (int i = 0; i < N; i++)
+        seq += x[i];
+    assert_true(out == want);
+    assert_true(seq != want); /* the data tells the orders apart */
+    model_cumsum(x, want_cs, N, 32, 4);
+    for (int i = 0; i < N; i++)
+        assert_true(cs[i] == want_cs[i]);
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+
+    /* 2-D [64, 32], 4 warps: dim 1 has 32 lanes x 1 warp; dim 0 has 1 lane x 4 warps */
+    static float m[64 * 32], r0[32], r1[64];
+    for (int i = 0; i < 64 * 32; i++)
+        m[i] = x[i % N] * (float)(1 + i / 1024);
+    k = emu_build(&k_sum2d, "x_ptr=*fp32 r0_ptr=*fp32 r1_ptr=*fp32", "M=64 N=32");
+    io_init(&o);
+    ct_emu_arg b[] = {io_buf(&o, "x", m, sizeof m, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "r0", r0, sizeof r0, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "r1", r1, sizeof r1, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 3, b);
+    for (int j = 0; j < 32; j++)
+        assert_true(r0[j] == model_sum(m + j, 64, 32, 1, 4));
+    for (int i = 0; i < 64; i++)
+        assert_true(r1[i] == model_sum(m + i * 32, 32, 1, 32, 1));
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+TL_KERNEL(k_argmax, (x_ptr, out_ptr, isum_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o));
+    tl_store(out_ptr, tl_argmax(x, 0));
+    tl_store(tl_add(out_ptr, 1), tl_argmin(x, 0));
+    tl_store(isum_ptr, tl_sum(tl_to(x, tl_int32), .axis = 0));
+}
+
+/* the same with a layout of 4 contiguous elements per thread (a coalesced load's) */
+static float model_sum_spt(const float *x, int len, int spt, int lanes, int warps)
+{
+    int T = lanes * warps, R = len / T;
+    float acc[1024];
+    for (int t = 0; t < T; t++) {
+        acc[t] = x[t * spt];
+        for (int r = 1; r < R; r++)
+            acc[t] = acc[t] + x[(r / spt) * spt * T + t * spt + r % spt];
+    }
+    for (int w = 0; w < warps; w++)
+        for (int n = lanes / 2; n >= 1; n /= 2)
+            for (int l = 0; l < n; l++)
+                acc[w * lanes + l] = acc[w * lanes + l] + acc[w * lanes + l + n];
+    for (int n = warps / 2; n >= 1; n /= 2)
+        for (int w = 0; w < n; w++)
+            acc[w * lanes] = acc[w * lanes] + acc[(w + n) * lanes];
+    return acc[0];
+}
+
+static void t_reduce_layout_from_ttgir(void **s)
+{
+    (void)s;
+    static const char *ttgir =
+        "#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+        "#blocked1 = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+        "module {\n"
+        "    %9 = \"tt.reduce\"(%8) <{axis = 0 : i32}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.reduce.return %19 : f32\n"
+        "    }) : (tensor<1024xf32, #blocked>) -> f32 loc(#loc)\n"
+        "    %10 = \"tt.scan\"(%8) <{axis = 0 : i32, reverse = false}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.scan.return %19 : f32\n"
+        "    }) : (tensor<1024xf32, #blocked1>) -> tensor<1024xf32, #blocked1> loc(#loc)\n"
+        "}\n";
+    ct_emu_layout l[4];
+    assert_int_equal(ct_emu_layouts_from_ttgir(ttgir, l, 4), 2);
+    assert_true(l[0].blocked && !l[0].is_scan && l[0].rank == 1 && l[0].shape[0] == 1024);
+    assert_int_equal(l[0].size_per_thread[0], 4);
+    assert_true(l[1].blocked && l[1].is_scan && l[1].size_per_thread[0] == 1);
+    enum { N = 1024 };
+    static float x[N], cs[N];
+    float out;
+    uint64_t r = 5;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 40) - 20) *
+               ((r >> 10) & 1 ? -1 : 1);
+    }
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024", NULL, &d);
+    ct_emu_options o = {4, l, 2};
+    ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
+    ct_module_destroy(m);
+    ct_diags_free(&d);
+    assert_non_null(k);
+    io io_;
+    io_init(&io_);
+    ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&io_, "out", &out, sizeof out, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&io_, "cs", cs, sizeof cs, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&io_, k, 1, 3, a);
+    assert_true(out == model_sum_spt(x, N, 4, 32, 4));
+    assert_true(out != model_sum(x, N, 1, 32, 4)); /* the layout changed the grouping */
+    ct_emu_free(io_.e);
+    ct_emu_kernel_free(k);
+    /* layouts that do not describe the kernel's reductions are ignored */
+    ct_emu_options bad = {4, l, 1};
+    ct_diags_init(&d);
+    m = tl_build(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024", NULL, &d);
+    k = ct_emu_compile_ex(m, NULL, &bad, &d);
+    ct_module_destroy(m);
+    ct_diags_free(&d);
+    io_init(&io_);
+    ct_emu_arg b[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&io_, "out", &out, sizeof out, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&io_, "cs", cs, sizeof cs, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&io_, k, 1, 3, b);
+    assert_true(out == model_sum(x, N, 1, 32, 4));
+    ct_emu_free(io_.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_argmax_ties(void **s)
+{
+    (void)s;
+    float x[64];
+    for (int i = 0; i < 64; i++)
+        x[i] = (float)(i % 10);
+    x[3] = 20;
+    x[40] = 20; /* tie: the first index wins */
+    x[50] = -1;
+    x[60] = -1;
+    int32_t out[2], isum;
+    ct_emu_kernel *k = emu_build(&k_argmax, "x_ptr=*fp32 out_ptr=*i32 isum_ptr=*i32", "N=64");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "out", out, sizeof out, CT_EMU_I32, CT_EMU_OUT),
+                      io_buf(&o, "isum", &isum, sizeof isum, CT_EMU_I32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 3, a);
+    assert_int_equal(out[0], 3);
+    assert_int_equal(out[1], 50);
+    int want = 0;
+    for (int i = 0; i < 64; i++)
+        want += (int)x[i];
+    assert_int_equal(isum, want);
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- dot ------------------------------------------------------------------------------------ */
+
+TL_KERNEL(k_dot, (a_ptr, b_ptr, c_ptr), (int, M), (int, N), (int, K), (const char *, PREC))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N), rk = tl_arange(0, K);
+    tl_tensor a = tl_load(tl_add(a_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), K), tl_idx(rk, "None, :"))));
+    tl_tensor b = tl_load(tl_add(b_ptr, tl_add(tl_mul(tl_idx(rk, ":, None"), N), tl_idx(rn, "None, :"))));
+    tl_tensor c = tl_dot(a, b, .input_precision = PREC);
+    tl_store(tl_add(c_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))), c);
+}
+
+static void t_dot(void **s)
+{
+    (void)s;
+    enum { M = 16, N = 16, K = 32 };
+    static float a[M * K], b[K * N], c[M * N];
+    for (int i = 0; i < M * K; i++)
+        a[i] = ldexpf((float)((i * 7919) % 1000) - 500, -(i % 13));
+    for (int i = 0; i < K * N; i++)
+        b[i] = ldexpf((float)((i * 104729) % 1000) - 500, -(i % 11));
+    /* ieee: the FMA dot, k in order: bit-exact */
+    ct_emu_kernel *k = emu_build(&k_dot, "a_ptr=*fp32 b_ptr=*fp32 c_ptr=*fp32",
+                                 "M=16 N=16 K=32 PREC='ieee'");
+    io o;
+    io_init(&o);
+    ct_emu_arg args[] = {io_buf(&o, "a", a, sizeof a, CT_EMU_F32, CT_EMU_IN),
+                         io_buf(&o, "b", b, sizeof b, CT_EMU_F32, CT_EMU_IN),
+                         io_buf(&o, "c", c, sizeof c, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 3, args);
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            float acc = 0;
+            for (int kk = 0; kk < K; kk++)
+                acc = fmaf(a[m * K + kk], b[kk * N + n], acc);
+            assert_true(c[m * N + n] == acc);
+        }
+    ct_emu_kernel_free(k);
+    /* tf32: inputs truncated to 10 mantissa bits, within the MMA model */
+    k = emu_build(&k_dot, "a_ptr=*fp32 b_ptr=*fp32 c_ptr=*fp32", "M=16 N=16 K=32 PREC='tf32'");
+    run_ok(&o, k, 1, 3, args);
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            double acc = 0, mag = 0;
+            for (int kk = 0; kk < K; kk++) {
+                uint32_t ua, ub;
+                memcpy(&ua, &a[m * K + kk], 4);
+                memcpy(&ub, &b[kk * N + n], 4);
+                ua &= 0xffffe000u;
+                ub &= 0xffffe000u;
+                float ta, tb;
+                memcpy(&ta, &ua, 4);
+                memcpy(&tb, &ub, 4);
+                acc += (double)ta * tb;
+                mag += fabs((double)ta * tb);
+            }
+            assert_true(fabs(c[m * N + n] - acc) <= 4 * ldexp(mag, -24));
+        }
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- control flow ------------------------------------------------------------------------ */
+
+TL_KERNEL(k_flow, (out_ptr, n), (int, UNUSED))
+{
+    (void)UNUSED;
+    tl_tensor s = tl_to_tensor(0);
+    tl_tensor t = tl_to_tensor(1);
+    TL_FOR(i, tl_range(0, n, 1), s, t)
+    {
+        s = tl_add(s, i);
+        TL_IF(tl_eq(tl_mod(i, 2), 0), t) { t = tl_mul(t, 2); }
+        TL_ELSE { t = tl_add(t, 1); }
+    }
+    tl_tensor w = tl_to_tensor(1);
+    TL_WHILE(tl_lt(w, 1000), w) { w = tl_mul(w, 3); }
+    tl_store(out_ptr, s);
+    tl_store(tl_add(out_ptr, 1), t);
+    tl_store(tl_add(out_ptr, 2), w);
+    TL_IF(tl_gt(n, 5)) { TL_RETURN(); }
+    tl_store(tl_add(out_ptr, 3), 77);
+}
+
+static void t_control_flow(void **s)
+{
+    (void)s;
+    for (int n = 4; n <= 6; n += 2) {
+        int32_t out[4] = {0, 0, 0, -5};
+        ct_emu_kernel *k = emu_build(&k_flow, "out_ptr=*i32 n=i32", "UNUSED=0");
+        io o;
+        io_init(&o);
+        ct_emu_arg a[] = {io_buf(&o, "out", out, sizeof out, CT_EMU_I32, CT_EMU_INOUT),
+                          ct_emu_int(n)};
+        run_ok(&o, k, 1, 2, a);
+        int ws = 0, wt = 1, ww = 1;
+        for (int i = 0; i < n; i++) {
+            ws += i;
+            wt = i % 2 == 0 ? wt * 2 : wt + 1;
+        }
+        while (ww < 1000)
+            ww *= 3;
+        assert_int_equal(out[0], ws);
+        assert_int_equal(out[1], wt);
+        assert_int_equal(out[2], ww);
+        assert_int_equal(out[3], n > 5 ? -5 : 77);
+        ct_emu_free(o.e);
+        ct_emu_kernel_free(k);
+    }
+}
+
+/* ---- shapes ------------------------------------------------------------------------------ */
+
+TL_KERNEL(k_shapes, (x_ptr, t_ptr, j_ptr, g_ptr, h_ptr), (int, M), (int, N))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N);
+    tl_tensor idx = tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"));
+    tl_tensor x = tl_load(tl_add(x_ptr, idx));
+    /* transpose: t[n][m] = x[m][n] */
+    tl_tensor tidx = tl_add(tl_mul(tl_idx(rn, ":, None"), M), tl_idx(rm, "None, :"));
+    tl_store(tl_add(t_ptr, tidx), tl_trans(x));
+    /* join then split back, and interleave */
+    tl_tensor a, b;
+    tl_split(tl_join(x, tl_add(x, 100)), &a, &b);
+    tl_store(tl_add(j_ptr, idx), tl_sub(b, a));
+    /* gather along axis 1 with reversed column indices */
+    tl_tensor rev = tl_broadcast_to(tl_idx(tl_sub(N - 1, rn), "None, :"), tl_shape(M, N));
+    tl_store(tl_add(g_ptr, idx), tl_gather(x, rev, 1));
+    /* histogram of x mod 8 */
+    tl_tensor flat = tl_reshape(tl_to(x, tl_int32), tl_shape(M * N));
+    tl_store(tl_add(h_ptr, tl_arange(0, 8)), tl_histogram(tl_mod(flat, 8), 8));
+}
+
+static void t_shapes(void **s)
+{
+    (void)s;
+    enum { M = 4, N = 8 };
+    float x[M * N], t[M * N], j[M * N], g[M * N];
+    int32_t h[8];
+    for (int i = 0; i < M * N; i++)
+        x[i] = (float)((i * 5) % 13);
+    ct_emu_kernel *k = emu_build(&k_shapes, "x_ptr=*fp32 t_ptr=*fp32 j_ptr=*fp32 g_ptr=*fp32 h_ptr=*i32", "M=4 N=8");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "t", t, sizeof t, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "j", j, sizeof j, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "g", g, sizeof g, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "h", h, sizeof h, CT_EMU_I32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 5, a);
+    int wh[8] = {0};
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            assert_true(t[n * M + m] == x[m * N + n]);
+            assert_true(j[m * N + n] == 100);
+            assert_true(g[m * N + n] == x[m * N + (N - 1 - n)]);
+            wh[(int)x[m * N + n] % 8]++;
+        }
+    assert_memory_equal(h, wh, sizeof h);
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- atomics across programs --------------------------------------------------------------- */
+
+TL_KERNEL(k_atomics, (acc_ptr, f_ptr), (int, N))
+{
+    tl_tensor pid = tl_program_id(0);
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor v = tl_add(tl_mul(pid, N), o);
+    tl_atomic_add(tl_add(acc_ptr, 0), tl_sum(v, .axis = 0));
+    tl_atomic_max(tl_add(acc_ptr, 1), tl_sum(v, .axis = 0));
+    tl_atomic_min(tl_add(acc_ptr, 2), tl_sum(v, .axis = 0));
+    tl_atomic_or(tl_add(acc_ptr, 3), tl_shl(1, pid));
+    tl_atomic_xor(tl_add(acc_ptr, 4), tl_add(pid, 1));
+    tl_atomic_and(tl_add(acc_ptr, 5), tl_xor(tl_shl(1, pid), -1));
+    tl_atomic_add(tl_add(tl_add(acc_ptr, 8), o), 1);
+    tl_debug_barrier();
+    tl_atomic_xchg(tl_add(acc_ptr, 6), tl_add(pid, 100));
+    tl_atomic_add(f_ptr, 0.5);
+}
+
+static void t_atomics(void **s)
+{
+    (void)s;
+    enum { N = 8, P = 24 };
+    int32_t acc[8 + N] = {0, INT32_MIN, INT32_MAX, 0, 0, -1, 0, 0};
+    float f = 0;
+    ct_emu_kernel *k = emu_build(&k_atomics, "acc_ptr=*i32 f_ptr=*fp32", "N=8");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "acc", acc, sizeof acc, CT_EMU_I32, CT_EMU_INOUT),
+                      io_buf(&o, "f", &f, sizeof f, CT_EMU_F32, CT_EMU_INOUT)};
+    ct_emu_result r;
+    assert_int_equal(emu_go(o.e, k, P, 1, 1, 3, 2, a, &r), CT_EMU_OK);
+    int sum = 0, mx = INT32_MIN, mn = INT32_MAX, x = 0;
+    for (int p = 0; p < P; p++) {
+        int v = 0;
+        for (int i = 0; i < N; i++)
+            v += p * N + i;
+        sum += v;
+        mx = v > mx ? v : mx;
+        mn = v < mn ? v : mn;
+        x ^= p + 1;
+    }
+    assert_int_equal(acc[0], sum);
+    assert_int_equal(acc[1], mx);
+    assert_int_equal(acc[2], mn);
+    assert_int_equal(acc[3], (1 << P) - 1);
+    assert_int_equal(acc[4], x);
+    assert_int_equal(acc[5], (int32_t)~((1u << P) - 1));
+    assert_true(acc[6] >= 100 && acc[6] < 100 + P); /* the last exchange wins */
+    for (int i = 0; i < N; i++)
+        assert_int_equal(acc[8 + i], P);
+    assert_true(f == 0.5f * P);
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* ---- asserts, prints, argument checks, errors ------------------------------------------------ */
+
+static int L_assert;
+
+TL_KERNEL(k_assert, (x_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o));
+    tl_device_assert(tl_ge(x, 0), "x must be non-negative"); MARK(L_assert);
+    tl_device_print("x", x);
+}
+
+static void t_assert_and_print(void **s)
+{
+    (void)s;
+    tl_options opts;
+    tl_options_default(&opts);
+    opts.debug = true;
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(&k_assert, "x_ptr=*fp32", "N=4", &opts, &d);
+    assert_non_null(m);
+    ct_emu_kernel *k = ct_emu_compile(m, NULL, &d);
+    ct_module_destroy(m);
+    ct_diags_free(&d);
+    assert_non_null(k);
+    float x[4] = {1, 2, 3, 4};
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN)};
+    FILE *f = tmpfile();
+    ct_emu_launch l = {{1, 1, 1}, 1, 0, f};
+    ct_emu_result r;
+    assert_int_equal(ct_emu_run(o.e, k, &l, 1, a, &r), CT_EMU_OK);
+    rewind(f);
+    char line[256];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(strstr(line, "pid (0, 0, 0) idx (  0) x: 1.0"));
+    fclose(f);
+    x[2] = -1;
+    l.print = NULL;
+    emu_go(o.e, k, 1, 1, 1, 1, 1, a, &r);
+    expect_fault(&r, CT_EMU_ERR_ASSERT, L_assert, __FILE__);
+    assert_int_equal(r.fault.lane, 2);
+    assert_non_null(strstr(r.fault.message, "x must be non-negative"));
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_argument_errors(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_minmax, "x_ptr=*fp32:16 y_ptr=*fp32 out_ptr=*fp32", "N=4");
+    assert_int_equal(ct_emu_kernel_nparams(k), 3);
+    assert_string_equal(ct_emu_kernel_param(k, 0)->name, "x_ptr");
+    assert_int_equal(ct_emu_kernel_param(k, 0)->divisibility, 16);
+    float x[8], y[4], out[20];
+    io o;
+    io_init(&o);
+    ct_emu_arg bx = io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+    ct_emu_arg by = io_buf(&o, "y", y, sizeof y, CT_EMU_F32, CT_EMU_IN);
+    ct_emu_arg bo = io_buf(&o, "out", out, sizeof out, CT_EMU_F32, CT_EMU_OUT);
+    ct_emu_result r;
+    ct_emu_arg two[] = {bx, by};
+    assert_int_equal(emu_go(o.e, k, 1, 1, 1, 1, 2, two, &r), CT_EMU_ERR_ARGS);
+    assert_non_null(strstr(r.fault.message, "takes 3 arguments, 2 given"));
+    ct_emu_arg kinds[] = {bx, ct_emu_int(3), bo};
+    assert_int_equal(emu_go(o.e, k, 1, 1, 1, 1, 3, kinds, &r), CT_EMU_ERR_ARGS);
+    assert_non_null(strstr(r.fault.message, "must be a pointer"));
+    ct_emu_arg misal[] = {ct_emu_ptr_at(o.id[0], 4), by, bo};
+    assert_int_equal(emu_go(o.e, k, 1, 1, 1, 1, 3, misal, &r), CT_EMU_ERR_ARGS);
+    assert_non_null(strstr(r.fault.message, "16-byte aligned"));
+    ct_emu_arg nobuf[] = {ct_emu_ptr(17), by, bo};
+    assert_int_equal(emu_go(o.e, k, 1, 1, 1, 1, 3, nobuf, &r), CT_EMU_ERR_ARGS);
+    ct_emu_arg ok[] = {bx, by, bo};
+    assert_int_equal(emu_go(o.e, k, 1, 70000, 1, 1, 3, ok, &r), CT_EMU_ERR_ARGS);
+    assert_int_equal(emu_go(o.e, k, -1, 1, 1, 1, 3, ok, &r), CT_EMU_ERR_ARGS);
+    assert_int_equal(ct_emu_run(NULL, k, NULL, 0, NULL, &r), CT_EMU_ERR_ARGS);
+    assert_true(ct_emu_add_buffer(o.e, "bad", NULL, 4, CT_EMU_F32, CT_EMU_IN) < 0);
+    assert_non_null(strstr(ct_emu_error(o.e), "NULL"));
+    ct_emu_kernel_free(k);
+    /* an integer declared divisible by 16 that is not */
+    k = emu_build(&k_flow, "out_ptr=*i32 n=i32:16", "UNUSED=0");
+    int32_t fo[4];
+    ct_emu_arg fa[] = {io_buf(&o, "fo", fo, sizeof fo, CT_EMU_I32, CT_EMU_OUT), ct_emu_int(20)};
+    assert_int_equal(emu_go(o.e, k, 1, 1, 1, 1, 2, fa, &r), CT_EMU_ERR_ARGS);
+    assert_non_null(strstr(r.fault.message, "divisible by 16"));
+    fa[1] = ct_emu_int(1ll << 40);
+    assert_int_equal(emu_go(o.e, k, 1, 1, 1, 1, 2, fa, &r), CT_EMU_ERR_ARGS);
+    assert_non_null(strstr(r.fault.message, "does not fit in i32"));
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_compile_errors(void **s)
+{
+    (void)s;
+    /* a module with inline asm: refused with a diagnostic, not a crash */
+    ct_module *m = ct_module_new();
+    const ct_type *f32 = ct_type_float(m, CT_F32);
+    ct_op *fn = ct_op_new(m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, NULL);
+    ct_op_set_attr(m, fn, "sym_name", ct_attr_str(m, "k"));
+    ct_op_set_attr(m, fn, "function_type",
+                   ct_attr_type(m, ct_type_func(m, 1, &f32, 0, NULL)));
+    ct_module_append_func(m, fn);
+    ct_block *b = ct_block_new(m);
+    ct_region_append(&fn->regions[0], b);
+    ct_value *arg = ct_block_add_arg(m, b, f32, NULL);
+    ct_op *asmop = ct_op_new(m, CT_OP_TT_INLINE_ASM, 1, &arg, 1, &f32, 0,
+                             ct_loc_file(m, "k.py", 7, 3));
+    ct_block_append(b, asmop);
+    ct_value *av = &asmop->res[0];
+    ct_op *st = ct_op_new(m, CT_OP_TT_PRINT, 1, &av, 0, NULL, 0, NULL);
+    ct_block_append(b, st);
+    ct_block_append(b, ct_op_new(m, CT_OP_TT_RETURN, 0, NULL, 0, NULL, 0, NULL));
+    ct_diags d;
+    ct_diags_init(&d);
+    assert_null(ct_emu_compile(m, NULL, &d));
+    assert_true(ct_diags_has_errors(&d));
+    assert_non_null(strstr(ct_diags_first_error(&d), "inline PTX"));
+    assert_int_equal(d.items[0].line, 7);
+    ct_diags_free(&d);
+    /* no such function */
+    ct_diags_init(&d);
+    assert_null(ct_emu_compile(m, "nope", &d));
+    assert_true(ct_diags_has_errors(&d));
+    ct_diags_free(&d);
+    assert_null(ct_emu_compile(NULL, NULL, NULL));
+    ct_module_destroy(m);
+
+    /* malformed: an addf of a tensor<4xf32> giving a tensor<8xf32>, a store with no value */
+    m = ct_module_new();
+    int64_t s4 = 4, s8 = 8;
+    const ct_type *t4 = ct_type_tensor(m, ct_type_float(m, CT_F32), 1, &s4);
+    const ct_type *t8 = ct_type_tensor(m, ct_type_float(m, CT_F32), 1, &s8);
+    fn = ct_op_new(m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, NULL);
+    ct_op_set_attr(m, fn, "sym_name", ct_attr_str(m, "bad"));
+    ct_module_append_func(m, fn);
+    b = ct_block_new(m);
+    ct_region_append(&fn->regions[0], b);
+    ct_value *x4 = ct_block_add_arg(m, b, ct_type_float(m, CT_F32), NULL);
+    double zero = 0;
+    ct_op *cst = ct_op_new(m, CT_OP_ARITH_CONSTANT, 0, NULL, 1, &t4, 0, NULL);
+    ct_op_set_attr(m, cst, "value", ct_attr_dense_float(m, t4, 1, &zero));
+    ct_block_append(b, cst);
+    ct_value *two[2] = {&cst->res[0], &cst->res[0]};
+    ct_op *add = ct_op_new(m, CT_OP_ARITH_ADDF, 2, two, 1, &t8, 0, ct_loc_file(m, "bad.py", 3, 1));
+    ct_block_append(b, add);
+    ct_value *pv = &add->res[0];
+    ct_block_append(b, ct_op_new(m, CT_OP_TT_PRINT, 1, &pv, 0, NULL, 0, NULL));
+    ct_block_append(b, ct_op_new(m, CT_OP_TT_STORE, 1, &x4, 0, NULL, 0, ct_loc_file(m, "bad.py", 4, 1)));
+    ct_block_append(b, ct_op_new(m, CT_OP_TT_RETURN, 0, NULL, 0, NULL, 0, NULL));
+    ct_diags_init(&d);
+    assert_null(ct_emu_compile(m, NULL, &d));
+    assert_true(d.nerrors >= 2);
+    assert_non_null(strstr(d.items[0].message, "elements"));
+    assert_int_equal(d.items[0].line, 3);
+    ct_diags_free(&d);
+    ct_module_destroy(m);
+}
+
+static void t_check_api(void **s)
+{
+    (void)s;
+    float want[4] = {1, 2, 3, 4}, got[4] = {1, 2, 3, 4.0001f};
+    ct_emu_check c;
+    assert_int_equal(ct_emu_compare(CT_EMU_F32, got, 4, want, 4, 1e-3, 0, false, &c), CT_EMU_PASS);
+    assert_int_equal(ct_emu_compare(CT_EMU_F32, got, 4, want, 4, 0, 0, false, &c), CT_EMU_MISMATCH);
+    assert_int_equal(c.worst, 3);
+    assert_int_equal(c.max_ulp, 210); /* 0.0001 / 2^-21 */
+    assert_int_equal(ct_emu_compare(CT_EMU_F32, got, 3, want, 4, 1e-3, 0, false, &c), CT_EMU_SHAPE);
+    float nan_[4] = {1, NAN, 3, 4};
+    assert_int_equal(ct_emu_compare(CT_EMU_F32, nan_, 4, want, 4, 1e-3, 0, false, &c), CT_EMU_MISMATCH);
+    assert_true(c.flags & CT_EMU_HAS_NAN);
+    float zero[4] = {0};
+    ct_emu_compare(CT_EMU_F32, zero, 4, want, 4, 1e-3, 0, false, &c);
+    assert_true(c.flags & CT_EMU_ALL_ZERO);
+    assert_non_null(strstr(c.message, "ALL_ZERO"));
+    float pois[4];
+    memset(pois, 0xff, sizeof pois);
+    pois[0] = 1;
+    ct_emu_compare(CT_EMU_F32, pois, 4, want, 4, 1e-3, 0, true, &c);
+    assert_true(c.flags & CT_EMU_UNWRITTEN);
+    assert_int_equal(c.nbad, 3);
+    ct_emu_result run;
+    memset(&run, 0, sizeof run);
+    run.status = CT_EMU_ERR_OOB;
+    snprintf(run.fault.message, sizeof run.fault.message, "k.c:3: boom");
+    assert_int_equal(ct_emu_check_output(NULL, &run, 0, want, 4, 0, 0, &c), CT_EMU_CRASH);
+    assert_non_null(strstr(c.message, "k.c:3"));
+}
+
+extern const tl_kernel_def softmax_kernel;
+
+static void t_thread_count_determinism(void **s)
+{
+    (void)s;
+    enum { M = 37, N = 1000 };
+    static float x[M * N], y1[M * N], y4[M * N];
+    for (int i = 0; i < M * N; i++)
+        x[i] = sinf((float)i) * 5;
+    ct_emu_kernel *k = emu_build(&softmax_kernel, "x_ptr=*fp32:16 y_ptr=*fp32:16 n_cols=i32", "BLOCK_SIZE=1024");
+    for (int t = 1; t <= 4; t += 3) {
+        io o;
+        io_init(&o);
+        ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                          io_buf(&o, "y", t == 1 ? y1 : y4, sizeof y1, CT_EMU_F32, CT_EMU_OUT),
+                          ct_emu_int(N)};
+        ct_emu_result r;
+        assert_int_equal(emu_go(o.e, k, M, 1, 1, t, 3, a, &r), CT_EMU_OK);
+        assert_int_equal(r.programs, M);
+        ct_emu_free(o.e);
+    }
+    assert_memory_equal(y1, y4, sizeof y1);
+    ct_emu_kernel_free(k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_integers),          cmocka_unit_test(t_fp_conversions),
+        cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
+        cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
+        cmocka_unit_test(t_reduce_layout_from_ttgir),
+        cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot),
+        cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
+        cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
+        cmocka_unit_test(t_argument_errors),   cmocka_unit_test(t_compile_errors),
+        cmocka_unit_test(t_check_api),         cmocka_unit_test(t_thread_count_determinism),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
