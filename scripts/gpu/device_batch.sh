@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The GPU machine's share of the work, in two commands that each fit a
+# 10-minute slot (the launch benchmarks are a third:
+# scripts/gpu/run_launch_bench.sh).
+#
+#   OUT=/some/dir bash scripts/gpu/device_batch.sh check     # steps 1-3
+#   OUT=/some/dir bash scripts/gpu/device_batch.sh capture   # steps 1 (if needed) and 4
+#
+# From the repository root on a machine with an NVIDIA GPU, python3 with
+# torch and triton 3.6.0, cmake.  It
+#   1. builds ctriton (Release, no unit tests) into build-gpu/;
+#   2. runs every Python original kernel and config on the GPU against a
+#      PyTorch reference (scripts/gpu/check_py_kernels.py);
+#   3. times the emission of every stage-1 kernel's TTIR in C beside Python's
+#      frontend on this machine's CPU (bench/emit_bench.py);
+#   4. captures GPU outputs and single-op probes for the emulator's
+#      differential tests, and times the emulator against TRITON_INTERPRET=1
+#      (scripts/gpu_emu_capture.py).
+# Each step has its own time limit and a failing step does not stop the
+# others.  Results go to $OUT: batch.log, py_kernels.json, py_kernels.txt,
+# emit_bench.md (check); emu_capture.tar.gz, emu_capture.log (capture).
+set -uo pipefail
+PART=${1:-check}
+: "${OUT:?set OUT to the output directory}"
+mkdir -p "$OUT"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+exec > >(tee "$OUT/batch.log") 2>&1
+export PYTHONUNBUFFERED=1
+PY=${PYTHON:-python3}
+START=$(date +%s)
+
+step() {  # step NAME TIMEOUT CMD...
+    local name=$1 t=$2; shift 2
+    echo "== $name (timeout ${t}s, $(( $(date +%s) - START ))s elapsed)"
+    timeout "$t" "$@"
+    local rc=$?
+    echo "== $name: exit $rc"
+}
+
+echo "== machine"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+"$PY" -c "import sys, torch, triton; print('python', sys.version.split()[0], 'torch', torch.__version__, 'triton', triton.__version__)" || true
+echo "cpus $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
+echo "ctriton $(git rev-parse --short HEAD 2>/dev/null || echo '(no git)')"
+
+GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
+[ -x build-gpu/ctriton ] && [ -x build-gpu/bench_emu ] || \
+step build 200 bash -c "cmake -S . -B build-gpu $GEN -DCMAKE_BUILD_TYPE=Release -DCTRITON_TESTS=OFF >/dev/null && cmake --build build-gpu -j $(nproc) >/dev/null && echo built"
+
+if [ "$PART" = check ]; then
+step "python originals on the GPU" 250 "$PY" scripts/gpu/check_py_kernels.py --device cuda \
+    --ctriton build-gpu/ctriton --json "$OUT/py_kernels.json" > "$OUT/py_kernels.txt" 2>&1
+tail -n 50 "$OUT/py_kernels.txt"
+
+step "emission benchmark" 120 bash -c "'$PY' bench/emit_bench.py --build build-gpu --markdown > '$OUT/emit_bench.md'"
+cat "$OUT/emit_bench.md"
+fi
+
+if [ "$PART" = capture ]; then
+step "emulator capture" 500 "$PY" scripts/gpu_emu_capture.py --out "$OUT" --ctriton build-gpu/ctriton \
+    --bench-emu build-gpu/bench_emu --bench-timeout 90
+tail -n 30 "$OUT/emu_capture.log" 2>/dev/null
+fi
+
+echo "== done in $(( $(date +%s) - START ))s"
