@@ -305,9 +305,11 @@ static ct_status dropout_check(lr_run *r, char *msg, size_t cap)
     for (size_t i = 0; i < n; i++) {
         double got = lr_get(&r->bufs[1], r->bufs[1].result, i);
         float keep = (float)in(r, 0, i) / (1.0f - p);
+        /* the GPU's fp32 division (div.full) is within 2 ulp of the IEEE quotient
+         * (seen on the H200: 2.63069296 for 2.63069272) */
         if (got == 0) {
             zeros++;
-        } else if (got != keep) {
+        } else if (fabs(got - keep) > 2.5e-7 * fabs(keep)) {
             snprintf(msg, cap, "output[%zu] = %.9g is neither 0 nor x / (1 - p) = %.9g", i, got, keep);
             return CT_ERR_INVALID;
         }

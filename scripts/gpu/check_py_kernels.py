@@ -669,8 +669,10 @@ def check_ops_float(ctx):
     r = r + x ** 2 + x ** 3 + torch.tanh(x)
     r = torch.where(x > 0.5, r, -r) + (h < 1).double()
     r = r + 1e-6 + 2.0 ** 0.5
-    # ~40 float32 terms of up to ~20 each, some through approximate hardware math
-    return [compare("y", y, r, 1e-4, 1e-5)]
+    # ~40 float32 terms of up to ~20 each, some through approximate hardware math;
+    # and h / h is an fp16 division, which the GPU computes approximately: it can
+    # come out 1 - 2**-10 (measured on the H200: 9 of 64 elements 0.00098 low)
+    return [compare("y", y, r, 2e-3, 1e-5)]
 
 
 def check_ops_cast(ctx):

@@ -177,9 +177,9 @@ TL_KERNEL(ops_memory, (x_ptr, y_ptr, i_ptr, b_ptr, n), (int, BLOCK))
     offs = tl_max_contiguous(tl_multiple_of(offs, 16), 16);
     tl_assume(tl_gt(n, 0));
     tl_tensor m = tl_lt(offs, n);
-    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = m, .other = tl_c(0.0), .cache_modifier = ".cg", .eviction_policy = "evict_last");
+    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = m, .other = tl_c(0.0), .cache_modifier = ".cg");
     tl_tensor s = tl_load(x_ptr, .is_volatile = true);
-    tl_tensor flags = tl_load(tl_add(b_ptr, offs), .mask = m, .other = TL_FALSE);
+    tl_tensor flags = tl_load(tl_add(b_ptr, offs), .mask = m, .other = TL_FALSE, .eviction_policy = "evict_last");
     tl_store(tl_add(y_ptr, offs), tl_add(x, s), .mask = tl_and(m, flags), .cache_modifier = ".cs");
     tl_store(tl_add(b_ptr, offs), tl_gt(x, 0), .mask = m);
     tl_debug_barrier();

@@ -164,9 +164,9 @@ def ops_memory(x_ptr, y_ptr, i_ptr, b_ptr, n, BLOCK: tl.constexpr):
     offs = tl.max_contiguous(tl.multiple_of(offs, 16), 16)
     tl.assume(n > 0)
     m = offs < n
-    x = tl.load(x_ptr + offs, mask=m, other=0.0, cache_modifier=".cg", eviction_policy="evict_last")
+    x = tl.load(x_ptr + offs, mask=m, other=0.0, cache_modifier=".cg")
     s = tl.load(x_ptr, volatile=True)
-    flags = tl.load(b_ptr + offs, mask=m, other=False)
+    flags = tl.load(b_ptr + offs, mask=m, other=False, eviction_policy="evict_last")
     tl.store(y_ptr + offs, x + s, mask=m & flags, cache_modifier=".cs")
     tl.store(b_ptr + offs, x > 0, mask=m)
     tl.debug_barrier()
