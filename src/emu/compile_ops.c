@@ -736,6 +736,7 @@ bool emu_cc_dot(cctx *C, const ct_op *op)
         emu_cc_err(C, op, "unknown inputPrecision");
         return false;
     }
+    x->max_imprecise = emu_cc_attr_int(op, "maxNumImpreciseAcc", 0);
     x->scratch = (uint32_t)emu_cc_alloc_frame(C, emu_dot_scratch_bytes(x));
     int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]);
     int c = emu_cc_val(C, op, op->opnds[2]);

@@ -6,8 +6,11 @@
  *    acc = fma(a[m][k], b[k][n], acc) for k = 0, 1, ... (FMADotUtility.cpp);
  *    emulated exactly, bit for bit;
  *  - integer dots (i8 x i8 -> i32) are exact, with wraparound;
- *  - tensor-core dots (f16, bf16, fp8, tf32) accumulate in f32 in groups of
- *    one MMA instruction's K (16 for f16/bf16, 8 for tf32, 32 for fp8): the
+ *  - fp8 x fp8 (e4m3, e5m2) into f32 is wgmma with fp8 operands, whose
+ *    accumulation is coarse; the emulator follows a model fitted to (and
+ *    bit-exact on) an H200's output, see fp8_mma_step below;
+ *  - the other tensor-core dots (f16, bf16, tf32) accumulate in f32 in groups
+ *    of one MMA instruction's K (16 for f16/bf16, 8 for tf32): the
  *    emulator forms each group's exact products, sums them in double, adds
  *    the accumulator and rounds once to f32.  The tensor cores' internal
  *    alignment and truncation are not public, so these dots are not
@@ -48,8 +51,9 @@ static inline float tf32_rna(float x)
 
 size_t emu_dot_scratch_bytes(const emu_dot_aux *a)
 {
-    /* up to three decoded parts of A and of B, two accumulators, one row */
-    return sizeof(double) * (size_t)(3 * a->M * a->K + 3 * a->K * a->N + 2 * a->M * a->N + a->N) + 64;
+    /* up to three decoded parts of A and of B, two accumulators, three rows */
+    return sizeof(double) * (size_t)(3 * a->M * a->K + 3 * a->K * a->N + 2 * a->M * a->N + 3 * a->N) +
+           64;
 }
 
 static int group_k(emu_ek ek)
@@ -146,6 +150,129 @@ static void decode(emu_ek ek, const uint8_t *p, int64_t n, double *out, bool tf3
     }
 }
 
+/* ---- fp8 x fp8 -> f32 on Hopper (wgmma ... .f32.e4m3/e5m2, K = 32 per instruction) -------------
+ *
+ * One instruction computes acc' = acc + sum of its 32 products like this (fitted to the H200's
+ * output of matmul_kernel/fp8_128x128x64, where it gives all 65536 results bit for bit;
+ * scripts/fp8_dot_model.py scores it and its variants):
+ *   emax = max(max_k (e(a_k) + e(b_k)), e(acc)), e() the binary exponent (for an fp8 operand its
+ *          encoding's: subnormals and zero count as the format's minimum normal exponent);
+ *   t    = sum_k trunc(a_k b_k) + trunc(acc), each term cut toward zero to a multiple of
+ *          2^(emax - 13), summed exactly;
+ *   acc' = t cut toward zero to 14 significant bits (as f32).
+ * Triton issues the instructions k = 0, 32, 64, ... of each tt.dot in order.  With
+ * maxNumImpreciseAcc <= K (Triton's needsPartialAccumulator) the instructions accumulate into a
+ * zeroed partial sum that is added to the accumulator with an f32 add after every
+ * maxNumImpreciseAcc products (rounded up to whole instructions) and after the last one. */
+enum { FP8_MMA_K = 32, FP8_FRAC = 13 };
+
+static inline bool hopper_fp8(const emu_dot_aux *x)
+{
+    return (x->a_ek == EK_F8E4NV || x->a_ek == EK_F8E5) &&
+           (x->b_ek == EK_F8E4NV || x->b_ek == EK_F8E5) && x->c_ek == EK_F32;
+}
+
+/* the exponent of a finite nonzero value that is normal as a double (every f32 and fp8 value) */
+static inline int dexp(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return (int)((u >> 52) & 0x7ff) - 1023;
+}
+
+/* 2^e for -1022 <= e <= 1023 */
+static inline double pow2(int e)
+{
+    uint64_t u = (uint64_t)(e + 1023) << 52;
+    double v;
+    memcpy(&v, &u, 8);
+    return v;
+}
+
+/* trunc(x) for |x| < 2^51 (and NaN, inf): the nearest integer, then one step toward zero if
+ * that went past x; unlike trunc() it vectorizes without -fno-trapping-math */
+static inline double trunc_small(double x)
+{
+    const double c = 0x1.8p52;
+    double r = (x + c) - c;
+    return fabs(r) > fabs(x) ? r - copysign(1.0, x) : r;
+}
+
+static void fp8_exponents(emu_ek ek, const double *v, int64_t n, int32_t *e)
+{
+    int emin = ek == EK_F8E4NV ? -6 : -14;
+    for (int64_t i = 0; i < n; i++) {
+        int x = v[i] != 0 && isfinite(v[i]) ? dexp(v[i]) : emin;
+        e[i] = x > emin ? x : emin;
+    }
+}
+
+/* one instruction on one row: p[n] <- step(p[n], a[k0:k1] . B[k0:k1][n]) for every n; a, ea are
+ * the row of A and its exponents, B, eb all of B; NaN and inf propagate through the sums */
+__attribute__((target_clones("avx512f", "avx2", "default"))) static void fp8_mma_step(
+    const double *a, const int32_t *ea, const double *B, const int32_t *eb, int64_t N, int64_t k0,
+    int64_t k1, double *p, int32_t *emax, double *scale, double *t)
+{
+    for (int64_t n = 0; n < N; n++)
+        emax[n] = p[n] != 0 && isfinite(p[n]) ? dexp(p[n]) : -100000;
+    for (int64_t k = k0; k < k1; k++) {
+        int32_t e = ea[k];
+        const int32_t *ek = eb + k * N;
+        for (int64_t n = 0; n < N; n++)
+            emax[n] = e + ek[n] > emax[n] ? e + ek[n] : emax[n];
+    }
+    for (int64_t n = 0; n < N; n++) {
+        scale[n] = pow2(FP8_FRAC - emax[n]);
+        t[n] = trunc_small(p[n] * scale[n]);
+    }
+    for (int64_t k = k0; k < k1; k++) {
+        double av = a[k];
+        const double *bk = B + k * N;
+        for (int64_t n = 0; n < N; n++)
+            t[n] += trunc_small(av * bk[n] * scale[n]);
+    }
+    for (int64_t n = 0; n < N; n++) {
+        double v = t[n];
+        if (v != 0 && isfinite(v)) {
+            int sh = dexp(v) - FP8_FRAC; /* keep FP8_FRAC + 1 significant bits */
+            if (sh > 0)
+                v = trunc_small(v * pow2(-sh)) * pow2(sh);
+            v *= pow2(emax[n] - FP8_FRAC);
+        }
+        p[n] = (double)(float)v;
+    }
+}
+
+/* acc (M x N, f32 values) += A x B by the model above; p, t, scale, emax: one row each */
+static void fp8_dot(const emu_dot_aux *x, const double *A, const int32_t *ea, const double *B,
+                    const int32_t *eb, double *acc, double *p, double *t, double *scale,
+                    int32_t *emax)
+{
+    int64_t M = x->M, N = x->N, K = x->K;
+    bool partial = x->max_imprecise <= K;
+    for (int64_t m = 0; m < M; m++) {
+        double *d = acc + m * N;
+        for (int64_t n = 0; n < N; n++)
+            p[n] = partial ? 0 : d[n];
+        int64_t since = 0;
+        for (int64_t k0 = 0; k0 < K; k0 += FP8_MMA_K) {
+            int64_t k1 = k0 + FP8_MMA_K < K ? k0 + FP8_MMA_K : K;
+            fp8_mma_step(A + m * K, ea + m * K, B, eb, N, k0, k1, p, emax, scale, t);
+            since += FP8_MMA_K;
+            if (partial && (since >= x->max_imprecise || k1 == K)) {
+                for (int64_t n = 0; n < N; n++) {
+                    d[n] = (double)(float)(d[n] + p[n]);
+                    p[n] = 0;
+                }
+                since = 0;
+            }
+        }
+        if (!partial)
+            for (int64_t n = 0; n < N; n++)
+                d[n] = p[n];
+    }
+}
+
 static void nan_to_zero(double *v, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)
@@ -218,7 +345,15 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
         }
         int G = group_k(x->a_ek);
         bool f32in = x->a_ek == EK_F32;
-        if (!f32in || x->precision == PREC_TF32) {
+        if (hopper_fp8(x)) {
+            int32_t *ea = (int32_t *)(void *)(da + M * K), *eb = (int32_t *)(void *)(db + K * N);
+            decode(x->c_ek, C, M * N, acc, false);
+            decode(x->a_ek, A, M * K, da, false);
+            decode(x->b_ek, B, K * N, db, false);
+            fp8_exponents(x->a_ek, da, M * K, ea);
+            fp8_exponents(x->b_ek, db, K * N, eb);
+            fp8_dot(x, da, ea, db, eb, acc, acc2, row, row + N, (int32_t *)(void *)(row + 2 * N));
+        } else if (!f32in || x->precision == PREC_TF32) {
             decode(x->c_ek, C, M * N, acc, false);
             decode(x->a_ek, A, M * K, da, f32in);
             decode(x->b_ek, B, K * N, db, f32in);

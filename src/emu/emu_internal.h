@@ -324,6 +324,7 @@ typedef struct emu_dot_aux {
     int64_t batch, M, N, K;
     emu_ek a_ek, b_ek, c_ek;
     int precision;           /* 0 tf32, 1 tf32x3, 2 ieee, 3 bf16x3, 4 bf16x6 */
+    int64_t max_imprecise;   /* maxNumImpreciseAcc (0 when absent) */
     uint32_t acc;            /* offset of the accumulator operand */
     uint32_t scratch;        /* frame scratch for decoded operands */
 } emu_dot_aux;

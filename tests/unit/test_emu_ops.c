@@ -686,6 +686,73 @@ static void t_dot(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* fp8 x fp8 -> f32: the model of Hopper's wgmma (src/emu/dot.c, fitted to an H200) */
+TL_KERNEL(k_dot8, (a_ptr, b_ptr, c_ptr), (int, M), (int, N), (int, K), (int, IMPRECISE))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N), rk = tl_arange(0, K);
+    tl_tensor a = tl_load(tl_add(a_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), K), tl_idx(rk, "None, :"))));
+    tl_tensor b = tl_load(tl_add(b_ptr, tl_add(tl_mul(tl_idx(rk, ":, None"), N), tl_idx(rn, "None, :"))));
+    tl_tensor c = tl_dot(a, b, .max_num_imprecise_acc = IMPRECISE);
+    tl_store(tl_add(c_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))), c);
+}
+
+static uint8_t e4m3_code(double v)
+{
+    for (int b = 0; b < 256; b++)
+        if (fp8_value(b, 4, 3, 7, true) == v && (v != 0 || b == 0))
+            return (uint8_t)b;
+    fail_msg("%g is not an e4m3 value", v);
+    return 0;
+}
+
+static void t_dot_fp8(void **s)
+{
+    (void)s;
+    enum { M = 16, N = 16, K = 64 };
+    static uint8_t a[M * K], b[K * N];
+    static float c[M * N];
+    /* row 0 of A against columns 0-3 of B */
+    a[0] = e4m3_code(1);
+    a[1] = e4m3_code(0x1p-6);
+    for (int k = 2; k < 18; k++)
+        a[k] = e4m3_code(1);
+    a[32] = e4m3_code(0x1p-6);
+    a[1 * K + 40] = 0x7f; /* NaN in row 1 */
+    for (int k = 0; k < 18; k++)
+        b[k * N + 0] = e4m3_code(1);
+    b[1 * N + 0] = e4m3_code(0x1p-7);  /* 1 + 2^-13 + 16: 18 bits, cut to 14: 17 */
+    b[32 * N + 0] = e4m3_code(0x1p-7); /* + 2^-13 in the second instruction */
+    b[0 * N + 1] = e4m3_code(1);
+    b[1 * N + 1] = e4m3_code(0x1p-8);  /* 1 + 2^-14: below 2^(0 - 13), cut: 1 */
+    b[0 * N + 2] = e4m3_code(-1);
+    b[1 * N + 2] = e4m3_code(-0x1p-8); /* toward zero: -1 */
+    for (int imprecise = 0; imprecise < 2; imprecise++) {
+        char cx[96];
+        snprintf(cx, sizeof cx, "M=16 N=16 K=64 IMPRECISE=%d", imprecise ? 32 : -1);
+        ct_emu_kernel *k = emu_build(&k_dot8, "a_ptr=*fp8e4nv b_ptr=*fp8e4nv c_ptr=*fp32", cx);
+        io o;
+        io_init(&o);
+        ct_emu_arg args[] = {io_buf(&o, "a", a, sizeof a, CT_EMU_F8E4NV, CT_EMU_IN),
+                             io_buf(&o, "b", b, sizeof b, CT_EMU_F8E4NV, CT_EMU_IN),
+                             io_buf(&o, "c", c, sizeof c, CT_EMU_F32, CT_EMU_OUT)};
+        run_ok(&o, k, 1, 3, args);
+        /* the default (maxNumImpreciseAcc 2^30): one accumulator through both instructions, the
+         * second one's 2^-13 falls below 2^(4 - 13); with 32: each instruction's sum is added to
+         * the accumulator by an f32 add */
+        assert_true(c[0] == (imprecise ? 17 + 0x1p-13f : 17.0f));
+        assert_true(c[1] == 1.0f);
+        assert_true(c[2] == -1.0f);
+        for (int n = 3; n < N; n++)
+            assert_true(c[n] == 0);
+        for (int n = 0; n < N; n++) /* NaN x 0 included */
+            assert_true(isnan(c[N + n]));
+        for (int i = 2 * N; i < M * N; i++)
+            assert_true(c[i] == 0);
+        ct_emu_free(o.e);
+        ct_emu_kernel_free(k);
+    }
+}
+
 /* ---- control flow ------------------------------------------------------------------------ */
 
 TL_KERNEL(k_flow, (out_ptr, n), (int, UNUSED))
@@ -1067,7 +1134,7 @@ int main(void)
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
         cmocka_unit_test(t_reduce_layout_from_ttgir),
-        cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot),
+        cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
         cmocka_unit_test(t_argument_errors),   cmocka_unit_test(t_compile_errors),
