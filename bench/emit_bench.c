@@ -39,6 +39,17 @@ int main(int argc, char **argv)
     int n;
     const ct_kernel_entry *k = ct_kernels(&n);
     const char *only = argc > 2 ? argv[2] : NULL;
+    /* warm up: one build and print of every kernel first (first-touch page
+     * faults, caches, the CPU's clock), as the Python side discards its first call */
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < k[i].nconfigs; c++) {
+            ct_diags d;
+            ct_diags_init(&d);
+            ct_module *m = tl_build_config(k[i].def, &k[i].configs[c], &d);
+            free(m ? ct_print_module(m, 0) : NULL);
+            ct_module_destroy(m);
+            ct_diags_free(&d);
+        }
     for (int i = 0; i < n; i++) {
         if (only && strcmp(only, k[i].def->name) != 0)
             continue;

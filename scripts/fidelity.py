@@ -142,12 +142,26 @@ def python_side(k):
     backend, options = make_backend_and_options(k)
     src = ASTSource(fn, sig, consts, attrs)
     options = backend.parse_options(dict(options.__dict__, **src.parse_options()))
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    backend.load_dialects(ctx)
-    mod = src.make_ir(backend.target, options, backend.get_codegen_implementation(options),
-                      backend.get_module_map(), ctx)
-    raw = str(mod)
+    def make_ir():
+        ctx = ir.context()
+        ir.load_dialects(ctx)
+        backend.load_dialects(ctx)
+        return src.make_ir(backend.target, options, backend.get_codegen_implementation(options),
+                           backend.get_module_map(), ctx), ctx
+
+    # The golden raw TTIR keeps Python's source locations (kernels/py/...:line),
+    # so that tools reading it (the emulator's out-of-bounds reports, ctriton
+    # diff) point at Python lines; the stages are compiled without line info.
+    os.environ.pop("TRITON_DISABLE_LINE_INFO", None)
+    try:
+        raw = str(make_ir()[0])
+    finally:
+        os.environ["TRITON_DISABLE_LINE_INFO"] = "1"
+    # paths relative to the repository and to site-packages: the same text on every machine
+    import triton
+    raw = raw.replace('loc("' + ROOT + '/', 'loc("')
+    raw = raw.replace('loc("' + os.path.dirname(os.path.dirname(triton.__file__)) + '/', 'loc("')
+    mod, ctx = make_ir()
     out = compile_stages(mod, backend, options, ctx)
     out["source"] = raw
     return out

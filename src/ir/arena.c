@@ -1,14 +1,14 @@
 /*
  * arena.c - bump allocator owning all memory of a module.
  *
- * Chunks grow geometrically up to 64 KiB (below glibc's mmap threshold, so
- * that building module after module reuses heap memory instead of mapping
- * and unmapping pages each time); an allocation larger than a chunk gets a
- * chunk of its own.  Memory is zeroed and 16-byte aligned.  Nothing is freed
+ * Chunks are 64 KiB (below glibc's mmap threshold), recycled per thread
+ * when an arena is freed; an allocation larger than a chunk gets a chunk of
+ * its own.  Memory is zeroed and 16-byte aligned.  Nothing is freed
  * individually: ct_arena_free releases everything at once.
  */
 #include "ctriton/ir.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,50 @@ ct_arena *ct_arena_new(void)
     return a;
 }
 
+/* Chunks of the standard size are kept for reuse by this thread (up to
+ * RECYCLE_MAX of them), so that building module after module does not hand
+ * memory back to the system and fault it in again each time. */
+#define CHUNK_STD ((64u << 10) - sizeof(chunk))
+#define RECYCLE_MAX 32
+static _Thread_local chunk *recycled;
+static _Thread_local int nrecycled;
+static pthread_key_t recycle_key;
+static pthread_once_t recycle_once = PTHREAD_ONCE_INIT;
+
+/* At thread exit: hand the thread's recycled chunks back. */
+static void recycle_release(void *unused)
+{
+    (void)unused;
+    while (recycled) {
+        chunk *n = recycled->next;
+        free(recycled);
+        recycled = n;
+    }
+    nrecycled = 0;
+}
+
+static void recycle_key_init(void)
+{
+    pthread_key_create(&recycle_key, recycle_release);
+}
+
+static chunk *chunk_new(size_t cs)
+{
+    if (cs == CHUNK_STD && recycled) {
+        chunk *c = recycled;
+        recycled = c->next;
+        nrecycled--;
+        c->used = 0;
+        return c;
+    }
+    chunk *n = malloc(sizeof(chunk) + cs);
+    if (!n)
+        oom();
+    n->size = cs;
+    n->used = 0;
+    return n;
+}
+
 void ct_arena_free(ct_arena *a)
 {
     if (!a)
@@ -45,7 +89,17 @@ void ct_arena_free(ct_arena *a)
     chunk *c = a->head;
     while (c) {
         chunk *n = c->next;
-        free(c);
+        if (c->size == CHUNK_STD && nrecycled < RECYCLE_MAX) {
+            if (!recycled) { /* arm the thread-exit release */
+                pthread_once(&recycle_once, recycle_key_init);
+                pthread_setspecific(recycle_key, &recycled);
+            }
+            c->next = recycled;
+            recycled = c;
+            nrecycled++;
+        } else {
+            free(c);
+        }
         c = n;
     }
     free(a);
@@ -58,16 +112,10 @@ void *ct_arena_alloc(ct_arena *a, size_t size)
         size = 16;
     chunk *c = a->head;
     if (!c || c->size - c->used < size) {
-        size_t cs = c ? c->size * 2 : 16384;
-        if (cs > (64u << 10) - sizeof(chunk))
-            cs = (64u << 10) - sizeof(chunk);
+        size_t cs = CHUNK_STD;
         if (cs < size)
             cs = size;
-        chunk *n = malloc(sizeof(chunk) + cs);
-        if (!n)
-            oom();
-        n->size = cs;
-        n->used = 0;
+        chunk *n = chunk_new(cs);
         if (c && size > c->size - c->used && cs == size && c->size - c->used > 1024) {
             /* keep the current chunk in front: the big block goes behind it */
             n->next = c->next;

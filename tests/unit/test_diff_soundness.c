@@ -54,7 +54,7 @@ static void expect_different(const char *orig, const char *altered, const char *
 
 /* ---- text edits ----------------------------------------------------- */
 
-#define ADD "tests/golden/add_kernel/B1024/py.source"
+#define ADD "tests/text/corpus/add_nolineinfo.source" /* Python raw TTIR without line info */
 #define SOFTMAX "tests/text/corpus/softmax.source"
 #define MATMUL "tests/text/corpus/matmul.source"
 #define LAYERNORM "tests/text/corpus/layernorm.source"

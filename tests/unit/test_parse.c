@@ -13,7 +13,8 @@
 static bool is_triton_file(const char *rel)
 {
     /* c.source is ctriton's own output, printed without aliases */
-    return !strstr(rel, "c.source");
+    const char *base = strrchr(rel, '/');
+    return strcmp(base ? base + 1 : rel, "c.source") != 0;
 }
 
 /* print(parse(x)) == x for every file Triton or ctriton wrote, and the
