@@ -3,7 +3,7 @@
  * forward, matmul 512^3 fp16, each on the emulator with one thread and with
  * all cores, against a plain C loop of the same computation on one thread.
  *
- *   build/bench_emu [--reps N] [--threads N] [--markdown]
+ *   build/bench_emu [--reps N] [--threads N] [--markdown] [--only NAME] [--emu-only]
  *
  * The kernels are the library's when it has them (softmax_kernel) and the
  * Triton tutorials' otherwise, written here in the kernel language (their
@@ -125,9 +125,20 @@ typedef struct bench {
     double emu1, emuN, cloop;
     int threads;
     const char *check;
+    uint64_t hash; /* FNV-1a of the emulator's outputs: equal across builds that agree bit for bit */
 } bench;
 
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+#define FNV0 0xcbf29ce484222325ull
+
 static int reps = 3;
+static bool emu_only; /* --emu-only: the C loop once (it is still the check), for profiling */
 
 /* best of `reps` runs */
 static double time_emu(ct_emu *e, ct_emu_kernel *k, int grid, int threads, int nargs,
@@ -184,7 +195,7 @@ static void bench_softmax(bench *b, int threads)
     b->emu1 = time_emu(e, k, M, 1, 3, args, &b->threads);
     b->emuN = time_emu(e, k, M, threads, 3, args, &b->threads);
     double best = 1e30;
-    for (int r = 0; r < reps; r++) {
+    for (int r = 0; r < (emu_only ? 1 : reps); r++) {
         double t0 = now();
         for (int i = 0; i < M; i++) {
             const float *xr = x + (size_t)i * N;
@@ -203,6 +214,7 @@ static void bench_softmax(bench *b, int threads)
     b->cloop = best;
     ct_emu_check c;
     ct_emu_compare(CT_EMU_F32, y, M * N, ref, M * N, 1e-5, 1e-7, true, &c);
+    b->hash = fnv(FNV0, y, sizeof(float) * M * N);
     b->check = ct_emu_verdict_name(c.verdict);
     ct_emu_free(e);
     ct_emu_kernel_free(k);
@@ -247,7 +259,7 @@ static void bench_layernorm(bench *b, int threads)
         h2f[i] = (float)ct_emu_get(CT_EMU_F16, &h, 0);
     }
     double best = 1e30;
-    for (int r = 0; r < reps; r++) {
+    for (int r = 0; r < (emu_only ? 1 : reps); r++) {
         double t0 = now();
         for (int i = 0; i < M; i++) {
             const uint16_t *xr = x + (size_t)i * N;
@@ -273,6 +285,7 @@ static void bench_layernorm(bench *b, int threads)
         ct_emu_set(CT_EMU_F16, y16, (int64_t)i, yref[i]);
     ct_emu_check c;
     ct_emu_compare(CT_EMU_F16, y, (int64_t)n, y16, (int64_t)n, 1e-2, 1e-2, true, &c);
+    b->hash = fnv(fnv(fnv(FNV0, y, 2 * n), mean, 4 * M), rstd, 4 * M);
     b->check = ct_emu_verdict_name(c.verdict);
     ct_emu_free(e);
     ct_emu_kernel_free(k);
@@ -315,7 +328,7 @@ static void bench_matmul_run(bench *b, int threads)
     b->emu1 = time_emu(e, k, grid, 1, 9, args, &b->threads);
     b->emuN = time_emu(e, k, grid, threads, 9, args, &b->threads);
     double best = 1e30;
-    for (int r = 0; r < reps; r++) {
+    for (int r = 0; r < (emu_only ? 1 : reps); r++) {
         double t0 = now();
         for (int i = 0; i < M; i++) {
             float *row = cref + (size_t)i * N;
@@ -338,6 +351,7 @@ static void bench_matmul_run(bench *b, int threads)
         ct_emu_set(CT_EMU_F16, c16, i, cref[i]);
     ct_emu_check chk;
     ct_emu_compare(CT_EMU_F16, c, M * N, c16, M * N, 1e-2, 1e-2, true, &chk);
+    b->hash = fnv(FNV0, c, 2 * M * N);
     b->check = ct_emu_verdict_name(chk.verdict);
     ct_emu_free(e);
     ct_emu_kernel_free(k);
@@ -360,12 +374,14 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
             threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--emu-only"))
+            emu_only = true;
         else if (!strcmp(argv[i], "--markdown"))
             md = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_emu [--reps N] [--threads N] [--markdown] [--only NAME]\n");
+            fprintf(stderr, "usage: bench_emu [--reps N] [--threads N] [--markdown] [--only NAME] [--emu-only]\n");
             return 2;
         }
     }
@@ -388,9 +404,10 @@ int main(int argc, char **argv)
                    bs[i].emu1 / bs[i].cloop, bs[i].check);
         else
             printf("%-32s emu 1 thread %9.2f ms   emu %2d threads %9.2f ms   C loop %9.2f ms   "
-                   "(%.1fx C)  %s\n",
+                   "(%.1fx C)  %s  outputs %016llx\n",
                    bs[i].name, 1e3 * bs[i].emu1, bs[i].threads, 1e3 * bs[i].emuN,
-                   1e3 * bs[i].cloop, bs[i].emu1 / bs[i].cloop, bs[i].check);
+                   1e3 * bs[i].cloop, bs[i].emu1 / bs[i].cloop, bs[i].check,
+                   (unsigned long long)bs[i].hash);
         fflush(stdout);
     }
     return 0;

@@ -703,6 +703,35 @@ bool emu_cc_bptr(cctx *C, const ct_op *op)
 
 /* ---- dot ---------------------------------------------------------------------------------------------------- */
 
+/* May the dot write its result over its accumulator operand (value index c)?  Then the
+ * accumulator of a K loop is updated in place, and neither the dot nor the loop's yield copies
+ * it.  Only when nothing can read the operand's storage after the dot: the dot is its only
+ * use; it is defined afresh in the dot's block each time the block runs (a result of an op
+ * of that block, or an argument of an scf.for body: the loop's pcopy rewrites it every
+ * iteration); no other value shares its storage (an alias, or the value it aliases); it is no
+ * constant or argument written once per thread. */
+static bool dot_in_place(cctx *C, const ct_op *op, int c)
+{
+    const ct_value *v = op->opnds[2];
+    if (emu_cc_uses_of(C, v) != 1)
+        return false;
+    if (v->def ? v->def->parent != op->parent
+               : !(v->owner == op->parent && v->owner->parent && v->owner->parent->parent &&
+                   v->owner->parent->parent->code == CT_OP_SCF_FOR && v->index > 0))
+        return false;
+    uint32_t off = C->vals[c].off;
+    for (int i = 0; i < C->nvals; i++)
+        if (i != c && C->vals[i].off == off)
+            return false;
+    for (int i = 0; i < C->ninits; i++)
+        if (C->inits[i].off == off)
+            return false;
+    for (int i = 0; i < C->k->nparams; i++)
+        if (C->k->pslots && C->k->pslots[i].off == off)
+            return false;
+    return true;
+}
+
 bool emu_cc_dot(cctx *C, const ct_op *op)
 {
     if (!emu_cc_no_batch(C, op))
@@ -740,7 +769,7 @@ bool emu_cc_dot(cctx *C, const ct_op *op)
     x->scratch = (uint32_t)emu_cc_alloc_frame(C, emu_dot_scratch_bytes(x));
     int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]);
     int c = emu_cc_val(C, op, op->opnds[2]);
-    int d = emu_cc_new_val(C, op, ct);
+    int d = dot_in_place(C, op, c) ? emu_cc_alias_val(C, c, ct) : emu_cc_new_val(C, op, ct);
     REQUIRE(ct->rank == r && NE_(d) == x->batch * x->M * x->N && NE_(c) == NE_(d) &&
                 C->vals[c].ek == C->vals[d].ek && (r < 3 || bt->shape[0] == x->batch),
             "dot operands do not match");

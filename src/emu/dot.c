@@ -19,6 +19,10 @@
  *    (truncation); tf32x3 and bf16x3/bf16x6 are decomposed exactly as the
  *    F32DotTC pass does (cvt.rna.tf32 splits, NaNs of the small products
  *    replaced by zero, the final add of the accumulator).
+ *
+ * The loops below are the reference.  With an f32 accumulator the FMA dot and
+ * the tensor-core dots run on the packed micro-kernels of dot_gemm.c instead,
+ * which give the same bits (test_emu_gemm compares them).
  */
 #include "emu_internal.h"
 
@@ -51,10 +55,13 @@ static inline float tf32_rna(float x)
 
 size_t emu_dot_scratch_bytes(const emu_dot_aux *a)
 {
-    /* up to three decoded parts of A and of B, two accumulators, three rows */
+    /* up to three decoded parts of A and of B, two accumulators, three rows, then the fast
+     * paths' packed operands */
     return sizeof(double) * (size_t)(3 * a->M * a->K + 3 * a->K * a->N + 2 * a->M * a->N + 3 * a->N) +
-           64;
+           64 + emu_gemm_scratch_bytes(a->M, a->N, a->K);
 }
+
+_Atomic int emu_dot_use_reference;
 
 static int group_k(emu_ek ek)
 {
@@ -126,6 +133,12 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) static void mma_row
             }
         }
     }
+}
+
+void emu_dot_mma_ref(const double *A, const double *B, double *acc, int64_t M, int64_t N,
+                     int64_t K, int G, emu_ek out_ek)
+{
+    mma_rows(A, B, acc, M, N, K, G, out_ek, NULL);
 }
 
 /* decodes n elements of kind ek into doubles; tf32: truncate f32 mantissas */
@@ -280,6 +293,28 @@ static void nan_to_zero(double *v, int64_t n)
             v[i] = 0;
 }
 
+static void nan_to_zero_f(float *v, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (v[i] != v[i])
+            v[i] = 0;
+}
+
+/* the fast path of one product of the decompositions: acc (f32) += A x B, A and B decoded parts */
+static void split_mma(const double *A, const double *B, float *acc, int64_t M, int64_t N,
+                      int64_t K, int G, void *scratch)
+{
+    emu_gemm_opnd ga = {A, EK_F64, false}, gb = {B, EK_F64, false};
+    emu_gemm_groups_f32(&ga, &gb, acc, M, N, K, G, scratch);
+}
+
+/* D = the decomposition's sum plus the accumulator C, rounded once (f32) */
+static void add_acc(const float *s, const float *C, float *D, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        D[i] = (float)((double)s[i] + (double)C[i]);
+}
+
 /* x = hi + mid + lo in bf16 parts, as splitF32 does (truncf is RNE) */
 static void split_bf16(float v, double *p0, double *p1, double *p2)
 {
@@ -304,6 +339,10 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
     double *acc = db + 3 * K * N;
     double *acc2 = acc + M * N;
     double *row = acc2 + M * N;
+    /* the fast paths' packed operands, 64-byte aligned */
+    void *gs = (void *)(((uintptr_t)(row + 3 * N) + 63) & ~(uintptr_t)63);
+    float *acc2f = (float *)(void *)acc2;
+    bool fast = x->c_ek == EK_F32 && !atomic_load_explicit(&emu_dot_use_reference, memory_order_relaxed);
 
     for (int64_t bt = 0; bt < x->batch; bt++) {
         const uint8_t *A = Ab + (size_t)(bt * M * K) * aes, *B = Bb + (size_t)(bt * K * N) * bes;
@@ -325,6 +364,13 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
         /* the FMA dot: sequential fused multiply-adds in k order */
         if ((x->precision == PREC_IEEE && x->a_ek == EK_F32) || x->a_ek == EK_F64 ||
             x->c_ek == EK_F64) {
+            if (fast && x->a_ek == EK_F32 && x->b_ek == EK_F32) {
+                if (D != C)
+                    memmove(D, C, sizeof(float) * (size_t)(M * N));
+                emu_gemm_fma_f32((const float *)(const void *)A, (const float *)(const void *)B,
+                                 (float *)(void *)D, M, N, K, gs);
+                continue;
+            }
             for (int64_t m = 0; m < M; m++)
                 for (int64_t n = 0; n < N; n++) {
                     if (x->c_ek == EK_F64) {
@@ -354,6 +400,13 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
             fp8_exponents(x->b_ek, db, K * N, eb);
             fp8_dot(x, da, ea, db, eb, acc, acc2, row, row + N, (int32_t *)(void *)(row + 2 * N));
         } else if (!f32in || x->precision == PREC_TF32) {
+            if (fast) {
+                emu_gemm_opnd ga = {A, x->a_ek, f32in}, gb = {B, x->b_ek, f32in};
+                if (D != C)
+                    memmove(D, C, sizeof(float) * (size_t)(M * N));
+                emu_gemm_groups_f32(&ga, &gb, (float *)(void *)D, M, N, K, G, gs);
+                continue;
+            }
             decode(x->c_ek, C, M * N, acc, false);
             decode(x->a_ek, A, M * K, da, f32in);
             decode(x->b_ek, B, K * N, db, f32in);
@@ -369,6 +422,15 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
                 float v = (float)emu_load_f64(EK_F32, B, i), big = tf32_rna(v);
                 db[i] = big;
                 bs[i] = tf32_trunc(v - big);
+            }
+            if (fast) {
+                memset(acc2f, 0, sizeof(float) * (size_t)(M * N));
+                split_mma(as, db, acc2f, M, N, K, 8, gs);
+                split_mma(da, bs, acc2f, M, N, K, 8, gs);
+                nan_to_zero_f(acc2f, M * N);
+                split_mma(da, db, acc2f, M, N, K, 8, gs);
+                add_acc(acc2f, (const float *)(const void *)C, (float *)(void *)D, M * N);
+                continue;
             }
             for (int64_t i = 0; i < M * N; i++)
                 acc2[i] = 0;
@@ -386,6 +448,20 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
                 split_bf16((float)emu_load_f64(EK_F32, A, i), &a0[i], &a1[i], &a2[i]);
             for (int64_t i = 0; i < K * N; i++)
                 split_bf16((float)emu_load_f64(EK_F32, B, i), &b0[i], &b1[i], &b2[i]);
+            if (fast) {
+                memset(acc2f, 0, sizeof(float) * (size_t)(M * N));
+                if (x->precision == PREC_BF16X6) {
+                    split_mma(a1, b1, acc2f, M, N, K, 16, gs);
+                    split_mma(a2, b0, acc2f, M, N, K, 16, gs);
+                    split_mma(a0, b2, acc2f, M, N, K, 16, gs);
+                }
+                split_mma(a1, b0, acc2f, M, N, K, 16, gs);
+                split_mma(a0, b1, acc2f, M, N, K, 16, gs);
+                nan_to_zero_f(acc2f, M * N);
+                split_mma(a0, b0, acc2f, M, N, K, 16, gs);
+                add_acc(acc2f, (const float *)(const void *)C, (float *)(void *)D, M * N);
+                continue;
+            }
             for (int64_t i = 0; i < M * N; i++)
                 acc2[i] = 0;
             if (x->precision == PREC_BF16X6) {

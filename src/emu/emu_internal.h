@@ -331,6 +331,32 @@ typedef struct emu_dot_aux {
 
 int emu_h_dot(emu_frame *F, const emu_ins *I);
 size_t emu_dot_scratch_bytes(const emu_dot_aux *a);
+/* the reference loops of the tensor-core dots (dot.c): acc (doubles holding values of out_ek)
+ * += A x B, A M x K and B K x N decoded to doubles, rounding to out_ek once per group of G */
+void emu_dot_mma_ref(const double *A, const double *B, double *acc, int64_t M, int64_t N,
+                     int64_t K, int G, emu_ek out_ek);
+/* 1: tt.dot runs its reference loops instead of the fast paths (tests) */
+extern _Atomic int emu_dot_use_reference;
+
+/* The fast paths (dot_gemm.c).  An operand is a row-major matrix of kind ek (F16, BF16, F32,
+ * F64 = already decoded doubles, others through emu_load_f64); tf32: cut f32 mantissas. */
+typedef struct emu_gemm_opnd {
+    const void *p;
+    emu_ek ek;
+    bool tf32;
+} emu_gemm_opnd;
+size_t emu_gemm_scratch_bytes(int64_t M, int64_t N, int64_t K);
+/* c (M x N f32) <- the MMA-group model of A (M x K) x B (K x N), groups of G k; the products
+ * must be exact in double (operands of at most 24 significant bits) */
+void emu_gemm_groups_f32(const emu_gemm_opnd *A, const emu_gemm_opnd *B, float *c, int64_t M,
+                         int64_t N, int64_t K, int G, void *scratch);
+/* c (M x N f32) <- fmaf(A[m][k], B[k][n], c) for k in order */
+void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64_t N, int64_t K,
+                      void *scratch);
+/* instruction set levels: 0 portable C, 1 AVX2+FMA, 2 AVX-512; how many this machine has,
+ * and forcing one (-1: the best; tests); returns the previous setting */
+int emu_gemm_isa_levels(void);
+int emu_gemm_force_isa(int level);
 
 /* Control and misc (exec.c). */
 typedef struct emu_copy_aux {

@@ -1,0 +1,467 @@
+/*
+ * dot_gemm.c - the fast paths of tt.dot: packed, register-blocked micro-kernels that compute,
+ * bit for bit, what the reference loops of dot.c compute.
+ *
+ * Two computations are served (dot.c says which dot uses which):
+ *
+ *  - the MMA-group model (f16, bf16, tf32 and the F32DotTC decompositions, f32 accumulator):
+ *    for every output and every group of G consecutive k (G = one MMA instruction's K),
+ *        t   = ((0 + p[k0]) + p[k0+1]) + ... + p[k1-1]       in double, k in order,
+ *        acc = (float)((double)acc + t)
+ *    where p[k] = a[m][k] * b[k][n].  The operands of these dots have at most 11 significant
+ *    bits (f16, tf32, the bf16 and tf32 parts of the decompositions) or 8 (bf16, fp8), so
+ *    every product is exact in double and t + a*b rounds once whether it is computed as a
+ *    multiply and an add (the reference) or as one fused multiply-add (here): the results are
+ *    identical, NaN payloads aside (which NaN operand x86 propagates depends on the
+ *    instruction's operand order, already compiler-dependent in the reference).  t never
+ *    becomes -0 (it starts at +0 and round-to-nearest gives +0 for exact cancellation), so
+ *    the zero-padded rows and columns of the packed operands change nothing that is kept;
+ *
+ *  - the FMA dot (input_precision "ieee" on f32): acc = fmaf(a[m][k], b[k][n], acc) for k in
+ *    order, the same correctly rounded operation in a vector register.
+ *
+ * Design (the usual GEMM structure, written for this model):
+ *  - packing: A is copied, decoded to double (or float for the FMA dot), into row panels of MR
+ *    rows stored k-major (panel p, step k: the MR values a[p*MR + i][k] side by side); B into
+ *    column panels of NR columns (step k: b[k][q*NR + j], j < NR).  Rows and columns beyond M
+ *    and N are zero.  Decoding while packing means the f16/bf16/f32 operands are read once;
+ *  - micro-kernel: one MR x NR tile of outputs.  For each group it zeroes MR x NR/VL vector
+ *    accumulators, and for each k of the group loads NR/VL vectors of B and broadcasts each of
+ *    the MR values of A into one FMA per B vector; then it folds the group into the f32
+ *    accumulator tile in memory (load, widen, add, round to f32, store).  The k order of every
+ *    output is the reference's; blocking over M and N only changes which outputs are computed
+ *    side by side.  AVX-512: MR = 8, NR = 16 (16 accumulators of 8 doubles, 2 B vectors, one
+ *    broadcast register), about 35 G multiply-adds a second on one core of the development
+ *    machine against a 55 G peak: the fold (an add and two conversions on the FMA ports per 16
+ *    FMAs) and the loads bound it.  AVX2: MR = 4, NR = 8.  Portable C: MR = NR = 4;
+ *  - the loops: column panels outside, row panels inside, so one B panel (K x NR doubles)
+ *    stays in L1 while the packed A (M x K doubles, 32 KiB for a 128 x 32 tile) streams from L2;
+ *    the accumulator tile is read and written once per group.  Tiles cut by M or N run on a
+ *    padded copy of their accumulators.
+ *
+ * The instruction set is picked once at run time (__builtin_cpu_supports); emu_gemm_force_isa
+ * lets the tests run every level this machine has against the reference.
+ */
+#include "emu_internal.h"
+
+#include <math.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#define GEMM_X86 1
+#include <immintrin.h>
+#endif
+
+enum { ISA_C, ISA_AVX2, ISA_AVX512 };
+
+static _Atomic int isa_cached = -1;
+static _Atomic int isa_forced = -1;
+
+static int detect_isa(void)
+{
+#ifdef GEMM_X86
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return ISA_AVX512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return ISA_AVX2;
+#endif
+    return ISA_C;
+}
+
+static int gemm_isa(void)
+{
+    int f = atomic_load_explicit(&isa_forced, memory_order_relaxed);
+    if (f >= 0)
+        return f;
+    int i = atomic_load_explicit(&isa_cached, memory_order_relaxed);
+    if (i < 0) {
+        i = detect_isa();
+        atomic_store_explicit(&isa_cached, i, memory_order_relaxed);
+    }
+    return i;
+}
+
+int emu_gemm_isa_levels(void)
+{
+    return detect_isa() + 1;
+}
+
+int emu_gemm_force_isa(int level)
+{
+    int old = atomic_load(&isa_forced);
+    if (level > detect_isa())
+        level = detect_isa();
+    atomic_store(&isa_forced, level);
+    return old;
+}
+
+/* tile shapes per instruction set: {MR, NR} for the MMA-group kernel and the FMA kernel */
+static const struct {
+    int mr, nr, fmr, fnr;
+} shapes[] = {
+    [ISA_C] = {4, 4, 4, 4},
+    [ISA_AVX2] = {4, 8, 4, 16},
+    [ISA_AVX512] = {8, 16, 8, 32},
+};
+enum { MAX_MR = 8, MAX_NR = 32 };
+
+static inline int64_t cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+size_t emu_gemm_scratch_bytes(int64_t M, int64_t N, int64_t K)
+{
+    /* packed A and B of the widest shapes, doubles, and one padded accumulator tile */
+    return sizeof(double) * (size_t)((cdiv(M, MAX_MR) * MAX_MR + cdiv(N, MAX_NR) * MAX_NR) * K) +
+           sizeof(float) * MAX_MR * MAX_NR + 128;
+}
+
+/* ---- packing ----------------------------------------------------------------------------------- */
+
+static inline float tf32_cut(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7f800000u) != 0x7f800000u)
+        u &= 0xffffe000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/* element i of an operand, as the reference's decode() gives it */
+static inline double elem(const emu_gemm_opnd *o, int64_t i)
+{
+    switch (o->ek) {
+    case EK_F16:
+        return emu_h2f(((const uint16_t *)o->p)[i]);
+    case EK_BF16:
+        return emu_bf2f(((const uint16_t *)o->p)[i]);
+    case EK_F32: {
+        float v = ((const float *)o->p)[i];
+        return o->tf32 ? tf32_cut(v) : v;
+    }
+    case EK_F64:
+        return ((const double *)o->p)[i];
+    default:
+        return emu_load_f64(o->ek, o->p, i);
+    }
+}
+
+/* rows [0, M) of A (M x K, row-major) into panels of mr rows, k-major, zero-padded */
+static void pack_a(const emu_gemm_opnd *A, int64_t M, int64_t K, int mr, double *dst)
+{
+    for (int64_t p = 0; p < M; p += mr) {
+        int rows = M - p < mr ? (int)(M - p) : mr;
+        for (int i = 0; i < rows; i++) {
+            int64_t r = (p + i) * K;
+            for (int64_t k = 0; k < K; k++)
+                dst[k * mr + i] = elem(A, r + k);
+        }
+        for (int i = rows; i < mr; i++)
+            for (int64_t k = 0; k < K; k++)
+                dst[k * mr + i] = 0;
+        dst += (size_t)mr * (size_t)K;
+    }
+}
+
+/* columns [0, N) of B (K x N, row-major) into panels of nr columns, k-major, zero-padded */
+static void pack_b(const emu_gemm_opnd *B, int64_t K, int64_t N, int nr, double *dst)
+{
+    for (int64_t q = 0; q < N; q += nr) {
+        int cols = N - q < nr ? (int)(N - q) : nr;
+        for (int64_t k = 0; k < K; k++) {
+            double *d = dst + k * nr;
+            int64_t r = k * N + q;
+            switch (B->ek) {
+            case EK_F16:
+                for (int j = 0; j < cols; j++)
+                    d[j] = emu_h2f(((const uint16_t *)B->p)[r + j]);
+                break;
+            default:
+                for (int j = 0; j < cols; j++)
+                    d[j] = elem(B, r + j);
+            }
+            for (int j = cols; j < nr; j++)
+                d[j] = 0;
+        }
+        dst += (size_t)nr * (size_t)K;
+    }
+}
+
+/* the FMA dot's operands, as floats (f32 only) */
+static void pack_a_f32(const float *A, int64_t M, int64_t K, int mr, float *dst)
+{
+    for (int64_t p = 0; p < M; p += mr) {
+        int rows = M - p < mr ? (int)(M - p) : mr;
+        for (int64_t k = 0; k < K; k++) {
+            for (int i = 0; i < rows; i++)
+                dst[k * mr + i] = A[(p + i) * K + k];
+            for (int i = rows; i < mr; i++)
+                dst[k * mr + i] = 0;
+        }
+        dst += (size_t)mr * (size_t)K;
+    }
+}
+
+static void pack_b_f32(const float *B, int64_t K, int64_t N, int nr, float *dst)
+{
+    for (int64_t q = 0; q < N; q += nr) {
+        int cols = N - q < nr ? (int)(N - q) : nr;
+        for (int64_t k = 0; k < K; k++) {
+            memcpy(dst + k * nr, B + k * N + q, sizeof(float) * (size_t)cols);
+            for (int j = cols; j < nr; j++)
+                dst[k * nr + j] = 0;
+        }
+        dst += (size_t)nr * (size_t)K;
+    }
+}
+
+/* ---- micro-kernels: the MMA-group model ------------------------------------------------------------
+ * c (mr x nr floats, row stride ldc) <- the groups of a (K x MR, packed) times b (K x NR, packed) */
+
+typedef void (*ukr_fn)(int64_t K, int G, const double *a, const double *b, float *c, int64_t ldc);
+
+static void ukr_c(int64_t K, int G, const double *a, const double *b, float *c, int64_t ldc)
+{
+    enum { R = 4, S = 4 };
+    for (int64_t k0 = 0; k0 < K; k0 += G) {
+        int64_t k1 = k0 + G < K ? k0 + G : K;
+        double t[R][S] = {{0}};
+        for (int64_t k = k0; k < k1; k++)
+            for (int i = 0; i < R; i++)
+                for (int j = 0; j < S; j++)
+                    t[i][j] += a[k * R + i] * b[k * S + j]; /* exact product: one rounding */
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < S; j++)
+                c[i * ldc + j] = (float)((double)c[i * ldc + j] + t[i][j]);
+    }
+}
+
+#ifdef GEMM_X86
+__attribute__((target("avx2,fma"))) static void ukr_avx2(int64_t K, int G, const double *a,
+                                                         const double *b, float *c, int64_t ldc)
+{
+    enum { R = 4, V = 2, S = 4 * V };
+    for (int64_t k0 = 0; k0 < K; k0 += G) {
+        int64_t k1 = k0 + G < K ? k0 + G : K;
+        __m256d t[R][V];
+#pragma GCC unroll 8
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int j = 0; j < V; j++)
+                t[i][j] = _mm256_setzero_pd();
+        const double *ak = a + k0 * R, *bk = b + k0 * S;
+        for (int64_t k = k0; k < k1; k++, ak += R, bk += S) {
+            __m256d bv[V];
+#pragma GCC unroll 4
+            for (int j = 0; j < V; j++)
+                bv[j] = _mm256_loadu_pd(bk + 4 * j);
+#pragma GCC unroll 8
+            for (int i = 0; i < R; i++) {
+                __m256d av = _mm256_broadcast_sd(ak + i);
+#pragma GCC unroll 4
+                for (int j = 0; j < V; j++)
+                    t[i][j] = _mm256_fmadd_pd(av, bv[j], t[i][j]);
+            }
+        }
+#pragma GCC unroll 8
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int j = 0; j < V; j++) {
+                float *p = c + i * ldc + 4 * j;
+                __m256d s = _mm256_add_pd(_mm256_cvtps_pd(_mm_loadu_ps(p)), t[i][j]);
+                _mm_storeu_ps(p, _mm256_cvtpd_ps(s));
+            }
+    }
+}
+
+__attribute__((target("avx512f"))) static void ukr_avx512(int64_t K, int G, const double *a,
+                                                          const double *b, float *c, int64_t ldc)
+{
+    enum { R = 8, V = 2, S = 8 * V };
+    for (int64_t k0 = 0; k0 < K; k0 += G) {
+        int64_t k1 = k0 + G < K ? k0 + G : K;
+        __m512d t[R][V];
+#pragma GCC unroll 8
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int j = 0; j < V; j++)
+                t[i][j] = _mm512_setzero_pd();
+        const double *ak = a + k0 * R, *bk = b + k0 * S;
+        for (int64_t k = k0; k < k1; k++, ak += R, bk += S) {
+            __m512d bv[V];
+#pragma GCC unroll 4
+            for (int j = 0; j < V; j++)
+                bv[j] = _mm512_loadu_pd(bk + 8 * j);
+#pragma GCC unroll 8
+            for (int i = 0; i < R; i++) {
+                __m512d av = _mm512_set1_pd(ak[i]);
+#pragma GCC unroll 4
+                for (int j = 0; j < V; j++)
+                    t[i][j] = _mm512_fmadd_pd(av, bv[j], t[i][j]);
+            }
+        }
+#pragma GCC unroll 8
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int j = 0; j < V; j++) {
+                float *p = c + i * ldc + 8 * j;
+                __m512d s = _mm512_add_pd(_mm512_cvtps_pd(_mm256_loadu_ps(p)), t[i][j]);
+                _mm256_storeu_ps(p, _mm512_cvtpd_ps(s));
+            }
+    }
+}
+#endif
+
+/* ---- micro-kernels: the FMA dot ----------------------------------------------------------------------
+ * c (mr x nr floats, row stride ldc) <- fmaf over all K, k in order */
+
+typedef void (*fkr_fn)(int64_t K, const float *a, const float *b, float *c, int64_t ldc);
+
+static void fkr_c(int64_t K, const float *a, const float *b, float *c, int64_t ldc)
+{
+    enum { R = 4, S = 4 };
+    float t[R][S];
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < S; j++)
+            t[i][j] = c[i * ldc + j];
+    for (int64_t k = 0; k < K; k++)
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < S; j++)
+                t[i][j] = fmaf(a[k * R + i], b[k * S + j], t[i][j]);
+    for (int i = 0; i < R; i++)
+        for (int j = 0; j < S; j++)
+            c[i * ldc + j] = t[i][j];
+}
+
+#ifdef GEMM_X86
+__attribute__((target("avx2,fma"))) static void fkr_avx2(int64_t K, const float *a,
+                                                         const float *b, float *c, int64_t ldc)
+{
+    enum { R = 4, V = 2, S = 8 * V };
+    __m256 t[R][V];
+#pragma GCC unroll 8
+    for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+        for (int j = 0; j < V; j++)
+            t[i][j] = _mm256_loadu_ps(c + i * ldc + 8 * j);
+    for (int64_t k = 0; k < K; k++, a += R, b += S) {
+        __m256 bv[V];
+#pragma GCC unroll 4
+        for (int j = 0; j < V; j++)
+            bv[j] = _mm256_loadu_ps(b + 8 * j);
+#pragma GCC unroll 8
+        for (int i = 0; i < R; i++) {
+            __m256 av = _mm256_broadcast_ss(a + i);
+#pragma GCC unroll 4
+            for (int j = 0; j < V; j++)
+                t[i][j] = _mm256_fmadd_ps(av, bv[j], t[i][j]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+        for (int j = 0; j < V; j++)
+            _mm256_storeu_ps(c + i * ldc + 8 * j, t[i][j]);
+}
+
+__attribute__((target("avx512f"))) static void fkr_avx512(int64_t K, const float *a,
+                                                          const float *b, float *c, int64_t ldc)
+{
+    enum { R = 8, V = 2, S = 16 * V };
+    __m512 t[R][V];
+#pragma GCC unroll 8
+    for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+        for (int j = 0; j < V; j++)
+            t[i][j] = _mm512_loadu_ps(c + i * ldc + 16 * j);
+    for (int64_t k = 0; k < K; k++, a += R, b += S) {
+        __m512 bv[V];
+#pragma GCC unroll 4
+        for (int j = 0; j < V; j++)
+            bv[j] = _mm512_loadu_ps(b + 16 * j);
+#pragma GCC unroll 8
+        for (int i = 0; i < R; i++) {
+            __m512 av = _mm512_set1_ps(a[i]);
+#pragma GCC unroll 4
+            for (int j = 0; j < V; j++)
+                t[i][j] = _mm512_fmadd_ps(av, bv[j], t[i][j]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+        for (int j = 0; j < V; j++)
+            _mm512_storeu_ps(c + i * ldc + 16 * j, t[i][j]);
+}
+#endif
+
+/* ---- drivers --------------------------------------------------------------------------------------- */
+
+/* runs kern on every tile of c (M x N floats, row stride N); tiles cut by M or N run on a
+ * padded copy of their accumulators in tmp (mr x nr floats) */
+#define TILES(mr, nr, tmp, CALL)                                                               \
+    do {                                                                                       \
+        for (int64_t q = 0; q < N; q += (nr)) {                                                \
+            int cols = N - q < (nr) ? (int)(N - q) : (nr);                                     \
+            for (int64_t p = 0; p < M; p += (mr)) {                                            \
+                int rows = M - p < (mr) ? (int)(M - p) : (mr);                                 \
+                const int64_t pi = p / (mr), qi = q / (nr);                                    \
+                float *tile = c + p * N + q;                                                   \
+                int64_t ld = N;                                                                \
+                bool cut = rows < (mr) || cols < (nr);                                         \
+                if (cut) {                                                                     \
+                    for (int i = 0; i < (mr); i++)                                             \
+                        for (int j = 0; j < (nr); j++)                                         \
+                            tmp[i * (nr) + j] = i < rows && j < cols ? tile[i * N + j] : 0;    \
+                    tile = tmp;                                                                \
+                    ld = (nr);                                                                 \
+                }                                                                              \
+                CALL;                                                                          \
+                if (cut)                                                                       \
+                    for (int i = 0; i < rows; i++)                                             \
+                        memcpy(c + (p + i) * N + q, tmp + i * (nr), sizeof(float) * (size_t)cols); \
+            }                                                                                  \
+        }                                                                                      \
+    } while (0)
+
+void emu_gemm_groups_f32(const emu_gemm_opnd *A, const emu_gemm_opnd *B, float *c, int64_t M,
+                         int64_t N, int64_t K, int G, void *scratch)
+{
+    int isa = gemm_isa();
+    int mr = shapes[isa].mr, nr = shapes[isa].nr;
+    ukr_fn kern = ukr_c;
+#ifdef GEMM_X86
+    if (isa == ISA_AVX512)
+        kern = ukr_avx512;
+    else if (isa == ISA_AVX2)
+        kern = ukr_avx2;
+#endif
+    double *ap = scratch;
+    double *bp = ap + cdiv(M, mr) * mr * K;
+    float *tmp = (float *)(void *)(bp + cdiv(N, nr) * nr * K);
+    pack_a(A, M, K, mr, ap);
+    pack_b(B, K, N, nr, bp);
+    TILES(mr, nr, tmp, kern(K, G, ap + pi * mr * K, bp + qi * nr * K, tile, ld));
+}
+
+void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64_t N, int64_t K,
+                      void *scratch)
+{
+    int isa = gemm_isa();
+    int mr = shapes[isa].fmr, nr = shapes[isa].fnr;
+    fkr_fn kern = fkr_c;
+#ifdef GEMM_X86
+    if (isa == ISA_AVX512)
+        kern = fkr_avx512;
+    else if (isa == ISA_AVX2)
+        kern = fkr_avx2;
+#endif
+    float *ap = scratch;
+    float *bp = ap + cdiv(M, mr) * mr * K;
+    float *tmp = bp + cdiv(N, nr) * nr * K;
+    pack_a_f32(A, M, K, mr, ap);
+    pack_b_f32(B, K, N, nr, bp);
+    TILES(mr, nr, tmp, kern(K, ap + pi * mr * K, bp + qi * nr * K, tile, ld));
+}

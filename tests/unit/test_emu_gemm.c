@@ -1,0 +1,325 @@
+/*
+ * test_emu_gemm.c - the fast paths of tt.dot (src/emu/dot_gemm.c) give the reference loops'
+ * bits (src/emu/dot.c), on every instruction set level this machine has:
+ *  - the micro-kernels directly, on random shapes with odd sizes (tile edges in M, N and a
+ *    partial last group in K), every operand kind and group size, with NaN, infinities,
+ *    signed zeros, subnormals and values far apart in magnitude;
+ *  - whole kernels through the emulator, fast against reference (emu_dot_use_reference):
+ *    f16, bf16, tf32, tf32x3, bf16x3, bf16x6, ieee, an accumulator carried through a K loop
+ *    (updated in place), a batched 3-D dot.
+ * NaN results must be NaN in both; their payloads may differ (see dot_gemm.c).
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include "emu/emu_internal.h"
+#include "emu_test.h"
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+/* a random float with special values sprinkled in; `spread`: binary exponents in
+ * [-spread, spread] */
+static float rand_value(int spread, bool specials)
+{
+    uint32_t r = rnd() % 1000;
+    if (specials) {
+        if (r < 6)
+            return NAN;
+        if (r < 12)
+            return r & 1 ? INFINITY : -INFINITY;
+        if (r < 30)
+            return r & 1 ? 0.0f : -0.0f;
+        if (r < 40)
+            return ldexpf((float)(rnd() % 1024) + 1, -150 + (int)(rnd() % 20)); /* subnormal */
+    }
+    float m = (float)(rnd() % 4096) / 2048.0f - 1.0f;
+    return ldexpf(m, (int)(rnd() % (2 * spread + 1)) - spread);
+}
+
+static bool same(float x, float y)
+{
+    if (isnan(x) || isnan(y))
+        return isnan(x) && isnan(y);
+    uint32_t a, b;
+    memcpy(&a, &x, 4);
+    memcpy(&b, &y, 4);
+    return a == b;
+}
+
+static double decoded(emu_ek ek, const void *p, int64_t i, bool tf32)
+{
+    double v = emu_load_f64(ek, p, i);
+    if (ek == EK_F32 && tf32 && isfinite(v)) {
+        float f = (float)v;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        u &= 0xffffe000u;
+        memcpy(&f, &u, 4);
+        v = f;
+    }
+    return v;
+}
+
+/* one random case of the MMA-group kernel against emu_dot_mma_ref */
+static void check_groups(int64_t M, int64_t N, int64_t K, emu_ek ek, bool tf32, int G,
+                         int spread, bool specials)
+{
+    size_t es = emu_ek_size(ek);
+    uint8_t *a = malloc(es * (size_t)(M * K)), *b = malloc(es * (size_t)(K * N));
+    float *c = malloc(sizeof(float) * (size_t)(M * N));
+    double *da = malloc(sizeof(double) * (size_t)(M * K)), *db = malloc(sizeof(double) * (size_t)(K * N));
+    double *acc = malloc(sizeof(double) * (size_t)(M * N));
+    void *scratch = aligned_alloc(64, (emu_gemm_scratch_bytes(M, N, K) + 63) & ~(size_t)63);
+    for (int64_t i = 0; i < M * K; i++)
+        emu_store_f64(ek, a, i, rand_value(spread, specials));
+    for (int64_t i = 0; i < K * N; i++)
+        emu_store_f64(ek, b, i, rand_value(spread, specials));
+    for (int64_t i = 0; i < M * K; i++)
+        da[i] = decoded(ek, a, i, tf32);
+    for (int64_t i = 0; i < K * N; i++)
+        db[i] = decoded(ek, b, i, tf32);
+    for (int64_t i = 0; i < M * N; i++) {
+        c[i] = rand_value(spread, specials);
+        acc[i] = c[i];
+    }
+    emu_dot_mma_ref(da, db, acc, M, N, K, G, EK_F32);
+    emu_gemm_opnd ga = {a, ek, tf32}, gb = {b, ek, tf32};
+    /* the decoded-doubles operands (the decompositions' parts) on every other case */
+    emu_gemm_opnd gda = {da, EK_F64, false}, gdb = {db, EK_F64, false};
+    bool dbl = rnd() & 1;
+    emu_gemm_groups_f32(dbl ? &gda : &ga, dbl ? &gdb : &gb, c, M, N, K, G, scratch);
+    for (int64_t i = 0; i < M * N; i++)
+        if (!same(c[i], (float)acc[i])) {
+            fail_msg("%lldx%lldx%lld %s%s G=%d isa %d: element %lld: %a, reference %a",
+                     (long long)M, (long long)N, (long long)K, emu_ek_name(ek), tf32 ? " tf32" : "",
+                     G, emu_gemm_isa_levels(), (long long)i, c[i], (float)acc[i]);
+        }
+    free(a);
+    free(b);
+    free(c);
+    free(da);
+    free(db);
+    free(acc);
+    free(scratch);
+}
+
+static void check_fma(int64_t M, int64_t N, int64_t K, bool specials)
+{
+    float *a = malloc(sizeof(float) * (size_t)(M * K)), *b = malloc(sizeof(float) * (size_t)(K * N));
+    float *c = malloc(sizeof(float) * (size_t)(M * N)), *want = malloc(sizeof(float) * (size_t)(M * N));
+    void *scratch = aligned_alloc(64, (emu_gemm_scratch_bytes(M, N, K) + 63) & ~(size_t)63);
+    for (int64_t i = 0; i < M * K; i++)
+        a[i] = rand_value(20, specials);
+    for (int64_t i = 0; i < K * N; i++)
+        b[i] = rand_value(20, specials);
+    for (int64_t i = 0; i < M * N; i++)
+        c[i] = want[i] = rand_value(20, specials);
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t k = 0; k < K; k++)
+                want[m * N + n] = fmaf(a[m * K + k], b[k * N + n], want[m * N + n]);
+    emu_gemm_fma_f32(a, b, c, M, N, K, scratch);
+    for (int64_t i = 0; i < M * N; i++)
+        if (!same(c[i], want[i]))
+            fail_msg("fma %lldx%lldx%lld: element %lld: %a, reference %a", (long long)M,
+                     (long long)N, (long long)K, (long long)i, c[i], want[i]);
+    free(a);
+    free(b);
+    free(c);
+    free(want);
+    free(scratch);
+}
+
+static void t_kernels(void **s)
+{
+    (void)s;
+    for (int isa = 0; isa < emu_gemm_isa_levels(); isa++) {
+        emu_gemm_force_isa(isa);
+        /* the bench's tile, exact tiles, and odd sizes cutting every tile and group */
+        static const int64_t shapes[][3] = {{128, 128, 32}, {16, 16, 16}, {8, 16, 64},
+                                            {1, 1, 1},      {3, 5, 7},    {17, 33, 19},
+                                            {9, 15, 24},    {31, 47, 40}, {64, 24, 17}};
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            const int64_t *sh = shapes[i];
+            for (int spec = 0; spec < 2; spec++) {
+                check_groups(sh[0], sh[1], sh[2], EK_F16, false, 16, 7, spec);
+                check_groups(sh[0], sh[1], sh[2], EK_BF16, false, 16, 60, spec);
+                check_groups(sh[0], sh[1], sh[2], EK_F32, true, 8, 60, spec);
+                check_groups(sh[0], sh[1], sh[2], EK_F8E5, false, 32, 7, spec);
+                check_fma(sh[0], sh[1], sh[2], spec);
+            }
+        }
+        for (int r = 0; r < 40; r++) {
+            int64_t M = 1 + rnd() % 40, N = 1 + rnd() % 70, K = 1 + rnd() % 70;
+            static const emu_ek eks[] = {EK_F16, EK_BF16, EK_F32};
+            emu_ek ek = eks[rnd() % 3];
+            int G = ek == EK_F32 ? 8 : 16;
+            /* far-apart magnitudes: the double sums round */
+            check_groups(M, N, K, ek, ek == EK_F32, G, ek == EK_F16 ? 14 : 100, rnd() & 1);
+            check_fma(M, N, K, rnd() & 1);
+        }
+    }
+    emu_gemm_force_isa(-1);
+}
+
+/* ---- whole kernels: fast paths against the reference loops ------------------------------------ */
+
+TL_KERNEL(k_gdot, (a_ptr, b_ptr, c_ptr, d_ptr), (int, M), (int, N), (int, K), (int, STEPS),
+          (const char *, PREC))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N), rk = tl_arange(0, K);
+    tl_tensor acc = tl_load(tl_add(c_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))));
+    tl_tensor ap = tl_add(a_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), K * STEPS), tl_idx(rk, "None, :")));
+    tl_tensor bp = tl_add(b_ptr, tl_add(tl_mul(tl_idx(rk, ":, None"), N), tl_idx(rn, "None, :")));
+    TL_FOR(s, tl_range(0, STEPS, 1), acc, ap, bp)
+    {
+        (void)s;
+        acc = tl_dot(tl_load(ap), tl_load(bp), .acc = acc, .input_precision = PREC);
+        ap = tl_add(ap, K);
+        bp = tl_add(bp, K * N);
+    }
+    tl_store(tl_add(d_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))), acc);
+}
+
+TL_KERNEL(k_bdot, (a_ptr, b_ptr, d_ptr), (int, B), (int, M), (int, N), (int, K))
+{
+    tl_tensor rb = tl_arange(0, B), rm = tl_arange(0, M), rn = tl_arange(0, N), rk = tl_arange(0, K);
+    tl_tensor ia = tl_add(tl_mul(tl_idx(rb, ":, None, None"), M * K),
+                          tl_add(tl_mul(tl_idx(rm, "None, :, None"), K), tl_idx(rk, "None, None, :")));
+    tl_tensor ib = tl_add(tl_mul(tl_idx(rb, ":, None, None"), K * N),
+                          tl_add(tl_mul(tl_idx(rk, "None, :, None"), N), tl_idx(rn, "None, None, :")));
+    tl_tensor id = tl_add(tl_mul(tl_idx(rb, ":, None, None"), M * N),
+                          tl_add(tl_mul(tl_idx(rm, "None, :, None"), N), tl_idx(rn, "None, None, :")));
+    tl_store(tl_add(d_ptr, id), tl_dot(tl_load(tl_add(a_ptr, ia)), tl_load(tl_add(b_ptr, ib))));
+}
+
+/* builds k_gdot with tf32 and rewrites its tt.dot's inputPrecision to `prec` (the frontend
+ * refuses bf16x3 and bf16x6, which come from other producers' IR) */
+typedef struct prec_rw {
+    ct_module *m;
+    const char *prec;
+} prec_rw;
+
+static bool set_prec(ct_op *op, void *ud)
+{
+    prec_rw *w = ud;
+    if (op->code == CT_OP_TT_DOT)
+        ct_op_set_attr(w->m, op, "inputPrecision", ct_attr_enum(w->m, w->prec));
+    return true;
+}
+
+static ct_emu_kernel *build_prec(const char *sig, const char *cx, const char *prec)
+{
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(&k_gdot, sig, cx, NULL, &d);
+    assert_non_null(m);
+    prec_rw w = {m, prec};
+    ct_walk_module(m, set_prec, &w);
+    ct_emu_kernel *k = ct_emu_compile(m, k_gdot.name, &d);
+    if (!k)
+        ct_diags_print(&d, stderr, true);
+    ct_diags_free(&d);
+    ct_module_destroy(m);
+    assert_non_null(k);
+    return k;
+}
+
+/* runs k on the buffers with the fast paths and with the reference; same bits */
+static void both_ways(const ct_emu_kernel *k, ct_emu *e, int nargs, const ct_emu_arg *args,
+                      float *out, int64_t n, const char *what)
+{
+    float *ref = malloc(sizeof(float) * (size_t)n);
+    ct_emu_result r;
+    atomic_store(&emu_dot_use_reference, 1);
+    assert_int_equal(emu_go(e, k, 1, 1, 1, 1, nargs, args, &r), CT_EMU_OK);
+    memcpy(ref, out, sizeof(float) * (size_t)n);
+    atomic_store(&emu_dot_use_reference, 0);
+    assert_int_equal(emu_go(e, k, 1, 1, 1, 1, nargs, args, &r), CT_EMU_OK);
+    for (int64_t i = 0; i < n; i++)
+        if (!same(out[i], ref[i]))
+            fail_msg("%s: element %lld: %a, reference %a", what, (long long)i, out[i], ref[i]);
+    free(ref);
+}
+
+static void t_through_emulator(void **s)
+{
+    (void)s;
+    enum { M = 32, N = 64, K = 16, STEPS = 3 };
+    static const struct {
+        const char *dt, *prec;
+        ct_emu_dtype dtype;
+        int spread;
+    } cases[] = {
+        {"fp16", "tf32", CT_EMU_F16, 7},   {"bf16", "tf32", CT_EMU_BF16, 60},
+        {"fp32", "tf32", CT_EMU_F32, 60},  {"fp32", "tf32x3", CT_EMU_F32, 30},
+        {"fp32", "bf16x3", CT_EMU_F32, 30}, {"fp32", "bf16x6", CT_EMU_F32, 30},
+        {"fp32", "ieee", CT_EMU_F32, 30},
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        char sig[160], cx[128];
+        snprintf(sig, sizeof sig, "a_ptr=*%s b_ptr=*%s c_ptr=*fp32 d_ptr=*fp32", cases[ci].dt,
+                 cases[ci].dt);
+        bool bf = !strncmp(cases[ci].prec, "bf16x", 5);
+        snprintf(cx, sizeof cx, "M=%d N=%d K=%d STEPS=%d PREC='%s'", M, N, K, STEPS,
+                 bf ? "tf32" : cases[ci].prec);
+        ct_emu_kernel *k = bf ? build_prec(sig, cx, cases[ci].prec) : emu_build(&k_gdot, sig, cx);
+        size_t es = ct_emu_dtype_size(cases[ci].dtype);
+        void *a = malloc(es * M * K * STEPS), *b = malloc(es * K * STEPS * N);
+        float *c = malloc(sizeof(float) * M * N), *d = malloc(sizeof(float) * M * N);
+        for (int spec = 0; spec < 2; spec++) {
+            for (int i = 0; i < M * K * STEPS; i++)
+                ct_emu_set(cases[ci].dtype, a, i, rand_value(cases[ci].spread, spec));
+            for (int i = 0; i < K * STEPS * N; i++)
+                ct_emu_set(cases[ci].dtype, b, i, rand_value(cases[ci].spread, spec));
+            for (int i = 0; i < M * N; i++)
+                c[i] = rand_value(cases[ci].spread, spec);
+            ct_emu *e = ct_emu_new();
+            ct_emu_arg args[] = {
+                ct_emu_ptr(ct_emu_add_buffer(e, "a", a, es * M * K * STEPS, cases[ci].dtype, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "b", b, es * K * STEPS * N, cases[ci].dtype, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "c", c, sizeof(float) * M * N, CT_EMU_F32, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "d", d, sizeof(float) * M * N, CT_EMU_F32, CT_EMU_OUT))};
+            both_ways(k, e, 4, args, d, M * N, cases[ci].prec);
+            ct_emu_free(e);
+        }
+        free(a);
+        free(b);
+        free(c);
+        free(d);
+        ct_emu_kernel_free(k);
+    }
+    /* a batched dot */
+    enum { BB = 2, BM = 16, BN = 32, BK = 32 };
+    ct_emu_kernel *k = emu_build(&k_bdot, "a_ptr=*fp16 b_ptr=*fp16 d_ptr=*fp32",
+                                 "B=2 M=16 N=32 K=32");
+    static uint16_t a[BB * BM * BK], b[BB * BK * BN];
+    static float d[BB * BM * BN];
+    for (int i = 0; i < BB * BM * BK; i++)
+        ct_emu_set(CT_EMU_F16, a, i, rand_value(7, true));
+    for (int i = 0; i < BB * BK * BN; i++)
+        ct_emu_set(CT_EMU_F16, b, i, rand_value(7, true));
+    ct_emu *e = ct_emu_new();
+    ct_emu_arg args[] = {ct_emu_ptr(ct_emu_add_buffer(e, "a", a, sizeof a, CT_EMU_F16, CT_EMU_IN)),
+                         ct_emu_ptr(ct_emu_add_buffer(e, "b", b, sizeof b, CT_EMU_F16, CT_EMU_IN)),
+                         ct_emu_ptr(ct_emu_add_buffer(e, "d", d, sizeof d, CT_EMU_F32, CT_EMU_OUT))};
+    both_ways(k, e, 3, args, d, BB * BM * BN, "batched");
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_kernels),
+        cmocka_unit_test(t_through_emulator),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
