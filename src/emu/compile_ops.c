@@ -519,6 +519,7 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
     bool bptr = ps->kind == CT_TY_PTR && ps->elem && ps->elem->kind == CT_TY_TENSOR;
     emu_mem_aux *x = emu_cc_aux(C, sizeof *x);
     x->scalar = pt->kind != CT_TY_TENSOR;
+    x->inner = pt->kind == CT_TY_TENSOR && pt->rank > 0 ? pt->shape[pt->rank - 1] : 1;
     if (bptr) {
         const ct_type *blk = ps->elem;
         int ek = emu_cc_ek_of(blk->elem);

@@ -255,6 +255,7 @@ typedef struct emu_mem_aux {
     emu_ek ek;
     bool has_mask, has_other;
     bool scalar;             /* a scalar pointer: faults name no lane */
+    int64_t inner;           /* lanes along the last dimension (rows of a tile) */
     int rmw;                 /* RMW_* */
     /* block pointers */
     int rank;

@@ -114,7 +114,18 @@ int emu_h_addptr(emu_frame *F, const emu_ins *I)
     return EMU_NEXT;
 }
 
-/* ---- loads and stores -------------------------------------------------------- */
+/* ---- loads and stores --------------------------------------------------------
+ *
+ * A tensor of pointers is usually one block of memory (a row of a vector op) or a tile whose
+ * rows are blocks (a 2-D load of a matrix tile).  Those are checked once per block: the span of
+ * the block's active lanes must lie in one buffer; then the lanes are copied with typed loops.
+ * Anything else (gathers, a block that leaves its buffer) goes lane by lane, and a fault names
+ * the first bad lane in lane order, as before. */
+
+/* element types for host memory that may be less aligned than the type (a caller's buffer) */
+typedef uint16_t u16u __attribute__((aligned(1), may_alias));
+typedef uint32_t u32u __attribute__((aligned(1), may_alias));
+typedef uint64_t u64u __attribute__((aligned(1), may_alias));
 
 /* true when p[i] == p[0] + i * es for every lane: one block of memory */
 static bool contiguous(const uint64_t *p, int64_t n, uint64_t es)
@@ -122,6 +133,18 @@ static bool contiguous(const uint64_t *p, int64_t n, uint64_t es)
     uint64_t base = p[0], bad = 0;
     for (int64_t i = 0; i < n; i++)
         bad |= p[i] ^ (base + (uint64_t)i * es);
+    return bad == 0;
+}
+
+/* true when each row of L lanes is one block */
+static bool rows_contiguous(const uint64_t *p, int64_t n, int64_t L, uint64_t es)
+{
+    uint64_t bad = 0;
+    for (int64_t r = 0; r < n; r += L) {
+        uint64_t base = p[r];
+        for (int64_t j = 0; j < L; j++)
+            bad |= p[r + j] ^ (base + (uint64_t)j * es);
+    }
     return bad == 0;
 }
 
@@ -152,18 +175,132 @@ static void mask_span(const uint8_t *mask, int64_t n, int64_t *first, int64_t *l
 {
     *first = 0;
     *last = n - 1;
-    if (!mask)
-        return;
-    uint8_t all = 1;
-    for (int64_t i = 0; i < n; i++)
-        all &= mask[i];
-    if (all & 1)
+    if (!mask || all_on(mask, n))
         return;
     while (*first < n && !(mask[*first] & 1))
         (*first)++;
     while (*last >= 0 && !(mask[*last] & 1))
         (*last)--;
 }
+
+/* d[i] = lane i of a block: h[i] where the mask is on, else other[i] or 0; h is valid for
+ * lanes [f, l] only */
+#define MASKED_IN(T)                                                                           \
+    do {                                                                                       \
+        T *dd = (T *)d;                                                                        \
+        const T *hh = (const T *)h, *oo = (const T *)other;                                    \
+        if (oo) {                                                                              \
+            for (int64_t i = 0; i < f; i++)                                                    \
+                dd[i] = oo[i];                                                                 \
+            for (int64_t i = f; i <= l; i++)                                                   \
+                dd[i] = (mask[i] & 1) ? hh[i] : oo[i];                                         \
+            for (int64_t i = l + 1; i < n; i++)                                                \
+                dd[i] = oo[i];                                                                 \
+        } else {                                                                               \
+            for (int64_t i = 0; i < f; i++)                                                    \
+                dd[i] = 0;                                                                     \
+            for (int64_t i = f; i <= l; i++)                                                   \
+                dd[i] = (mask[i] & 1) ? hh[i] : 0;                                             \
+            for (int64_t i = l + 1; i < n; i++)                                                \
+                dd[i] = 0;                                                                     \
+        }                                                                                      \
+    } while (0)
+
+static void masked_in(uint8_t *d, const uint8_t *h, const uint8_t *mask, const uint8_t *other,
+                      int64_t n, int64_t f, int64_t l, size_t es)
+{
+    switch (es) {
+    case 1:
+        MASKED_IN(uint8_t);
+        break;
+    case 2:
+        MASKED_IN(u16u);
+        break;
+    case 4:
+        MASKED_IN(u32u);
+        break;
+    case 8:
+        MASKED_IN(u64u);
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++) {
+            const uint8_t *src = i >= f && i <= l && (mask[i] & 1) ? h + (size_t)i * es
+                                 : other                          ? other + (size_t)i * es
+                                                                  : NULL;
+            if (src)
+                memcpy(d + (size_t)i * es, src, es);
+            else
+                memset(d + (size_t)i * es, 0, es);
+        }
+    }
+}
+
+/* loads the n lanes of one block starting at p[0]; false when an active lane is outside its
+ * buffer (the caller then goes lane by lane to name it) */
+static bool load_block(const ct_emu *e, uint8_t *d, const uint64_t *p, const uint8_t *mask,
+                       const uint8_t *other, int64_t n, size_t es)
+{
+    int64_t f, l;
+    mask_span(mask, n, &f, &l);
+    if (f > l) {
+        masked_in(d, NULL, mask, other, n, n, n - 1, es);
+        return true;
+    }
+    const uint8_t *h = block(e, p[f], (uint64_t)(l - f + 1) * es, es, false);
+    if (!h)
+        return false;
+    h -= (size_t)f * es;
+    if (f == 0 && l == n - 1 && (!mask || all_on(mask, n)))
+        memcpy(d, h, (size_t)n * es);
+    else
+        masked_in(d, h, mask, other, n, f, l, es);
+    return true;
+}
+
+/* stores the n lanes of one block starting at p[0]; false as load_block */
+static bool store_block(const ct_emu *e, const uint8_t *v, const uint64_t *p, const uint8_t *mask,
+                        int64_t n, size_t es)
+{
+    int64_t f, l;
+    mask_span(mask, n, &f, &l);
+    if (f > l)
+        return true;
+    uint8_t *h = block(e, p[f], (uint64_t)(l - f + 1) * es, es, true);
+    if (!h)
+        return false;
+    h -= (size_t)f * es;
+    if (f == 0 && l == n - 1 && (!mask || all_on(mask, n))) {
+        memcpy(h, v, (size_t)n * es);
+        return true;
+    }
+#define MASKED_OUT(T)                                                                          \
+    for (int64_t i = f; i <= l; i++)                                                           \
+        if (mask[i] & 1)                                                                       \
+            ((T *)h)[i] = ((const T *)v)[i];
+    switch (es) {
+    case 1:
+        MASKED_OUT(uint8_t);
+        break;
+    case 2:
+        MASKED_OUT(u16u);
+        break;
+    case 4:
+        MASKED_OUT(u32u);
+        break;
+    case 8:
+        MASKED_OUT(u64u);
+        break;
+    default:
+        for (int64_t i = f; i <= l; i++)
+            if (mask[i] & 1)
+                memcpy(h + (size_t)i * es, v + (size_t)i * es, es);
+    }
+#undef MASKED_OUT
+    return true;
+}
+
+/* rows of at least this many lanes are checked as blocks */
+enum { MIN_ROW = 8 };
 
 int emu_h_load(emu_frame *F, const emu_ins *I)
 {
@@ -176,29 +313,18 @@ int emu_h_load(emu_frame *F, const emu_ins *I)
     uint8_t *d = F->mem + I->d;
     const ct_emu *e = F->run->e;
     if (n > 4 && contiguous(p, n, es)) {
-        /* one block: check the span of the active lanes once */
-        int64_t f, l;
-        mask_span(mask, n, &f, &l);
-        const uint8_t *h = f <= l ? block(e, p[f], (uint64_t)(l - f + 1) * es, es, false) : NULL;
-        if (f > l || h) {
-            if (!mask || (f == 0 && l == n - 1 && (mask[0] & 1) && all_on(mask, n))) {
-                memcpy(d, h, (size_t)n * es);
-                return EMU_NEXT;
-            }
-            h -= (size_t)f * es;
-            for (int64_t i = 0; i < n; i++) {
-                const uint8_t *src = (mask[i] & 1) ? h + (size_t)i * es
-                                     : other      ? other + (size_t)i * es
-                                                  : NULL;
-                if (src)
-                    memcpy(d + (size_t)i * es, src, es);
-                else
-                    memset(d + (size_t)i * es, 0, es);
-            }
+        if (load_block(e, d, p, mask, other, n, es))
             return EMU_NEXT;
-        }
-        /* some active lane is out of bounds: the per-lane loop names it */
+    } else if (x->inner >= MIN_ROW && n % x->inner == 0 && rows_contiguous(p, n, x->inner, es)) {
+        int64_t L = x->inner, r = 0;
+        for (; r < n; r += L)
+            if (!load_block(e, d + (size_t)r * es, p + r, mask ? mask + r : NULL,
+                            other ? other + (size_t)r * es : NULL, L, es))
+                break;
+        if (r >= n)
+            return EMU_NEXT;
     }
+    /* lane by lane (a gather, or some active lane is out of bounds: this names it) */
     win w = win_init();
     for (int64_t i = 0; i < n; i++) {
         uint8_t *dst = d + (size_t)i * es;
@@ -222,6 +348,9 @@ int emu_h_load(emu_frame *F, const emu_ins *I)
         case 8:
             memcpy(dst, h, 8);
             break;
+        case 1:
+            *dst = *h;
+            break;
         default:
             memcpy(dst, h, es);
         }
@@ -239,22 +368,17 @@ int emu_h_store(emu_frame *F, const emu_ins *I)
     const uint8_t *mask = x->has_mask ? F->mem + I->c : NULL;
     const ct_emu *e = F->run->e;
     if (n > 4 && contiguous(p, n, es)) {
-        int64_t f, l;
-        mask_span(mask, n, &f, &l);
-        if (f > l)
+        if (store_block(e, v, p, mask, n, es))
             return EMU_NEXT;
-        uint8_t *h = block(e, p[f], (uint64_t)(l - f + 1) * es, es, true);
-        if (h) {
-            h -= (size_t)f * es;
-            if (!mask || all_on(mask, n)) {
-                memcpy(h, v, (size_t)n * es);
-                return EMU_NEXT;
-            }
-            for (int64_t i = f; i <= l; i++)
-                if (mask[i] & 1)
-                    memcpy(h + (size_t)i * es, v + (size_t)i * es, es);
+    } else if (x->inner >= MIN_ROW && n % x->inner == 0 && rows_contiguous(p, n, x->inner, es)) {
+        /* a fault in a later row: the lane loop below stores the earlier lanes again (the same
+         * values in the same order) and names the lane */
+        int64_t L = x->inner, r = 0;
+        for (; r < n; r += L)
+            if (!store_block(e, v + (size_t)r * es, p + r, mask ? mask + r : NULL, L, es))
+                break;
+        if (r >= n)
             return EMU_NEXT;
-        }
     }
     win w = win_init();
     for (int64_t i = 0; i < n; i++) {
@@ -263,7 +387,22 @@ int emu_h_store(emu_frame *F, const emu_ins *I)
         uint8_t *h = resolve(e, &w, p[i], es, true);
         if (!h)
             return lane_fault(F, I, i, p[i], es, true);
-        memcpy(h, v + (size_t)i * es, es);
+        switch (es) {
+        case 4:
+            memcpy(h, v + (size_t)i * 4, 4);
+            break;
+        case 2:
+            memcpy(h, v + (size_t)i * 2, 2);
+            break;
+        case 8:
+            memcpy(h, v + (size_t)i * 8, 8);
+            break;
+        case 1:
+            *h = v[i];
+            break;
+        default:
+            memcpy(h, v + (size_t)i * es, es);
+        }
     }
     return EMU_NEXT;
 }

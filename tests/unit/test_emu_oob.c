@@ -56,6 +56,20 @@ TL_KERNEL(k_tile, (a_ptr, b_ptr, M, N, stride), (int, BM), (int, BN), (bool, MAS
     tl_store(optrs, a, .mask = tl_logical_and(mask, tl_lt(tl_idx(rm, ":, None"), M)));
 }
 
+/* a BM x BN tile with `other` = -1, rows and columns masked, stored with the same mask */
+TL_KERNEL(k_tile_other, (a_ptr, b_ptr, M, N, stride), (int, BM), (int, BN))
+{
+    tl_tensor rm = tl_add(tl_mul(tl_program_id(0), BM), tl_arange(0, BM));
+    tl_tensor rn = tl_add(tl_mul(tl_program_id(1), BN), tl_arange(0, BN));
+    tl_tensor offs = tl_add(tl_mul(tl_idx(rm, ":, None"), stride), tl_idx(rn, "None, :"));
+    tl_tensor mask = tl_logical_and(tl_lt(tl_idx(rn, "None, :"), N), tl_lt(tl_idx(rm, ":, None"), M));
+    tl_tensor a = tl_load(tl_add(a_ptr, offs), .mask = mask, .other = tl_c(-1.0));
+    tl_store(tl_add(b_ptr, offs), tl_add(a, 1000.0), .mask = mask);
+    tl_tensor dense = tl_add(tl_mul(tl_idx(rm, ":, None"), BN), tl_idx(tl_arange(0, BN), "None, :"));
+    tl_store(tl_add(b_ptr, dense), a,
+             .mask = tl_logical_and(tl_lt(tl_idx(rm, ":, None"), M), tl_eq(tl_program_id(1), 2)));
+}
+
 /* atomic_cas at lock[idx] */
 TL_KERNEL(k_cas, (lock_ptr, idx), (int, UNUSED))
 {
@@ -306,6 +320,38 @@ static void t_tile_2d_grid(void **s)
     ct_emu_kernel_free(k);
 }
 
+static void t_tile_rows(void **s)
+{
+    (void)s;
+    /* a 12 x 40 matrix (row stride 40) in 16 x 16 tiles: each tile's rows are blocks of memory
+     * 40 elements apart; rows >= 12 and columns >= 40 are masked; tile column 2 also writes
+     * its loaded tile (`other` = -1 where masked) densely at the start of b */
+    ct_emu_kernel *k = emu_build(&k_tile_other, "a_ptr=*fp32 b_ptr=*fp32 M=i32 N=i32 stride=i32",
+                                 "BM=16 BN=16");
+    static float a[12 * 40], b[12 * 40];
+    for (int i = 0; i < 12 * 40; i++) {
+        a[i] = (float)i;
+        b[i] = 7;
+    }
+    ct_emu *e = ct_emu_new();
+    int ia = ct_emu_add_buffer(e, "a", a, sizeof a, CT_EMU_F32, CT_EMU_IN);
+    int ib = ct_emu_add_buffer(e, "b", b, sizeof b, CT_EMU_F32, CT_EMU_INOUT);
+    ct_emu_arg args[] = {ct_emu_ptr(ia), ct_emu_ptr(ib), ct_emu_int(12), ct_emu_int(40),
+                         ct_emu_int(40)};
+    ct_emu_result r;
+    /* tile column 2 runs last (programs in order, one thread): its dense copy wins */
+    assert_int_equal(emu_go(e, k, 1, 3, 1, 1, 5, args, &r), CT_EMU_OK);
+    for (int i = 0; i < 12 * 16; i++) {
+        int row = i / 16, col = 32 + i % 16;
+        float want = col < 40 ? a[row * 40 + col] : -1.0f;
+        assert_true(b[i] == want);
+    }
+    for (int i = 12 * 16; i < 12 * 40; i++)
+        assert_true(b[i] == a[i] + 1000);
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
 static void t_cas_and_scalar(void **s)
 {
     (void)s;
@@ -398,7 +444,7 @@ int main(void)
         cmocka_unit_test(t_load_negative_offset),   cmocka_unit_test(t_masked_lanes_untouched),
         cmocka_unit_test(t_store_one_past_end),     cmocka_unit_test(t_store_negative),
         cmocka_unit_test(t_atomic_oob),             cmocka_unit_test(t_tile_2d),
-        cmocka_unit_test(t_tile_2d_grid),           cmocka_unit_test(t_cas_and_scalar),
+        cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows),           cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
