@@ -26,7 +26,7 @@ enum { CV_SEXT, CV_ZEXT, CV_TRUNC, CV_SITOFP, CV_UITOFP, CV_FPTOSI, CV_FPTOUI, C
 /* ---- typed fast paths ---------------------------------------------------- */
 
 #define DEF_CV(NAME, S, D, EXPR)                                                               \
-    static int NAME(emu_frame *F, const emu_ins *I)                                            \
+    EMU_CLONES static int NAME(emu_frame *F, const emu_ins *I)                                 \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         D *RESTRICT d = SLOT(F, I->d, D);                                                      \
@@ -38,7 +38,7 @@ enum { CV_SEXT, CV_ZEXT, CV_TRUNC, CV_SITOFP, CV_UITOFP, CV_FPTOSI, CV_FPTOUI, C
         return EMU_NEXT;                                                                       \
     }
 
-DEF_CV(cv_f16_f32, uint16_t, float, emu_h2f(x))
+DEF_CV(cv_f16_f32, uint16_t, float, emu_h2f_calc(x))
 DEF_CV(cv_bf16_f32, uint16_t, float, emu_bf2f(x))
 DEF_CV(cv_f32_f16, float, uint16_t, emu_f2h(x))
 DEF_CV(cv_f32_f16_rz, float, uint16_t, emu_f2h_rz(x))

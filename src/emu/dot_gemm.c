@@ -105,124 +105,92 @@ static const struct {
 };
 enum { MAX_MR = 8, MAX_NR = 32 };
 
-static inline int64_t cdiv(int64_t a, int64_t b)
-{
-    return (a + b - 1) / b;
-}
-
 size_t emu_gemm_scratch_bytes(int64_t M, int64_t N, int64_t K)
 {
-    /* packed A and B of the widest shapes, doubles, and one padded accumulator tile */
-    return sizeof(double) * (size_t)((cdiv(M, MAX_MR) * MAX_MR + cdiv(N, MAX_NR) * MAX_NR) * K) +
-           sizeof(float) * MAX_MR * MAX_NR + 128;
+    /* A and B decoded to doubles, a cut panel of each, a cut accumulator tile */
+    return sizeof(double) * (size_t)((M + N + MAX_MR + MAX_NR) * K + MAX_MR * MAX_NR) + 256;
 }
 
-/* ---- packing ----------------------------------------------------------------------------------- */
+/* ---- decoding ---------------------------------------------------------------------------------- */
 
-static inline float tf32_cut(float x)
+/* n elements of an operand to doubles, as the reference's decode() does (tf32: cut f32
+ * mantissas to 10 bits); the loops vectorize */
+EMU_CLONES static void decode_f16(const uint16_t *p, int64_t n, double *out)
 {
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    if ((u & 0x7f800000u) != 0x7f800000u)
-        u &= 0xffffe000u;
-    memcpy(&x, &u, 4);
-    return x;
+    for (int64_t i = 0; i < n; i++)
+        out[i] = emu_h2f_calc(p[i]);
 }
 
-/* element i of an operand, as the reference's decode() gives it */
-static inline double elem(const emu_gemm_opnd *o, int64_t i)
+EMU_CLONES static void decode_bf16(const uint16_t *p, int64_t n, double *out)
+{
+    for (int64_t i = 0; i < n; i++)
+        out[i] = emu_bf2f(p[i]);
+}
+
+EMU_CLONES static void decode_f32(const float *p, int64_t n, double *out, bool tf32)
+{
+    if (!tf32) {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = p[i];
+        return;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &p[i], 4);
+        u = (u & 0x7f800000u) != 0x7f800000u ? u & 0xffffe000u : u;
+        float f;
+        memcpy(&f, &u, 4);
+        out[i] = f;
+    }
+}
+
+/* the operand as a row-major double matrix: decoded into buf, or the operand itself */
+static const double *decoded(const emu_gemm_opnd *o, int64_t n, double *buf)
 {
     switch (o->ek) {
-    case EK_F16:
-        return emu_h2f(((const uint16_t *)o->p)[i]);
-    case EK_BF16:
-        return emu_bf2f(((const uint16_t *)o->p)[i]);
-    case EK_F32: {
-        float v = ((const float *)o->p)[i];
-        return o->tf32 ? tf32_cut(v) : v;
-    }
     case EK_F64:
-        return ((const double *)o->p)[i];
+        return o->p;
+    case EK_F16:
+        decode_f16(o->p, n, buf);
+        break;
+    case EK_BF16:
+        decode_bf16(o->p, n, buf);
+        break;
+    case EK_F32:
+        decode_f32(o->p, n, buf, o->tf32);
+        break;
     default:
-        return emu_load_f64(o->ek, o->p, i);
+        for (int64_t i = 0; i < n; i++)
+            buf[i] = emu_load_f64(o->ek, o->p, i);
     }
+    return buf;
 }
 
-/* rows [0, M) of A (M x K, row-major) into panels of mr rows, k-major, zero-padded */
-static void pack_a(const emu_gemm_opnd *A, int64_t M, int64_t K, int mr, double *dst)
-{
-    for (int64_t p = 0; p < M; p += mr) {
-        int rows = M - p < mr ? (int)(M - p) : mr;
-        for (int i = 0; i < rows; i++) {
-            int64_t r = (p + i) * K;
-            for (int64_t k = 0; k < K; k++)
-                dst[k * mr + i] = elem(A, r + k);
-        }
-        for (int i = rows; i < mr; i++)
-            for (int64_t k = 0; k < K; k++)
-                dst[k * mr + i] = 0;
-        dst += (size_t)mr * (size_t)K;
-    }
-}
+/* rows [p, p + rows) of A (lda) into an mr x K panel (row stride K), zero rows below */
+#define CUT_A(T, A, lda, p, rows, mr, K, dst)                                                 \
+    do {                                                                                       \
+        for (int i_ = 0; i_ < (mr); i_++)                                                      \
+            for (int64_t k_ = 0; k_ < (K); k_++)                                               \
+                (dst)[i_ * (K) + k_] = i_ < (rows) ? (A)[((p) + i_) * (lda) + k_] : (T)0;      \
+    } while (0)
 
-/* columns [0, N) of B (K x N, row-major) into panels of nr columns, k-major, zero-padded */
-static void pack_b(const emu_gemm_opnd *B, int64_t K, int64_t N, int nr, double *dst)
-{
-    for (int64_t q = 0; q < N; q += nr) {
-        int cols = N - q < nr ? (int)(N - q) : nr;
-        for (int64_t k = 0; k < K; k++) {
-            double *d = dst + k * nr;
-            int64_t r = k * N + q;
-            switch (B->ek) {
-            case EK_F16:
-                for (int j = 0; j < cols; j++)
-                    d[j] = emu_h2f(((const uint16_t *)B->p)[r + j]);
-                break;
-            default:
-                for (int j = 0; j < cols; j++)
-                    d[j] = elem(B, r + j);
-            }
-            for (int j = cols; j < nr; j++)
-                d[j] = 0;
-        }
-        dst += (size_t)nr * (size_t)K;
-    }
-}
-
-/* the FMA dot's operands, as floats (f32 only) */
-static void pack_a_f32(const float *A, int64_t M, int64_t K, int mr, float *dst)
-{
-    for (int64_t p = 0; p < M; p += mr) {
-        int rows = M - p < mr ? (int)(M - p) : mr;
-        for (int64_t k = 0; k < K; k++) {
-            for (int i = 0; i < rows; i++)
-                dst[k * mr + i] = A[(p + i) * K + k];
-            for (int i = rows; i < mr; i++)
-                dst[k * mr + i] = 0;
-        }
-        dst += (size_t)mr * (size_t)K;
-    }
-}
-
-static void pack_b_f32(const float *B, int64_t K, int64_t N, int nr, float *dst)
-{
-    for (int64_t q = 0; q < N; q += nr) {
-        int cols = N - q < nr ? (int)(N - q) : nr;
-        for (int64_t k = 0; k < K; k++) {
-            memcpy(dst + k * nr, B + k * N + q, sizeof(float) * (size_t)cols);
-            for (int j = cols; j < nr; j++)
-                dst[k * nr + j] = 0;
-        }
-        dst += (size_t)nr * (size_t)K;
-    }
-}
+/* columns [q, q + cols) of B (ldb) into a K x nr panel (row stride nr), zero columns right */
+#define CUT_B(T, B, ldb, q, cols, nr, K, dst)                                                 \
+    do {                                                                                       \
+        for (int64_t k_ = 0; k_ < (K); k_++)                                                   \
+            for (int j_ = 0; j_ < (nr); j_++)                                                  \
+                (dst)[k_ * (nr) + j_] = j_ < (cols) ? (B)[k_ * (ldb) + (q) + j_] : (T)0;       \
+    } while (0)
 
 /* ---- micro-kernels: the MMA-group model ------------------------------------------------------------
- * c (mr x nr floats, row stride ldc) <- the groups of a (K x MR, packed) times b (K x NR, packed) */
+ * c (MR x NR floats, row stride ldc) <- the groups of a (MR x K, row stride lda) times b (K x NR,
+ * row stride ldb) */
 
-typedef void (*ukr_fn)(int64_t K, int G, const double *a, const double *b, float *c, int64_t ldc);
+typedef void (*ukr_fn)(int64_t K, int G, const double *a, int64_t lda, const double *b,
+                       int64_t ldb, float *c, int64_t ldc);
 
-static void ukr_c(int64_t K, int G, const double *a, const double *b, float *c, int64_t ldc)
+static void ukr_c(int64_t K, int G, const double *a, int64_t lda, const double *b, int64_t ldb,
+                  float *c, int64_t ldc)
 {
     enum { R = 4, S = 4 };
     for (int64_t k0 = 0; k0 < K; k0 += G) {
@@ -231,7 +199,7 @@ static void ukr_c(int64_t K, int G, const double *a, const double *b, float *c, 
         for (int64_t k = k0; k < k1; k++)
             for (int i = 0; i < R; i++)
                 for (int j = 0; j < S; j++)
-                    t[i][j] += a[k * R + i] * b[k * S + j]; /* exact product: one rounding */
+                    t[i][j] += a[i * lda + k] * b[k * ldb + j]; /* exact product: one rounding */
         for (int i = 0; i < R; i++)
             for (int j = 0; j < S; j++)
                 c[i * ldc + j] = (float)((double)c[i * ldc + j] + t[i][j]);
@@ -240,9 +208,10 @@ static void ukr_c(int64_t K, int G, const double *a, const double *b, float *c, 
 
 #ifdef GEMM_X86
 __attribute__((target("avx2,fma"))) static void ukr_avx2(int64_t K, int G, const double *a,
-                                                         const double *b, float *c, int64_t ldc)
+                                                         int64_t lda, const double *b, int64_t ldb,
+                                                         float *c, int64_t ldc)
 {
-    enum { R = 4, V = 2, S = 4 * V };
+    enum { R = 4, V = 2 };
     for (int64_t k0 = 0; k0 < K; k0 += G) {
         int64_t k1 = k0 + G < K ? k0 + G : K;
         __m256d t[R][V];
@@ -251,15 +220,14 @@ __attribute__((target("avx2,fma"))) static void ukr_avx2(int64_t K, int G, const
 #pragma GCC unroll 4
             for (int j = 0; j < V; j++)
                 t[i][j] = _mm256_setzero_pd();
-        const double *ak = a + k0 * R, *bk = b + k0 * S;
-        for (int64_t k = k0; k < k1; k++, ak += R, bk += S) {
+        for (int64_t k = k0; k < k1; k++) {
             __m256d bv[V];
 #pragma GCC unroll 4
             for (int j = 0; j < V; j++)
-                bv[j] = _mm256_loadu_pd(bk + 4 * j);
+                bv[j] = _mm256_loadu_pd(b + k * ldb + 4 * j);
 #pragma GCC unroll 8
             for (int i = 0; i < R; i++) {
-                __m256d av = _mm256_broadcast_sd(ak + i);
+                __m256d av = _mm256_broadcast_sd(a + i * lda + k);
 #pragma GCC unroll 4
                 for (int j = 0; j < V; j++)
                     t[i][j] = _mm256_fmadd_pd(av, bv[j], t[i][j]);
@@ -277,9 +245,10 @@ __attribute__((target("avx2,fma"))) static void ukr_avx2(int64_t K, int G, const
 }
 
 __attribute__((target("avx512f"))) static void ukr_avx512(int64_t K, int G, const double *a,
-                                                          const double *b, float *c, int64_t ldc)
+                                                          int64_t lda, const double *b,
+                                                          int64_t ldb, float *c, int64_t ldc)
 {
-    enum { R = 8, V = 2, S = 8 * V };
+    enum { R = 8, V = 2 };
     for (int64_t k0 = 0; k0 < K; k0 += G) {
         int64_t k1 = k0 + G < K ? k0 + G : K;
         __m512d t[R][V];
@@ -288,15 +257,14 @@ __attribute__((target("avx512f"))) static void ukr_avx512(int64_t K, int G, cons
 #pragma GCC unroll 4
             for (int j = 0; j < V; j++)
                 t[i][j] = _mm512_setzero_pd();
-        const double *ak = a + k0 * R, *bk = b + k0 * S;
-        for (int64_t k = k0; k < k1; k++, ak += R, bk += S) {
+        for (int64_t k = k0; k < k1; k++) {
             __m512d bv[V];
 #pragma GCC unroll 4
             for (int j = 0; j < V; j++)
-                bv[j] = _mm512_loadu_pd(bk + 8 * j);
+                bv[j] = _mm512_loadu_pd(b + k * ldb + 8 * j);
 #pragma GCC unroll 8
             for (int i = 0; i < R; i++) {
-                __m512d av = _mm512_set1_pd(ak[i]);
+                __m512d av = _mm512_set1_pd(a[i * lda + k]);
 #pragma GCC unroll 4
                 for (int j = 0; j < V; j++)
                     t[i][j] = _mm512_fmadd_pd(av, bv[j], t[i][j]);
@@ -315,11 +283,13 @@ __attribute__((target("avx512f"))) static void ukr_avx512(int64_t K, int G, cons
 #endif
 
 /* ---- micro-kernels: the FMA dot ----------------------------------------------------------------------
- * c (mr x nr floats, row stride ldc) <- fmaf over all K, k in order */
+ * c (MR x NR floats, row stride ldc) <- fmaf over all K, k in order */
 
-typedef void (*fkr_fn)(int64_t K, const float *a, const float *b, float *c, int64_t ldc);
+typedef void (*fkr_fn)(int64_t K, const float *a, int64_t lda, const float *b, int64_t ldb,
+                       float *c, int64_t ldc);
 
-static void fkr_c(int64_t K, const float *a, const float *b, float *c, int64_t ldc)
+static void fkr_c(int64_t K, const float *a, int64_t lda, const float *b, int64_t ldb, float *c,
+                  int64_t ldc)
 {
     enum { R = 4, S = 4 };
     float t[R][S];
@@ -329,31 +299,32 @@ static void fkr_c(int64_t K, const float *a, const float *b, float *c, int64_t l
     for (int64_t k = 0; k < K; k++)
         for (int i = 0; i < R; i++)
             for (int j = 0; j < S; j++)
-                t[i][j] = fmaf(a[k * R + i], b[k * S + j], t[i][j]);
+                t[i][j] = fmaf(a[i * lda + k], b[k * ldb + j], t[i][j]);
     for (int i = 0; i < R; i++)
         for (int j = 0; j < S; j++)
             c[i * ldc + j] = t[i][j];
 }
 
 #ifdef GEMM_X86
-__attribute__((target("avx2,fma"))) static void fkr_avx2(int64_t K, const float *a,
-                                                         const float *b, float *c, int64_t ldc)
+__attribute__((target("avx2,fma"))) static void fkr_avx2(int64_t K, const float *a, int64_t lda,
+                                                         const float *b, int64_t ldb, float *c,
+                                                         int64_t ldc)
 {
-    enum { R = 4, V = 2, S = 8 * V };
+    enum { R = 4, V = 2 };
     __m256 t[R][V];
 #pragma GCC unroll 8
     for (int i = 0; i < R; i++)
 #pragma GCC unroll 4
         for (int j = 0; j < V; j++)
             t[i][j] = _mm256_loadu_ps(c + i * ldc + 8 * j);
-    for (int64_t k = 0; k < K; k++, a += R, b += S) {
+    for (int64_t k = 0; k < K; k++) {
         __m256 bv[V];
 #pragma GCC unroll 4
         for (int j = 0; j < V; j++)
-            bv[j] = _mm256_loadu_ps(b + 8 * j);
+            bv[j] = _mm256_loadu_ps(b + k * ldb + 8 * j);
 #pragma GCC unroll 8
         for (int i = 0; i < R; i++) {
-            __m256 av = _mm256_broadcast_ss(a + i);
+            __m256 av = _mm256_broadcast_ss(a + i * lda + k);
 #pragma GCC unroll 4
             for (int j = 0; j < V; j++)
                 t[i][j] = _mm256_fmadd_ps(av, bv[j], t[i][j]);
@@ -366,24 +337,25 @@ __attribute__((target("avx2,fma"))) static void fkr_avx2(int64_t K, const float 
             _mm256_storeu_ps(c + i * ldc + 8 * j, t[i][j]);
 }
 
-__attribute__((target("avx512f"))) static void fkr_avx512(int64_t K, const float *a,
-                                                          const float *b, float *c, int64_t ldc)
+__attribute__((target("avx512f"))) static void fkr_avx512(int64_t K, const float *a, int64_t lda,
+                                                          const float *b, int64_t ldb, float *c,
+                                                          int64_t ldc)
 {
-    enum { R = 8, V = 2, S = 16 * V };
+    enum { R = 8, V = 2 };
     __m512 t[R][V];
 #pragma GCC unroll 8
     for (int i = 0; i < R; i++)
 #pragma GCC unroll 4
         for (int j = 0; j < V; j++)
             t[i][j] = _mm512_loadu_ps(c + i * ldc + 16 * j);
-    for (int64_t k = 0; k < K; k++, a += R, b += S) {
+    for (int64_t k = 0; k < K; k++) {
         __m512 bv[V];
 #pragma GCC unroll 4
         for (int j = 0; j < V; j++)
-            bv[j] = _mm512_loadu_ps(b + 16 * j);
+            bv[j] = _mm512_loadu_ps(b + k * ldb + 16 * j);
 #pragma GCC unroll 8
         for (int i = 0; i < R; i++) {
-            __m512 av = _mm512_set1_ps(a[i]);
+            __m512 av = _mm512_set1_ps(a[i * lda + k]);
 #pragma GCC unroll 4
             for (int j = 0; j < V; j++)
                 t[i][j] = _mm512_fmadd_ps(av, bv[j], t[i][j]);
@@ -399,18 +371,32 @@ __attribute__((target("avx512f"))) static void fkr_avx512(int64_t K, const float
 
 /* ---- drivers --------------------------------------------------------------------------------------- */
 
-/* runs kern on every tile of c (M x N floats, row stride N); tiles cut by M or N run on a
- * padded copy of their accumulators in tmp (mr x nr floats) */
-#define TILES(mr, nr, tmp, CALL)                                                               \
+/* Runs CALL on every MR x NR tile of c (M x N floats, row stride N): column panels outside (one
+ * panel of B stays in L1), row panels inside.  CALL sees a, lda (rows p.. of A), b, ldb
+ * (columns q.. of B) and tile, ld (the accumulators).  A tile cut by M or N runs on zero-padded
+ * copies of its rows of A (pa), its columns of B (pb) and its accumulators (tmp). */
+#define TILES(T, mr, nr, A, B, pa, pb, tmp, CALL)                                                \
     do {                                                                                       \
         for (int64_t q = 0; q < N; q += (nr)) {                                                \
             int cols = N - q < (nr) ? (int)(N - q) : (nr);                                     \
+            const T *b = (B) + q;                                                              \
+            int64_t ldb = N;                                                                   \
+            if (cols < (nr)) {                                                                 \
+                CUT_B(T, (B), N, q, cols, (nr), K, (pb));                                      \
+                b = (pb);                                                                      \
+                ldb = (nr);                                                                    \
+            }                                                                                  \
             for (int64_t p = 0; p < M; p += (mr)) {                                            \
                 int rows = M - p < (mr) ? (int)(M - p) : (mr);                                 \
-                const int64_t pi = p / (mr), qi = q / (nr);                                    \
+                const T *a = (A) + p * K;                                                      \
+                int64_t lda = K;                                                               \
                 float *tile = c + p * N + q;                                                   \
                 int64_t ld = N;                                                                \
                 bool cut = rows < (mr) || cols < (nr);                                         \
+                if (rows < (mr)) {                                                             \
+                    CUT_A(T, (A), K, p, rows, (mr), K, (pa));                                  \
+                    a = (pa);                                                                  \
+                }                                                                              \
                 if (cut) {                                                                     \
                     for (int i = 0; i < (mr); i++)                                             \
                         for (int j = 0; j < (nr); j++)                                         \
@@ -438,12 +424,10 @@ void emu_gemm_groups_f32(const emu_gemm_opnd *A, const emu_gemm_opnd *B, float *
     else if (isa == ISA_AVX2)
         kern = ukr_avx2;
 #endif
-    double *ap = scratch;
-    double *bp = ap + cdiv(M, mr) * mr * K;
-    float *tmp = (float *)(void *)(bp + cdiv(N, nr) * nr * K);
-    pack_a(A, M, K, mr, ap);
-    pack_b(B, K, N, nr, bp);
-    TILES(mr, nr, tmp, kern(K, G, ap + pi * mr * K, bp + qi * nr * K, tile, ld));
+    double *da = scratch, *db = da + M * K, *pa = db + K * N, *pb = pa + MAX_MR * K;
+    float *tmp = (float *)(void *)(pb + MAX_NR * K);
+    const double *a0 = decoded(A, M * K, da), *b0 = decoded(B, K * N, db);
+    TILES(double, mr, nr, a0, b0, pa, pb, tmp, kern(K, G, a, lda, b, ldb, tile, ld));
 }
 
 void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64_t N, int64_t K,
@@ -458,10 +442,6 @@ void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64
     else if (isa == ISA_AVX2)
         kern = fkr_avx2;
 #endif
-    float *ap = scratch;
-    float *bp = ap + cdiv(M, mr) * mr * K;
-    float *tmp = bp + cdiv(N, nr) * nr * K;
-    pack_a_f32(A, M, K, mr, ap);
-    pack_b_f32(B, K, N, nr, bp);
-    TILES(mr, nr, tmp, kern(K, ap + pi * mr * K, bp + qi * nr * K, tile, ld));
+    float *pa = scratch, *pb = pa + MAX_MR * K, *tmp = pb + MAX_NR * K;
+    TILES(float, mr, nr, A, B, pa, pb, tmp, kern(K, a, lda, b, ldb, tile, ld));
 }

@@ -401,7 +401,53 @@ static inline float emu_h2f(uint16_t h)
 {
     return emu_h2f_tab[h];
 }
-uint16_t emu_f2h(float f);        /* RNE, overflow to inf */
+/* f32 -> f16 bits, RNE, overflow to inf, NaN to the canonical 0x7fff (cvt.rn.f16.f32);
+ * without branches, so that loops over it vectorize */
+static inline uint16_t emu_f2h(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u;
+    x &= 0x7fffffffu;
+    /* normal: round the mantissa to 10 bits, ties to even; a carry moves the exponent */
+    uint32_t nrm = (x + ((uint32_t)(15 - 127) << 23) + 0xfffu + ((x >> 13) & 1u)) >> 13;
+    /* subnormal: the float adder rounds to the 2^-24 quantum */
+    float g;
+    memcpy(&g, &x, 4);
+    g += 0.5f;
+    uint32_t gu;
+    memcpy(&gu, &g, 4);
+    uint32_t o = x < 0x38800000u ? gu - 0x3f000000u : nrm;
+    o = x >= 0x47800000u ? 0x7c00u : o;
+    return (uint16_t)(x > 0x7f800000u ? 0x7fffu : (o | sign)); /* canonical NaN has no sign */
+}
+/* f16 bits -> f32, the table's values computed without branches (vectorizes) */
+static inline float emu_h2f_calc(uint16_t h)
+{
+    uint32_t hu = h;
+    uint32_t s = (hu & 0x8000u) << 16, e = (hu >> 10) & 0x1fu, m = hu & 0x3ffu;
+    /* subnormal: 2^-14 (1 + m/1024) - 2^-14 = m 2^-24, exactly */
+    uint32_t t = 0x38800000u | (m << 13);
+    float tf;
+    memcpy(&tf, &t, 4);
+    float sub = tf - 0x1p-14f;
+    uint32_t us;
+    memcpy(&us, &sub, 4);
+    uint32_t u = e == 31 ? 0x7f800000u | (m << 13) : ((e + 112) << 23) | (m << 13);
+    u = e == 0 ? us : u;
+    u |= s;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+/* Element loops that should use the widest vectors the CPU has: one clone per level, picked
+ * when the program is loaded.  Only for loops whose results do not depend on the vector width
+ * (IEEE operations, integer and bit operations: GCC keeps their semantics when vectorizing). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define EMU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define EMU_CLONES
+#endif
 uint16_t emu_f2h_rz(float f);     /* toward zero, overflow to max finite */
 static inline float emu_bf2f(uint16_t b)
 {

@@ -131,34 +131,6 @@ void emu_numeric_init(void)
     pthread_once(&tables_once, init_tables);
 }
 
-uint16_t emu_f2h(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = x & 0x80000000u;
-    x ^= sign;
-    uint16_t o;
-    if (x >= 0x47800000u) {
-        o = x > 0x7f800000u ? 0x7fff : 0x7c00;
-        if (x > 0x7f800000u)
-            return o; /* canonical NaN has no sign */
-    } else if (x < 0x38800000u) {
-        /* subnormal: let the float adder round to the 2^-24 quantum */
-        float g;
-        memcpy(&g, &x, 4);
-        g += 0.5f;
-        uint32_t u;
-        memcpy(&u, &g, 4);
-        o = (uint16_t)(u - 0x3f000000u);
-    } else {
-        uint32_t odd = (x >> 13) & 1;
-        x += ((uint32_t)(15 - 127) << 23) + 0xfff;
-        x += odd;
-        o = (uint16_t)(x >> 13);
-    }
-    return (uint16_t)(o | (sign >> 16));
-}
-
 uint16_t emu_f2h_rz(float f)
 {
     uint32_t x;

@@ -16,6 +16,7 @@
 #include "emu_test.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static int cur_isa = -1; /* the level forced, for messages */
 static uint32_t rnd(void)
 {
     rng ^= rng << 13;
@@ -97,9 +98,9 @@ static void check_groups(int64_t M, int64_t N, int64_t K, emu_ek ek, bool tf32, 
     emu_gemm_groups_f32(dbl ? &gda : &ga, dbl ? &gdb : &gb, c, M, N, K, G, scratch);
     for (int64_t i = 0; i < M * N; i++)
         if (!same(c[i], (float)acc[i])) {
-            fail_msg("%lldx%lldx%lld %s%s G=%d isa %d: element %lld: %a, reference %a",
+            fail_msg("%lldx%lldx%lld %s%s G=%d isa %d dbl %d: element %lld: %a, reference %a",
                      (long long)M, (long long)N, (long long)K, emu_ek_name(ek), tf32 ? " tf32" : "",
-                     G, emu_gemm_isa_levels(), (long long)i, c[i], (float)acc[i]);
+                     G, cur_isa, dbl, (long long)i, c[i], (float)acc[i]);
         }
     free(a);
     free(b);
@@ -140,8 +141,10 @@ static void check_fma(int64_t M, int64_t N, int64_t K, bool specials)
 static void t_kernels(void **s)
 {
     (void)s;
+    emu_numeric_init(); /* the f16 and fp8 tables */
     for (int isa = 0; isa < emu_gemm_isa_levels(); isa++) {
         emu_gemm_force_isa(isa);
+        cur_isa = isa;
         /* the bench's tile, exact tiles, and odd sizes cutting every tile and group */
         static const int64_t shapes[][3] = {{128, 128, 32}, {16, 16, 16}, {8, 16, 64},
                                             {1, 1, 1},      {3, 5, 7},    {17, 33, 19},
