@@ -30,7 +30,7 @@
 #define INT_TYPES(X) X(8, int8_t, uint8_t) X(16, int16_t, uint16_t) X(32, int32_t, uint32_t) X(64, int64_t, uint64_t)
 
 #define DEF_IBIN(NAME, W, S, U, EXPR)                                                          \
-    static int NAME##_i##W(emu_frame *F, const emu_ins *I)                                     \
+    EMU_CLONES static int NAME##_i##W(emu_frame *F, const emu_ins *I)                          \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         U *RESTRICT d = SLOT(F, I->d, U);                                                      \
@@ -108,7 +108,7 @@ INT_TYPES(INT_OPS)
 
 /* i1: booleans stored as 0/1; as signed integers they are 0 and -1. */
 #define DEF_BBIN(NAME, EXPR)                                                                   \
-    static int NAME##_i1(emu_frame *F, const emu_ins *I)                                       \
+    EMU_CLONES static int NAME##_i1(emu_frame *F, const emu_ins *I)                            \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         uint8_t *RESTRICT d = SLOT(F, I->d, uint8_t);                                          \
@@ -156,7 +156,7 @@ DEF_BBIN(shrsi, x)
 /* ---- integer compares ----------------------------------------------------- */
 
 #define DEF_ICMP(PNAME, W, S, U, EXPR)                                                         \
-    static int cmpi_##PNAME##_i##W(emu_frame *F, const emu_ins *I)                             \
+    EMU_CLONES static int cmpi_##PNAME##_i##W(emu_frame *F, const emu_ins *I)                  \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         uint8_t *RESTRICT d = SLOT(F, I->d, uint8_t);                                          \
@@ -185,7 +185,7 @@ DEF_BBIN(shrsi, x)
 INT_TYPES(ICMPS)
 /* i1 as signed: true is -1, so signed order is reversed */
 #define ICMP1(PNAME, EXPR)                                                                     \
-    static int cmpi_##PNAME##_i1(emu_frame *F, const emu_ins *I)                               \
+    EMU_CLONES static int cmpi_##PNAME##_i1(emu_frame *F, const emu_ins *I)                    \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         uint8_t *RESTRICT d = SLOT(F, I->d, uint8_t);                                          \
@@ -329,7 +329,7 @@ static inline double drem_nv(double x, double y)
 /* The storage of each float kind: element type, load to compute type, store. */
 #define LD_F32(v) (v)
 #define ST_F32(v) canon_f(v)
-#define LD_F16(v) emu_h2f(v)
+#define LD_F16(v) emu_h2f_calc(v)
 #define ST_F16(v) emu_f2h(v)
 #define LD_BF16(v) emu_bf2f(v)
 #define ST_BF16(v) emu_f2bf(v)
@@ -337,7 +337,7 @@ static inline double drem_nv(double x, double y)
 #define ST_F64(v) canon_d(v)
 
 #define DEF_FBIN(NAME, SFX, T, C, LD, ST, EXPR)                                                \
-    static int NAME##_##SFX(emu_frame *F, const emu_ins *I)                                    \
+    EMU_CLONES static int NAME##_##SFX(emu_frame *F, const emu_ins *I)                         \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         T *RESTRICT d = SLOT(F, I->d, T);                                                      \
@@ -381,7 +381,7 @@ FLOAT_OPS(f64, double, double, LD_F64, ST_F64, dmax_nv, dmin_nv, dmax_nan, dmin_
 
 /* fused multiply-add forms: 0 a*b+c, 1 a*b-c, 2 c-a*b; and math.fma */
 #define DEF_FMA(FORM, SFX, T, C, LD, ST, FMA, EXPR)                                            \
-    static int fma##FORM##_##SFX(emu_frame *F, const emu_ins *I)                               \
+    EMU_CLONES static int fma##FORM##_##SFX(emu_frame *F, const emu_ins *I)                    \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         T *RESTRICT d = SLOT(F, I->d, T);                                                      \
@@ -426,7 +426,7 @@ emu_fn emu_fma_fn(emu_ek ek, int form)
 /* ---- float compares --------------------------------------------------------- */
 
 #define DEF_FCMP(PNAME, SFX, T, C, LD, EXPR)                                                   \
-    static int cmpf_##PNAME##_##SFX(emu_frame *F, const emu_ins *I)                            \
+    EMU_CLONES static int cmpf_##PNAME##_##SFX(emu_frame *F, const emu_ins *I)                 \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         uint8_t *RESTRICT d = SLOT(F, I->d, uint8_t);                                          \
@@ -653,7 +653,7 @@ DEF_FMA(3, bf16, uint16_t, float, LD_BF16, ST_BF16, fma16, fma16(x, y, z))
 
 /* tt.clampf(x, lo, hi): min(max(x, lo), hi) with max/min or max.NaN/min.NaN */
 #define DEF_CLAMP(NAME, SFX, T, C, LD, ST, MAX, MIN)                                           \
-    static int NAME##_##SFX(emu_frame *F, const emu_ins *I)                                    \
+    EMU_CLONES static int NAME##_##SFX(emu_frame *F, const emu_ins *I)                         \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         T *RESTRICT d = SLOT(F, I->d, T);                                                      \

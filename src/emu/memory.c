@@ -88,7 +88,7 @@ static inline win win_init(void)
 
 /* ---- addptr ------------------------------------------------------------------ */
 
-int emu_h_addptr(emu_frame *F, const emu_ins *I)
+EMU_CLONES int emu_h_addptr(emu_frame *F, const emu_ins *I)
 {
     int64_t n = NE(F, I);
     uint64_t *d = SLOT(F, I->d, uint64_t);

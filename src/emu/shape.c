@@ -34,7 +34,7 @@ int emu_h_fill(emu_frame *F, const emu_ins *I)
             p[i] = v;                                                                          \
     } while (0)
 
-static void fill(void *dst, const void *src, int64_t n, size_t es)
+EMU_CLONES static void fill(void *dst, const void *src, int64_t n, size_t es)
 {
     switch (es) {
     case 1:
@@ -238,7 +238,7 @@ int emu_h_histogram(emu_frame *F, const emu_ins *I)
     return EMU_NEXT;
 }
 
-int emu_h_make_range(emu_frame *F, const emu_ins *I)
+EMU_CLONES int emu_h_make_range(emu_frame *F, const emu_ins *I)
 {
     int32_t *d = SLOT(F, I->d, int32_t);
     int32_t s = (int32_t)I->x.i;
@@ -255,7 +255,7 @@ int emu_h_make_range(emu_frame *F, const emu_ins *I)
             d[i] = (c[i] & 1) ? a[i] : b[i];                                                   \
     } while (0)
 
-int emu_h_select(emu_frame *F, const emu_ins *I)
+EMU_CLONES int emu_h_select(emu_frame *F, const emu_ins *I)
 {
     int64_t n = NE(F, I);
     const uint8_t *c = F->mem + I->a;
