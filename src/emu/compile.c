@@ -1078,6 +1078,8 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
             memcpy(k->inits, C.inits, sizeof(emu_init) * (size_t)C.ninits);
         k->ninits = C.ninits;
         k->frame_bytes = (C.frame + 63) & ~(size_t)63;
+        static _Atomic uint64_t next_uid = 1;
+        k->uid = atomic_fetch_add(&next_uid, 1);
     }
     free(C.code);
     free(C.vals);

@@ -91,7 +91,7 @@ static inline double round_out(double s, emu_ek out_ek)
 
 /* acc (doubles holding values of out_ek) += A x B, rounding to out_ek once
  * per group of G products; 16 columns at a time in registers */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static void mma_rows(
+EMU_CLONES static void mma_rows(
     const double *A, const double *B, double *acc, int64_t M, int64_t N, int64_t K, int G,
     emu_ek out_ek, double *tmp)
 {
@@ -222,7 +222,7 @@ static void fp8_exponents(emu_ek ek, const double *v, int64_t n, int32_t *e)
 
 /* one instruction on one row: p[n] <- step(p[n], a[k0:k1] . B[k0:k1][n]) for every n; a, ea are
  * the row of A and its exponents, B, eb all of B; NaN and inf propagate through the sums */
-__attribute__((target_clones("avx512f", "avx2", "default"))) static void fp8_mma_step(
+EMU_CLONES static void fp8_mma_step(
     const double *a, const int32_t *ea, const double *B, const int32_t *eb, int64_t N, int64_t k0,
     int64_t k1, double *p, int32_t *emax, double *scale, double *t)
 {

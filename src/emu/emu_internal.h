@@ -129,6 +129,7 @@ typedef struct emu_param_slot {
 
 struct ct_emu_kernel {
     ct_arena *arena;         /* everything below lives here */
+    uint64_t uid;            /* unique per compiled kernel (frames kept between runs) */
     char *name;
     emu_ins *code;
     int ncode;
@@ -186,6 +187,21 @@ struct emu_frame {
     emu_run *run;
     const ct_emu_kernel *k;
 };
+
+/* Frame memory a thread keeps from one run to the next (pool.c). */
+typedef struct emu_scratch {
+    uint8_t *mem;
+    size_t cap;
+    uint64_t owner;          /* uid of the kernel whose frame it last held, 0 if none */
+} emu_scratch;
+/* at least `bytes` of 64-aligned memory; *fresh unless it last held kernel `owner`'s frame
+ * (whose values are then still there) */
+uint8_t *emu_scratch_get(emu_scratch *s, size_t bytes, uint64_t owner, bool *fresh);
+void emu_scratch_release(emu_scratch *s);
+/* runs job(arg, i, scratch) for i in [0, n): i = 0 on the calling thread, the others on pool
+ * workers; returns when all are done, and how many threads ran (fewer than n when no thread
+ * could be started) */
+int emu_pool_run(int n, void (*job)(void *arg, int index, emu_scratch *s), void *arg);
 
 /* Runs instructions from pc until EMU_STOP or EMU_RET; returns that code. */
 int emu_exec(emu_frame *F, int32_t pc);
@@ -443,7 +459,8 @@ static inline float emu_h2f_calc(uint16_t h)
 /* Element loops that should use the widest vectors the CPU has: one clone per level, picked
  * when the program is loaded.  Only for loops whose results do not depend on the vector width
  * (IEEE operations, integer and bit operations: GCC keeps their semantics when vectorizing). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
+/* (ThreadSanitizer instruments the resolvers, which run before it is set up) */
 #define EMU_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define EMU_CLONES

@@ -128,7 +128,7 @@ typedef uint32_t u32u __attribute__((aligned(1), may_alias));
 typedef uint64_t u64u __attribute__((aligned(1), may_alias));
 
 /* true when p[i] == p[0] + i * es for every lane: one block of memory */
-static bool contiguous(const uint64_t *p, int64_t n, uint64_t es)
+EMU_CLONES static bool contiguous_scan(const uint64_t *p, int64_t n, uint64_t es)
 {
     uint64_t base = p[0], bad = 0;
     for (int64_t i = 0; i < n; i++)
@@ -136,8 +136,14 @@ static bool contiguous(const uint64_t *p, int64_t n, uint64_t es)
     return bad == 0;
 }
 
+static inline bool contiguous(const uint64_t *p, int64_t n, uint64_t es)
+{
+    /* the last lane first: a tile's rows or a gather usually fail there */
+    return p[n - 1] == p[0] + (uint64_t)(n - 1) * es && contiguous_scan(p, n, es);
+}
+
 /* true when each row of L lanes is one block */
-static bool rows_contiguous(const uint64_t *p, int64_t n, int64_t L, uint64_t es)
+EMU_CLONES static bool rows_contiguous(const uint64_t *p, int64_t n, int64_t L, uint64_t es)
 {
     uint64_t bad = 0;
     for (int64_t r = 0; r < n; r += L) {

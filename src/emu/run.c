@@ -359,11 +359,15 @@ static ct_emu_status check_args(const ct_emu *e, const ct_emu_kernel *k, int nar
 }
 
 typedef struct worker {
-    emu_run *R;
-    pthread_t th;
     int64_t done;
     bool alloc_failed;
+    char pad[64 - sizeof(int64_t) - sizeof(bool)]; /* one cache line per worker */
 } worker;
+
+typedef struct run_job {
+    emu_run *R;
+    worker *ws;
+} run_job;
 
 static void write_args(const emu_run *R, uint8_t *mem)
 {
@@ -388,17 +392,22 @@ static void write_args(const emu_run *R, uint8_t *mem)
     }
 }
 
-static void *work(void *arg)
+/* one thread of a run: set up its frame, then take programs in order until none is left */
+static void work(void *arg, int index, emu_scratch *scratch)
 {
-    worker *W = arg;
-    emu_run *R = W->R;
+    run_job *J = arg;
+    worker *W = &J->ws[index];
+    emu_run *R = J->R;
     const ct_emu_kernel *k = R->k;
-    uint8_t *mem = aligned_alloc(64, (k->frame_bytes + 63) & ~(size_t)63);
+    bool fresh;
+    uint8_t *mem = emu_scratch_get(scratch, k->frame_bytes, k->uid, &fresh);
     if (!mem) {
         W->alloc_failed = true;
-        return NULL;
+        return;
     }
-    memset(mem, 0, k->frame_bytes);
+    /* a frame that last held this kernel is used as it is, as by the next program of a run */
+    if (fresh)
+        memset(mem, 0, k->frame_bytes);
     for (int i = 0; i < k->ninits; i++)
         memcpy(mem + k->inits[i].off, k->inits[i].data, k->inits[i].bytes);
     write_args(R, mem);
@@ -426,8 +435,6 @@ static void *work(void *arg)
         else if (R->flags & CT_EMU_STOP_AT_FIRST)
             atomic_store(&R->next, R->nprog);
     }
-    free(mem);
-    return NULL;
 }
 
 static void poison_outputs(ct_emu *e)
@@ -493,24 +500,16 @@ ct_emu_status ct_emu_run(ct_emu *e, const ct_emu_kernel *k, const ct_emu_launch 
         nth = 1024;
     if ((int64_t)nth > R.nprog)
         nth = (int)(R.nprog > 0 ? R.nprog : 1);
-    worker *ws = calloc((size_t)nth, sizeof *ws);
+    worker *ws = aligned_alloc(64, sizeof(worker) * (size_t)nth);
     if (!ws) {
         pthread_mutex_destroy(&R.lock);
         res->status = CT_EMU_ERR_NOMEM;
         return res->status;
     }
+    memset(ws, 0, sizeof(worker) * (size_t)nth);
+    run_job J = {&R, ws};
     double t0 = now();
-    int started = 1;
-    for (int i = 0; i < nth; i++)
-        ws[i].R = &R;
-    for (int i = 1; i < nth; i++) {
-        if (pthread_create(&ws[i].th, NULL, work, &ws[i]) != 0)
-            break;
-        started++;
-    }
-    work(&ws[0]);
-    for (int i = 1; i < started; i++)
-        pthread_join(ws[i].th, NULL);
+    int started = emu_pool_run(nth, work, &J);
     res->seconds = now() - t0;
     res->threads = started;
     bool nomem = false;
