@@ -437,6 +437,41 @@ int emu_cc_uses_of(cctx *C, const ct_value *v)
     return (int)(intptr_t)ct_pm_get(&C->uses, v);
 }
 
+/* May op write its result over its operand `idx` (value index v), element i over element i?
+ * Only when nothing can read the operand's storage afterwards: every use of it is op itself
+ * or an operand of an earlier op of the same block (none nested in a region); it is defined
+ * afresh each time the block runs (a result of an op of the block, or an argument of an
+ * scf.for body, which the loop's copies rewrite every iteration); no other value shares its
+ * storage (an alias, or the value it aliases); it is no constant or argument written once per
+ * thread; it is not a batched value of a combine region. */
+bool emu_cc_overwritable(cctx *C, const ct_op *op, int idx, int v)
+{
+    const ct_value *x = op->opnds[idx];
+    if (C->batch > 0 || C->vals[v].n < 0)
+        return false;
+    if (x->def ? x->def->parent != op->parent
+               : !(x->owner == op->parent && x->owner->parent && x->owner->parent->parent &&
+                   x->owner->parent->parent->code == CT_OP_SCF_FOR && x->index > 0))
+        return false;
+    int seen = 0;
+    for (const ct_op *o = op; o; o = o->prev)
+        for (int i = 0; i < o->nopnds; i++)
+            seen += o->opnds[i] == x;
+    if (emu_cc_uses_of(C, x) != seen)
+        return false;
+    uint32_t off = C->vals[v].off;
+    for (int i = 0; i < C->nvals; i++)
+        if (i != v && C->vals[i].off == off)
+            return false;
+    for (int i = 0; i < C->ninits; i++)
+        if (C->inits[i].off == off)
+            return false;
+    for (int i = 0; i < C->k->nparams; i++)
+        if (C->k->pslots && C->k->pslots[i].off == off)
+            return false;
+    return true;
+}
+
 /* ---- dispatch and blocks ------------------------------------------------------------ */
 
 /* the operand and result counts an op must have before its compiler reads

@@ -73,6 +73,9 @@ typedef struct cctx {
     } while (0)
 
 #define OFF(i) (C->vals[(i)].off)
+
+/* may op write its result over its operand idx (value index v)? (compile.c) */
+bool emu_cc_overwritable(cctx *C, const ct_op *op, int idx, int v);
 #define INS(i) (&C->code[(i)])
 
 /* compile.c: diagnostics, storage, instructions, attributes, liveness, blocks */

@@ -171,8 +171,8 @@ bool emu_cc_constant(cctx *C, const ct_op *op)
 
 bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek operand_ek)
 {
-    int d = emu_cc_new_val(C, op, op->res[0].type);
     if (!fn) {
+        int d = emu_cc_new_val(C, op, op->res[0].type);
         emu_cc_err(C, op, "not supported on %s", emu_ek_name(operand_ek));
         emu_cc_bind(C, &op->res[0], d);
         return false;
@@ -180,6 +180,11 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
     int ops[3] = {0, 0, 0};
     for (int i = 0; i < nin && i < op->nopnds; i++)
         ops[i] = emu_cc_val(C, op, op->opnds[i]);
+    /* a pointer tensor advanced in a loop (p = p + step) is advanced in place, so that the
+     * loop's yield does not copy it */
+    int d = fn == emu_h_addptr && op->nopnds >= 1 && emu_cc_overwritable(C, op, 0, ops[0])
+                ? emu_cc_alias_val(C, ops[0], op->res[0].type)
+                : emu_cc_new_val(C, op, op->res[0].type);
     /* a parsed module is not trusted: the handler reads n elements of each */
     const val *dv = &C->vals[d];
     for (int i = 0; i < nin && i < op->nopnds; i++) {
@@ -704,35 +709,6 @@ bool emu_cc_bptr(cctx *C, const ct_op *op)
 
 /* ---- dot ---------------------------------------------------------------------------------------------------- */
 
-/* May the dot write its result over its accumulator operand (value index c)?  Then the
- * accumulator of a K loop is updated in place, and neither the dot nor the loop's yield copies
- * it.  Only when nothing can read the operand's storage after the dot: the dot is its only
- * use; it is defined afresh in the dot's block each time the block runs (a result of an op
- * of that block, or an argument of an scf.for body: the loop's pcopy rewrites it every
- * iteration); no other value shares its storage (an alias, or the value it aliases); it is no
- * constant or argument written once per thread. */
-static bool dot_in_place(cctx *C, const ct_op *op, int c)
-{
-    const ct_value *v = op->opnds[2];
-    if (emu_cc_uses_of(C, v) != 1)
-        return false;
-    if (v->def ? v->def->parent != op->parent
-               : !(v->owner == op->parent && v->owner->parent && v->owner->parent->parent &&
-                   v->owner->parent->parent->code == CT_OP_SCF_FOR && v->index > 0))
-        return false;
-    uint32_t off = C->vals[c].off;
-    for (int i = 0; i < C->nvals; i++)
-        if (i != c && C->vals[i].off == off)
-            return false;
-    for (int i = 0; i < C->ninits; i++)
-        if (C->inits[i].off == off)
-            return false;
-    for (int i = 0; i < C->k->nparams; i++)
-        if (C->k->pslots && C->k->pslots[i].off == off)
-            return false;
-    return true;
-}
-
 bool emu_cc_dot(cctx *C, const ct_op *op)
 {
     if (!emu_cc_no_batch(C, op))
@@ -770,7 +746,8 @@ bool emu_cc_dot(cctx *C, const ct_op *op)
     x->scratch = (uint32_t)emu_cc_alloc_frame(C, emu_dot_scratch_bytes(x));
     int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]);
     int c = emu_cc_val(C, op, op->opnds[2]);
-    int d = dot_in_place(C, op, c) ? emu_cc_alias_val(C, c, ct) : emu_cc_new_val(C, op, ct);
+    /* the accumulator of a K loop is updated in place: neither the dot nor the yield copies it */
+    int d = emu_cc_overwritable(C, op, 2, c) ? emu_cc_alias_val(C, c, ct) : emu_cc_new_val(C, op, ct);
     REQUIRE(ct->rank == r && NE_(d) == x->batch * x->M * x->N && NE_(c) == NE_(d) &&
                 C->vals[c].ek == C->vals[d].ek && (r < 3 || bt->shape[0] == x->batch),
             "dot operands do not match");

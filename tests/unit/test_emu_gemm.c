@@ -274,6 +274,14 @@ static void t_through_emulator(void **s)
         snprintf(cx, sizeof cx, "M=%d N=%d K=%d STEPS=%d PREC='%s'", M, N, K, STEPS,
                  bf ? "tf32" : cases[ci].prec);
         ct_emu_kernel *k = bf ? build_prec(sig, cx, cases[ci].prec) : emu_build(&k_gdot, sig, cx);
+        /* the accumulator the loop carries is updated in place (no copies) */
+        int dots = 0;
+        for (int i = 0; i < k->ncode; i++)
+            if (k->code[i].fn == emu_h_dot) {
+                assert_int_equal(k->code[i].d, k->code[i].c);
+                dots++;
+            }
+        assert_int_equal(dots, 1);
         size_t es = ct_emu_dtype_size(cases[ci].dtype);
         void *a = malloc(es * M * K * STEPS), *b = malloc(es * K * STEPS * N);
         float *c = malloc(sizeof(float) * M * N), *d = malloc(sizeof(float) * M * N);

@@ -802,6 +802,65 @@ static void t_control_flow(void **s)
     }
 }
 
+/* Values a loop carries are updated in place when nothing reads the old value afterwards
+ * (compile.c, emu_cc_overwritable); here p is advanced in place, q is not (its old value is
+ * loaded after the advance), and the dot accumulates in place except where its old value is
+ * stored after the dot. */
+TL_KERNEL(k_inplace, (x_ptr, out_ptr, n), (int, B))
+{
+    tl_tensor r = tl_arange(0, B);
+    tl_tensor p = tl_add(x_ptr, r), q = tl_add(x_ptr, r);
+    tl_tensor s = tl_zeros(tl_shape(B), tl_float32), t = tl_zeros(tl_shape(B), tl_float32);
+    tl_tensor acc = tl_zeros(tl_shape(16, 16), tl_float32);
+    tl_tensor old = tl_zeros(tl_shape(16, 16), tl_float32);
+    tl_tensor ones = tl_full(tl_shape(16, 16), 1.0, tl_float16);
+    TL_FOR(i, tl_range(0, n, 1), p, q, s, t, acc, old)
+    {
+        s = tl_add(s, tl_load(p));
+        p = tl_add(p, B);
+        tl_tensor q2 = tl_add(q, B);
+        t = tl_add(t, tl_load(q)); /* the old q, after q + B */
+        q = q2;
+        tl_tensor acc2 = tl_dot(ones, ones, .acc = acc);
+        old = tl_add(old, acc); /* the old acc, after the dot */
+        acc = acc2;
+    }
+    tl_store(tl_add(out_ptr, r), s);
+    tl_store(tl_add(out_ptr, tl_add(r, B)), t);
+    tl_tensor i16 = tl_add(tl_mul(tl_idx(tl_arange(0, 16), ":, None"), 16),
+                           tl_idx(tl_arange(0, 16), "None, :"));
+    tl_store(tl_add(out_ptr, tl_add(i16, 2 * B)), acc);
+    tl_store(tl_add(out_ptr, tl_add(i16, 2 * B + 256)), old);
+}
+
+static void t_inplace(void **s)
+{
+    (void)s;
+    enum { B = 32, STEPS = 5 };
+    static float x[B * STEPS], out[2 * B + 512];
+    for (int i = 0; i < B * STEPS; i++)
+        x[i] = (float)(i % 17);
+    ct_emu_kernel *k = emu_build(&k_inplace, "x_ptr=*fp32 out_ptr=*fp32 n=i32", "B=32");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "out", out, sizeof out, CT_EMU_F32, CT_EMU_OUT), ct_emu_int(STEPS)};
+    run_ok(&o, k, 1, 3, a);
+    for (int j = 0; j < B; j++) {
+        float want = 0;
+        for (int i = 0; i < STEPS; i++)
+            want += x[i * B + j];
+        assert_true(out[j] == want);
+        assert_true(out[B + j] == want);
+    }
+    for (int j = 0; j < 256; j++) {
+        assert_true(out[2 * B + j] == 16.0f * STEPS);
+        assert_true(out[2 * B + 256 + j] == 16.0f * STEPS * (STEPS - 1) / 2);
+    }
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
 /* ---- shapes ------------------------------------------------------------------------------ */
 
 TL_KERNEL(k_shapes, (x_ptr, t_ptr, j_ptr, g_ptr, h_ptr), (int, M), (int, N))
@@ -1134,7 +1193,7 @@ int main(void)
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
         cmocka_unit_test(t_reduce_layout_from_ttgir),
-        cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8),
+        cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
         cmocka_unit_test(t_argument_errors),   cmocka_unit_test(t_compile_errors),
