@@ -447,7 +447,7 @@ int emu_cc_uses_of(cctx *C, const ct_value *v)
 bool emu_cc_overwritable(cctx *C, const ct_op *op, int idx, int v)
 {
     const ct_value *x = op->opnds[idx];
-    if (C->batch > 0 || C->vals[v].n < 0)
+    if (C->batch > 0 || C->vals[v].n < 0 || C->vals[v].inv)
         return false;
     if (x->def ? x->def->parent != op->parent
                : !(x->owner == op->parent && x->owner->parent && x->owner->parent->parent &&
@@ -584,7 +584,7 @@ bad:
     return false;
 }
 
-static bool emu_cc_op(cctx *C, const ct_op *op)
+static bool emu_cc_op_inner(cctx *C, const ct_op *op)
 {
     if (!emu_cc_is_live(C, op))
         return true;
@@ -847,6 +847,120 @@ static bool emu_cc_op(cctx *C, const ct_op *op)
     }
 }
 
+/* ---- values computed once per thread ---------------------------------------------------------------
+ * A value computed only from constants, kernel arguments and the grid size is the same in every
+ * program of a run: make_range, a splat of an argument, a cast of a constant `other`.  Its
+ * instruction moves to the kernel's prologue, which runs once per thread and run, before the
+ * first program (the instruction's place in the code becomes a no-op).  Only pure ops whose
+ * handlers cannot fault are moved (an op under an scf.if is then computed even if the branch
+ * is not taken, which is harmless for them), and nothing writes such a value afterwards
+ * (emu_cc_overwritable refuses them; pcopy only writes block arguments and scf.if results,
+ * which are never invariant). */
+static bool hoistable_op(ct_opcode c)
+{
+    switch (c) {
+    case CT_OP_ARITH_ADDI:
+    case CT_OP_ARITH_SUBI:
+    case CT_OP_ARITH_MULI:
+    case CT_OP_ARITH_DIVSI:
+    case CT_OP_ARITH_DIVUI:
+    case CT_OP_ARITH_CEILDIVSI:
+    case CT_OP_ARITH_FLOORDIVSI:
+    case CT_OP_ARITH_REMSI:
+    case CT_OP_ARITH_REMUI:
+    case CT_OP_ARITH_ANDI:
+    case CT_OP_ARITH_ORI:
+    case CT_OP_ARITH_XORI:
+    case CT_OP_ARITH_SHLI:
+    case CT_OP_ARITH_SHRSI:
+    case CT_OP_ARITH_SHRUI:
+    case CT_OP_ARITH_MAXSI:
+    case CT_OP_ARITH_MAXUI:
+    case CT_OP_ARITH_MINSI:
+    case CT_OP_ARITH_MINUI:
+    case CT_OP_ARITH_ADDF:
+    case CT_OP_ARITH_SUBF:
+    case CT_OP_ARITH_MULF:
+    case CT_OP_ARITH_DIVF:
+    case CT_OP_ARITH_REMF:
+    case CT_OP_ARITH_MAXIMUMF:
+    case CT_OP_ARITH_MINIMUMF:
+    case CT_OP_ARITH_MAXNUMF:
+    case CT_OP_ARITH_MINNUMF:
+    case CT_OP_ARITH_NEGF:
+    case CT_OP_ARITH_CMPI:
+    case CT_OP_ARITH_CMPF:
+    case CT_OP_ARITH_SELECT:
+    case CT_OP_ARITH_EXTSI:
+    case CT_OP_ARITH_EXTUI:
+    case CT_OP_ARITH_TRUNCI:
+    case CT_OP_ARITH_EXTF:
+    case CT_OP_ARITH_TRUNCF:
+    case CT_OP_ARITH_SITOFP:
+    case CT_OP_ARITH_UITOFP:
+    case CT_OP_ARITH_FPTOSI:
+    case CT_OP_ARITH_FPTOUI:
+    case CT_OP_ARITH_BITCAST:
+    case CT_OP_ARITH_INDEX_CAST:
+    case CT_OP_TT_FP_TO_FP:
+    case CT_OP_TT_MULHIUI:
+    case CT_OP_TT_GET_NUM_PROGRAMS:
+    case CT_OP_TT_MAKE_RANGE:
+    case CT_OP_TT_SPLAT:
+    case CT_OP_TT_BROADCAST:
+    case CT_OP_TT_EXPAND_DIMS:
+    case CT_OP_TT_RESHAPE:
+    case CT_OP_TT_BITCAST:
+    case CT_OP_TT_INT_TO_PTR:
+    case CT_OP_TT_PTR_TO_INT:
+    case CT_OP_TT_ADDPTR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static int val_of(cctx *C, const ct_value *v)
+{
+    intptr_t i = (intptr_t)ct_pm_get(C->vmap, v);
+    return i ? (int)(i - 1) : -1;
+}
+
+static bool emu_cc_op(cctx *C, const ct_op *op)
+{
+    int n0 = C->ncode;
+    bool ok = emu_cc_op_inner(C, op);
+    if (!ok || C->batch > 0 || op->nres != 1 || !emu_cc_is_live(C, op))
+        return ok;
+    int d = val_of(C, &op->res[0]);
+    if (d < 0 || C->vals[d].n < 0)
+        return ok;
+    if (op->code == CT_OP_ARITH_CONSTANT) {
+        C->vals[d].inv = C->ncode == n0; /* written by the frame's initialization */
+        return ok;
+    }
+    if (!hoistable_op(op->code) || C->ncode - n0 > 1)
+        return ok;
+    bool shares = false;
+    for (int i = 0; i < op->nopnds; i++) {
+        int v = val_of(C, op->opnds[i]);
+        if (v < 0 || !C->vals[v].inv)
+            return ok;
+        shares |= C->vals[v].off == C->vals[d].off;
+    }
+    if (C->ncode == n0) {
+        /* no instruction: a view of an invariant operand */
+        C->vals[d].inv = shares;
+        return ok;
+    }
+    if (shares)
+        return ok;
+    C->vals[d].inv = true;
+    GROW(C->hoist, C->nhoist, C->choist);
+    C->hoist[C->nhoist++] = n0;
+    return ok;
+}
+
 /* compiles the ops of a block; the terminator too unless stop_at_term
  * (then the caller handles it: yield, condition, reduce.return, return) */
 bool emu_cc_block_ops(cctx *C, const ct_block *b, bool stop_at_term)
@@ -1031,6 +1145,7 @@ static bool setup_params(cctx *C, const ct_op *f)
         }
         int v = emu_cc_new_val(C, f, t);
         emu_cc_bind(C, a, v);
+        C->vals[v].inv = true; /* written before the first program */
         k->pslots[i].off = OFF(v);
         k->pslots[i].ek = (emu_ek)ek;
     }
@@ -1101,6 +1216,14 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
     }
     ok = ok && C.nerr == 0;
     if (ok) {
+        /* the prologue: the invariant values' instructions, in order */
+        k->pro = ct_arena_alloc(A, sizeof(emu_ins) * (size_t)(C.nhoist ? C.nhoist : 1));
+        for (int i = 0; i < C.nhoist; i++) {
+            emu_ins *I = &C.code[C.hoist[i]];
+            k->pro[i] = *I;
+            I->fn = emu_h_nop;
+        }
+        k->npro = C.nhoist;
         k->code = ct_arena_alloc(A, sizeof(emu_ins) * (size_t)C.ncode);
         memcpy(k->code, C.code, sizeof(emu_ins) * (size_t)C.ncode);
         k->ncode = C.ncode;
@@ -1117,6 +1240,7 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
         k->uid = atomic_fetch_add(&next_uid, 1);
     }
     free(C.code);
+    free(C.hoist);
     free(C.vals);
     free(C.locs);
     free(C.inits);

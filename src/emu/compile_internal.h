@@ -14,6 +14,7 @@ typedef struct val {
     int64_t n;         /* elements; -1 when batched */
     emu_ek ek;
     const ct_type *type;
+    bool inv;          /* the same in every program: computed once per thread (prologue) */
 } val;
 
 typedef struct patch {
@@ -58,6 +59,8 @@ typedef struct cctx {
     ct_ptrmap blockpc;      /* block -> pc + 1 */
     ct_ptrmap blockargs;    /* block -> int* val indices of its args */
     int nerr;
+    int *hoist;             /* instructions of invariant values, for the prologue */
+    int nhoist, choist;
 } cctx;
 
 #define GROW(arr, n, cap)                                                                      \

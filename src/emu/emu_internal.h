@@ -133,6 +133,8 @@ struct ct_emu_kernel {
     char *name;
     emu_ins *code;
     int ncode;
+    emu_ins *pro;            /* the prologue: run once per thread and run, before any program */
+    int npro;
     size_t frame_bytes;
     emu_loc *locs;
     int nlocs;

@@ -418,6 +418,9 @@ static void work(void *arg, int index, emu_scratch *scratch)
     F.k = k;
     for (int d = 0; d < 3; d++)
         F.npid[d] = R->grid[d];
+    /* the values that are the same in every program (compile.c: hoistable_op) */
+    for (int i = 0; i < k->npro; i++)
+        k->pro[i].fn(&F, &k->pro[i]);
     int64_t gxy = (int64_t)R->grid[0] * R->grid[1];
     for (;;) {
         int64_t lin = atomic_fetch_add(&R->next, 1);
