@@ -121,6 +121,36 @@ EMU_CLONES static void decode_f16(const uint16_t *p, int64_t n, double *out)
         out[i] = emu_h2f_calc(p[i]);
 }
 
+#ifdef GEMM_X86
+/* the same with vcvtph2ps (exact), NaNs patched to keep their payload as the table does
+ * (the instruction sets their quiet bit) */
+__attribute__((target("avx512f"))) static void decode_f16_avx512(const uint16_t *p, int64_t n,
+                                                                 double *out)
+{
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+        __m512 f = _mm512_cvtph_ps(h);
+        __m512i w = _mm512_cvtepu16_epi32(h);
+        __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(w, _mm512_set1_epi32(0x7fff)),
+                                                _mm512_set1_epi32(0x7c00));
+        if (nan) {
+            __m512i u = _mm512_or_si512(
+                _mm512_slli_epi32(_mm512_and_si512(w, _mm512_set1_epi32(0x8000)), 16),
+                _mm512_or_si512(_mm512_set1_epi32(0x7f800000),
+                                _mm512_slli_epi32(_mm512_and_si512(w, _mm512_set1_epi32(0x3ff)), 13)));
+            f = _mm512_mask_mov_ps(f, nan, _mm512_castsi512_ps(u));
+        }
+        __m256 lo = _mm512_castps512_ps256(f);
+        __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f), 1));
+        _mm512_storeu_pd(out + i, _mm512_cvtps_pd(lo));
+        _mm512_storeu_pd(out + i + 8, _mm512_cvtps_pd(hi));
+    }
+    for (; i < n; i++)
+        out[i] = emu_h2f_calc(p[i]);
+}
+#endif
+
 EMU_CLONES static void decode_bf16(const uint16_t *p, int64_t n, double *out)
 {
     for (int64_t i = 0; i < n; i++)
@@ -151,6 +181,12 @@ static const double *decoded(const emu_gemm_opnd *o, int64_t n, double *buf)
     case EK_F64:
         return o->p;
     case EK_F16:
+#ifdef GEMM_X86
+        if (gemm_isa() == ISA_AVX512) {
+            decode_f16_avx512(o->p, n, buf);
+            break;
+        }
+#endif
         decode_f16(o->p, n, buf);
         break;
     case EK_BF16:

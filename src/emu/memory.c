@@ -117,10 +117,12 @@ EMU_CLONES int emu_h_addptr(emu_frame *F, const emu_ins *I)
 /* ---- loads and stores --------------------------------------------------------
  *
  * A tensor of pointers is usually one block of memory (a row of a vector op) or a tile whose
- * rows are blocks (a 2-D load of a matrix tile).  Those are checked once per block: the span of
- * the block's active lanes must lie in one buffer; then the lanes are copied with typed loops.
- * Anything else (gathers, a block that leaves its buffer) goes lane by lane, and a fault names
- * the first bad lane in lane order, as before. */
+ * rows are blocks at a constant stride (a 2-D load of a matrix tile).  With every lane active
+ * such a tile is checked in one pass over the pointers and its span once against its buffer,
+ * then copied row by row.  Otherwise each block (the whole tensor, or each row) is checked
+ * once: the span of its active lanes must lie in one buffer; then its lanes are copied with
+ * typed loops.  Anything else (gathers, a block that leaves its buffer) goes lane by lane, and
+ * a fault names the first bad lane in lane order, as before. */
 
 /* element types for host memory that may be less aligned than the type (a caller's buffer) */
 typedef uint16_t u16u __attribute__((aligned(1), may_alias));
@@ -154,6 +156,51 @@ EMU_CLONES static bool rows_contiguous(const uint64_t *p, int64_t n, int64_t L, 
     return bad == 0;
 }
 
+/* true when lane j of row r is p[0] + r * S + j * es (rows of L lanes, S = p[L] - p[0]) */
+EMU_CLONES static bool strided_rows(const uint64_t *p, int64_t n, int64_t L, uint64_t es)
+{
+    uint64_t S = p[L] - p[0], bad = 0;
+    for (int64_t r = 0; r < n; r += L) {
+        uint64_t base = p[0] + (uint64_t)(r / L) * S;
+        for (int64_t j = 0; j < L; j++)
+            bad |= p[r + j] ^ (base + (uint64_t)j * es);
+    }
+    return bad == 0;
+}
+
+/* rows of `bytes` bytes between a dense array and memory `stride` bytes apart */
+EMU_CLONES static void rows_in(uint8_t *d, const uint8_t *h, int64_t rows, int64_t stride,
+                               int64_t bytes)
+{
+    if (bytes % 8) {
+        for (int64_t r = 0; r < rows; r++)
+            memcpy(d + r * bytes, h + r * stride, (size_t)bytes);
+        return;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+        u64u *dd = (u64u *)(d + r * bytes);
+        const u64u *hh = (const u64u *)(h + r * stride);
+        for (int64_t j = 0; j < bytes / 8; j++)
+            dd[j] = hh[j];
+    }
+}
+
+EMU_CLONES static void rows_out(uint8_t *h, const uint8_t *v, int64_t rows, int64_t stride,
+                                int64_t bytes)
+{
+    if (bytes % 8) {
+        for (int64_t r = 0; r < rows; r++)
+            memcpy(h + r * stride, v + r * bytes, (size_t)bytes);
+        return;
+    }
+    for (int64_t r = 0; r < rows; r++) {
+        u64u *hh = (u64u *)(h + r * stride);
+        const u64u *vv = (const u64u *)(v + r * bytes);
+        for (int64_t j = 0; j < bytes / 8; j++)
+            hh[j] = vv[j];
+    }
+}
+
 /* host memory of [addr, addr + bytes) when it lies in one buffer (and, for a
  * write, a writable one); NULL otherwise */
 static uint8_t *block(const ct_emu *e, uint64_t addr, uint64_t bytes, size_t es, bool write)
@@ -166,6 +213,31 @@ static uint8_t *block(const ct_emu *e, uint64_t addr, uint64_t bytes, size_t es,
     if (off > bf->bytes || bytes > bf->bytes - off || (write && bf->access == CT_EMU_IN))
         return NULL;
     return bf->host + off;
+}
+
+/* A tile of rows of L lanes at a constant stride, all lanes active (the caller checked the
+ * mask): one bounds check for the span of all rows, then row copies.  False when the pointers
+ * are no such tile or the span leaves its buffer (the caller then looks closer). */
+static bool tile_access(const ct_emu *e, uint8_t *frame_data, const uint64_t *p, int64_t n,
+                        int64_t L, size_t es, bool write)
+{
+    if (n % L || n < 2 * L || !strided_rows(p, n, L, es))
+        return false;
+    int64_t R = n / L;
+    int64_t S = (int64_t)(p[L] - p[0]), rowb = L * (int64_t)es;
+    if (S % (int64_t)es || (S >= 0 && S < rowb) || (S < 0 && -S < rowb))
+        return false; /* rows that overlap (or a broadcast): lane by lane */
+    uint64_t lo = S >= 0 ? p[0] : p[(R - 1) * L];
+    uint64_t span = (uint64_t)((R - 1) * (S >= 0 ? S : -S) + rowb);
+    uint8_t *h = block(e, lo, span, es, write);
+    if (!h)
+        return false;
+    h += p[0] - lo;
+    if (write)
+        rows_out(h, frame_data, R, S, rowb);
+    else
+        rows_in(frame_data, h, R, S, rowb);
+    return true;
 }
 
 static bool all_on(const uint8_t *mask, int64_t n)
@@ -212,8 +284,8 @@ static void mask_span(const uint8_t *mask, int64_t n, int64_t *first, int64_t *l
         }                                                                                      \
     } while (0)
 
-static void masked_in(uint8_t *d, const uint8_t *h, const uint8_t *mask, const uint8_t *other,
-                      int64_t n, int64_t f, int64_t l, size_t es)
+EMU_CLONES static void masked_in(uint8_t *d, const uint8_t *h, const uint8_t *mask,
+                                 const uint8_t *other, int64_t n, int64_t f, int64_t l, size_t es)
 {
     switch (es) {
     case 1:
@@ -238,6 +310,35 @@ static void masked_in(uint8_t *d, const uint8_t *h, const uint8_t *mask, const u
             else
                 memset(d + (size_t)i * es, 0, es);
         }
+    }
+}
+
+/* h[i] = v[i] for the active lanes of [f, l] */
+#define MASKED_OUT(T)                                                                          \
+    for (int64_t i = f; i <= l; i++)                                                           \
+        if (mask[i] & 1)                                                                       \
+            ((T *)h)[i] = ((const T *)v)[i];
+
+EMU_CLONES static void masked_out(uint8_t *h, const uint8_t *v, const uint8_t *mask, int64_t f,
+                                  int64_t l, size_t es)
+{
+    switch (es) {
+    case 1:
+        MASKED_OUT(uint8_t);
+        break;
+    case 2:
+        MASKED_OUT(u16u);
+        break;
+    case 4:
+        MASKED_OUT(u32u);
+        break;
+    case 8:
+        MASKED_OUT(u64u);
+        break;
+    default:
+        for (int64_t i = f; i <= l; i++)
+            if (mask[i] & 1)
+                memcpy(h + (size_t)i * es, v + (size_t)i * es, es);
     }
 }
 
@@ -275,33 +376,10 @@ static bool store_block(const ct_emu *e, const uint8_t *v, const uint64_t *p, co
     if (!h)
         return false;
     h -= (size_t)f * es;
-    if (f == 0 && l == n - 1 && (!mask || all_on(mask, n))) {
+    if (f == 0 && l == n - 1 && (!mask || all_on(mask, n)))
         memcpy(h, v, (size_t)n * es);
-        return true;
-    }
-#define MASKED_OUT(T)                                                                          \
-    for (int64_t i = f; i <= l; i++)                                                           \
-        if (mask[i] & 1)                                                                       \
-            ((T *)h)[i] = ((const T *)v)[i];
-    switch (es) {
-    case 1:
-        MASKED_OUT(uint8_t);
-        break;
-    case 2:
-        MASKED_OUT(u16u);
-        break;
-    case 4:
-        MASKED_OUT(u32u);
-        break;
-    case 8:
-        MASKED_OUT(u64u);
-        break;
-    default:
-        for (int64_t i = f; i <= l; i++)
-            if (mask[i] & 1)
-                memcpy(h + (size_t)i * es, v + (size_t)i * es, es);
-    }
-#undef MASKED_OUT
+    else
+        masked_out(h, v, mask, f, l, es);
     return true;
 }
 
@@ -321,14 +399,18 @@ int emu_h_load(emu_frame *F, const emu_ins *I)
     if (n > 4 && contiguous(p, n, es)) {
         if (load_block(e, d, p, mask, other, n, es))
             return EMU_NEXT;
-    } else if (x->inner >= MIN_ROW && n % x->inner == 0 && rows_contiguous(p, n, x->inner, es)) {
-        int64_t L = x->inner, r = 0;
-        for (; r < n; r += L)
-            if (!load_block(e, d + (size_t)r * es, p + r, mask ? mask + r : NULL,
-                            other ? other + (size_t)r * es : NULL, L, es))
-                break;
-        if (r >= n)
+    } else if (x->inner >= MIN_ROW && n % x->inner == 0) {
+        if ((!mask || all_on(mask, n)) && tile_access(e, d, p, n, x->inner, es, false))
             return EMU_NEXT;
+        if (rows_contiguous(p, n, x->inner, es)) {
+            int64_t L = x->inner, r = 0;
+            for (; r < n; r += L)
+                if (!load_block(e, d + (size_t)r * es, p + r, mask ? mask + r : NULL,
+                                other ? other + (size_t)r * es : NULL, L, es))
+                    break;
+            if (r >= n)
+                return EMU_NEXT;
+        }
     }
     /* lane by lane (a gather, or some active lane is out of bounds: this names it) */
     win w = win_init();
@@ -376,15 +458,19 @@ int emu_h_store(emu_frame *F, const emu_ins *I)
     if (n > 4 && contiguous(p, n, es)) {
         if (store_block(e, v, p, mask, n, es))
             return EMU_NEXT;
-    } else if (x->inner >= MIN_ROW && n % x->inner == 0 && rows_contiguous(p, n, x->inner, es)) {
-        /* a fault in a later row: the lane loop below stores the earlier lanes again (the same
-         * values in the same order) and names the lane */
-        int64_t L = x->inner, r = 0;
-        for (; r < n; r += L)
-            if (!store_block(e, v + (size_t)r * es, p + r, mask ? mask + r : NULL, L, es))
-                break;
-        if (r >= n)
+    } else if (x->inner >= MIN_ROW && n % x->inner == 0) {
+        if ((!mask || all_on(mask, n)) && tile_access(e, (uint8_t *)v, p, n, x->inner, es, true))
             return EMU_NEXT;
+        if (rows_contiguous(p, n, x->inner, es)) {
+            /* a fault in a later row: the lane loop below stores the earlier lanes again (the
+             * same values in the same order) and names the lane */
+            int64_t L = x->inner, r = 0;
+            for (; r < n; r += L)
+                if (!store_block(e, v + (size_t)r * es, p + r, mask ? mask + r : NULL, L, es))
+                    break;
+            if (r >= n)
+                return EMU_NEXT;
+        }
     }
     win w = win_init();
     for (int64_t i = 0; i < n; i++) {
