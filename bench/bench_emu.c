@@ -126,7 +126,43 @@ typedef struct bench {
     int threads;
     const char *check;
     uint64_t hash; /* FNV-1a of the emulator's outputs: equal across builds that agree bit for bit */
+    /* memory: the buffers, one thread's frame, and what the process's resident set grew by
+     * while the emulator ran (peak during the runs minus the resident set before them) */
+    double bufs_mb, frame_mb, extra_mb;
 } bench;
+
+/* kB of a /proc/self/status field, -1 if unknown */
+static long status_kb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long v = -1;
+    size_t n = strlen(field);
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, field, n) && line[n] == ':') {
+            v = atol(line + n + 1);
+            break;
+        }
+    fclose(f);
+    return v;
+}
+
+/* resets the peak resident set to the current one (Linux >= 4.0); returns the current one, kB */
+static long rss_reset(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+    return status_kb("VmRSS");
+}
+
+/* the emulator's runs of one workload, with the memory they took */
+static void time_both(bench *b, ct_emu *e, ct_emu_kernel *k, int grid, int threads, int nargs,
+                      const ct_emu_arg *args, double bufs_bytes);
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -157,6 +193,18 @@ static double time_emu(ct_emu *e, ct_emu_kernel *k, int grid, int threads, int n
         *used = res.threads;
     }
     return best;
+}
+
+static void time_both(bench *b, ct_emu *e, ct_emu_kernel *k, int grid, int threads, int nargs,
+                      const ct_emu_arg *args, double bufs_bytes)
+{
+    long before = rss_reset();
+    b->emu1 = time_emu(e, k, grid, 1, nargs, args, &b->threads);
+    b->emuN = time_emu(e, k, grid, threads, nargs, args, &b->threads);
+    long peak = status_kb("VmHWM");
+    b->extra_mb = before >= 0 && peak >= 0 ? (double)(peak - before) / 1024 : -1;
+    b->bufs_mb = bufs_bytes / (1024.0 * 1024.0);
+    b->frame_mb = (double)ct_emu_kernel_frame_bytes(k) / (1024.0 * 1024.0);
 }
 
 static ct_emu_kernel *compile(const tl_kernel_def *def, const char *sig, const char *cx, int warps)
@@ -192,8 +240,8 @@ static void bench_softmax(bench *b, int threads)
     int bx = ct_emu_add_buffer(e, "x", x, sizeof(float) * M * N, CT_EMU_F32, CT_EMU_IN);
     int by = ct_emu_add_buffer(e, "y", y, sizeof(float) * M * N, CT_EMU_F32, CT_EMU_OUT);
     ct_emu_arg args[] = {ct_emu_ptr(bx), ct_emu_ptr(by), ct_emu_int(N)};
-    b->emu1 = time_emu(e, k, M, 1, 3, args, &b->threads);
-    b->emuN = time_emu(e, k, M, threads, 3, args, &b->threads);
+    memset(y, 0, sizeof(float) * M * N); /* resident before the runs, as a caller's buffers are */
+    time_both(b, e, k, M, threads, 3, args, 2.0 * sizeof(float) * M * N);
     double best = 1e30;
     for (int r = 0; r < (emu_only ? 1 : reps); r++) {
         double t0 = now();
@@ -250,8 +298,10 @@ static void bench_layernorm(bench *b, int threads)
     ct_emu_arg args[] = {ct_emu_ptr(ix), ct_emu_ptr(iy), ct_emu_ptr(iw), ct_emu_ptr(ib),
                          ct_emu_ptr(im), ct_emu_ptr(ir), ct_emu_int(N), ct_emu_int(N),
                          ct_emu_float(1e-5)};
-    b->emu1 = time_emu(e, k, M, 1, 9, args, &b->threads);
-    b->emuN = time_emu(e, k, M, threads, 9, args, &b->threads);
+    memset(y, 0, 2 * n);
+    memset(mean, 0, 4 * M);
+    memset(rstd, 0, 4 * M);
+    time_both(b, e, k, M, threads, 9, args, 4.0 * (double)n + 4.0 * N + 8.0 * M);
     /* the C loop decodes f16 through a table, as a tuned CPU kernel would */
     static float h2f[65536];
     for (int i = 0; i < 65536; i++) {
@@ -325,8 +375,8 @@ static void bench_matmul_run(bench *b, int threads)
                          ct_emu_int(N),  ct_emu_int(K),  ct_emu_int(K),  ct_emu_int(N),
                          ct_emu_int(N)};
     int grid = (M / 128) * (N / 128);
-    b->emu1 = time_emu(e, k, grid, 1, 9, args, &b->threads);
-    b->emuN = time_emu(e, k, grid, threads, 9, args, &b->threads);
+    memset(c, 0, 2 * M * N);
+    time_both(b, e, k, grid, threads, 9, args, 2.0 * (M * K + K * N + M * N));
     double best = 1e30;
     for (int r = 0; r < (emu_only ? 1 : reps); r++) {
         double t0 = now();
@@ -409,6 +459,23 @@ int main(int argc, char **argv)
                    1e3 * bs[i].cloop, bs[i].emu1 / bs[i].cloop, bs[i].check,
                    (unsigned long long)bs[i].hash);
         fflush(stdout);
+    }
+    if (md) {
+        printf("\nMemory: the buffers, one thread's frame (the kernel's scratch), and how much the "
+               "resident set grew while the emulator ran (peak during its runs minus the resident "
+               "set before them, which already holds the buffers).\n\n"
+               "| workload | buffers | frame per thread | threads | resident set growth |\n"
+               "|---|---|---|---|---|\n");
+        for (int i = 0; i < 3; i++)
+            if (!only || strstr(bs[i].name, only))
+                printf("| %s | %.1f MiB | %.2f MiB | %d | %.1f MiB |\n", bs[i].name, bs[i].bufs_mb,
+                       bs[i].frame_mb, bs[i].threads, bs[i].extra_mb);
+    } else {
+        for (int i = 0; i < 3; i++)
+            if (!only || strstr(bs[i].name, only))
+                printf("%-32s buffers %.1f MiB, frame %.2f MiB per thread, resident set grew "
+                       "%.1f MiB during the runs\n",
+                       bs[i].name, bs[i].bufs_mb, bs[i].frame_mb, bs[i].extra_mb);
     }
     return 0;
 }

@@ -440,11 +440,43 @@ static void work(void *arg, int index, emu_scratch *scratch)
     }
 }
 
-static void poison_outputs(ct_emu *e)
+/* Outputs are poisoned before a run.  Large outputs are split between the run's threads:
+ * part i of n of the outputs' bytes, taken in buffer order. */
+typedef struct poison_job {
+    ct_emu *e;
+    int parts;
+    uint64_t total;
+} poison_job;
+
+static void poison_part(void *arg, int index, emu_scratch *scratch)
 {
+    (void)scratch;
+    poison_job *P = arg;
+    uint64_t lo = P->total * (uint64_t)index / (uint64_t)P->parts;
+    uint64_t hi = P->total * (uint64_t)(index + 1) / (uint64_t)P->parts, at = 0;
+    for (int i = 0; i < P->e->nbufs; i++) {
+        emu_buffer *b = &P->e->bufs[i];
+        if (b->access != CT_EMU_OUT || !b->bytes)
+            continue;
+        uint64_t s = lo > at ? lo - at : 0, t = hi < at + b->bytes ? hi - at : b->bytes;
+        if (hi > at && s < t)
+            memset(b->host + s, ct_emu_poison_byte(b->dtype), (size_t)(t - s));
+        at += b->bytes;
+    }
+}
+
+static void poison_outputs(ct_emu *e, int nth)
+{
+    poison_job P = {e, 1, 0};
     for (int i = 0; i < e->nbufs; i++)
-        if (e->bufs[i].access == CT_EMU_OUT && e->bufs[i].bytes)
-            memset(e->bufs[i].host, ct_emu_poison_byte(e->bufs[i].dtype), e->bufs[i].bytes);
+        if (e->bufs[i].access == CT_EMU_OUT)
+            P.total += e->bufs[i].bytes;
+    /* a thread per 4 MiB at most */
+    int64_t parts = (int64_t)(P.total >> 22) + 1;
+    P.parts = parts < nth ? (int)parts : nth;
+    int done = P.parts > 1 ? emu_pool_run(P.parts, poison_part, &P) : 0;
+    for (int i = done; i < P.parts; i++) /* parts no thread could take */
+        poison_part(&P, i, NULL);
 }
 
 ct_emu_status ct_emu_run(ct_emu *e, const ct_emu_kernel *k, const ct_emu_launch *l, int nargs,
@@ -475,8 +507,6 @@ ct_emu_status ct_emu_run(ct_emu *e, const ct_emu_kernel *k, const ct_emu_launch 
                          grid[1], grid[2]);
     if (check_args(e, k, nargs, args, res) != CT_EMU_OK)
         return res->status;
-    if (!(l->flags & CT_EMU_NO_POISON))
-        poison_outputs(e);
 
     emu_run R;
     memset(&R, 0, sizeof R);
@@ -501,6 +531,8 @@ ct_emu_status ct_emu_run(ct_emu *e, const ct_emu_kernel *k, const ct_emu_launch 
     }
     if (nth > 1024)
         nth = 1024;
+    if (!(l->flags & CT_EMU_NO_POISON))
+        poison_outputs(e, nth);
     if ((int64_t)nth > R.nprog)
         nth = (int)(R.nprog > 0 ? R.nprog : 1);
     worker *ws = aligned_alloc(64, sizeof(worker) * (size_t)nth);

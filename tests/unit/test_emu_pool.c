@@ -142,12 +142,43 @@ static void t_fork(void **s)
     free_setup(S);
 }
 
+/* outputs above 4 MiB are poisoned by several threads: every byte of every output still is */
+static void t_poison_split(void **s)
+{
+    (void)s;
+    setup *S = make_setup();
+    enum { BIG = 3 << 20 }; /* 12 MiB of floats */
+    float *y1 = malloc(sizeof(float) * BIG), *y2 = malloc(sizeof(float) * 1000);
+    for (int th = 1; th <= 7; th += 3) {
+        memset(y1, 0, sizeof(float) * BIG);
+        memset(y2, 0, sizeof(float) * 1000);
+        ct_emu *e = ct_emu_new();
+        int bx = ct_emu_add_buffer(e, "x", S->x, sizeof S->x, CT_EMU_F32, CT_EMU_IN);
+        int b2 = ct_emu_add_buffer(e, "y2", y2, sizeof(float) * 1000, CT_EMU_F32, CT_EMU_OUT);
+        int b1 = ct_emu_add_buffer(e, "y1", y1, sizeof(float) * BIG, CT_EMU_F32, CT_EMU_OUT);
+        ct_emu_arg a3[] = {ct_emu_ptr(bx), ct_emu_ptr(b1), ct_emu_float(3.0f)};
+        ct_emu_result r;
+        assert_int_equal(emu_go(e, S->scale, GRID, 1, 1, th, 3, a3, &r), CT_EMU_OK);
+        assert_memory_equal(y1, S->want_scale, sizeof S->want_scale);
+        ct_emu_report rep;
+        ct_emu_buffer_report(e, b1, &rep);
+        assert_int_equal(rep.unwritten, BIG - N);
+        ct_emu_buffer_report(e, b2, &rep);
+        assert_int_equal(rep.unwritten, 1000);
+        ct_emu_free(e);
+    }
+    free(y1);
+    free(y2);
+    free_setup(S);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_many_runs),
         cmocka_unit_test(t_concurrent_runs),
         cmocka_unit_test(t_fork),
+        cmocka_unit_test(t_poison_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
