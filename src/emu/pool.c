@@ -6,39 +6,37 @@
  * about as much as a small kernel's whole run, so a run borrows idle workers from a
  * process-wide pool (starting more when there are not enough idle ones), the calling thread
  * working as the first of them, and each thread keeps its frame memory for the next run.
- * A worker sleeps on its own condition variable between jobs; the run waits on a count of
- * the workers still busy.  Runs from several threads at once each take their own workers.
- * After fork() the child starts with an empty pool (the parent's threads do not exist there).
+ * Waking a sleeping thread takes tens of microseconds, so a worker that finished a job spins
+ * for a while (SPIN_NS) before it sleeps, and so does a run waiting for its workers: runs back
+ * to back, and the end of a run, cost no sleep.  A run gives its workers back to the pool only
+ * after they finished, so the worker objects (never freed) are the only shared state.  Runs
+ * from several threads at once each take their own workers.  After fork() the child starts
+ * with an empty pool (the parent's threads do not exist there).
  */
 #include "emu_internal.h"
 
 #include <stdlib.h>
-
-struct emu_scratch_slot {
-    uint8_t *mem;
-    size_t cap;
-};
+#include <time.h>
 
 typedef struct emu_worker {
     pthread_t th;
-    pthread_cond_t wake;
-    bool has_job;
+    pthread_mutex_t m;
+    pthread_cond_t wake;     /* a job was posted */
+    pthread_cond_t done_cv;  /* the job finished */
+    _Atomic int go;          /* a job is posted and not yet taken */
+    _Atomic int finished;    /* the posted job is done */
     void (*job)(void *arg, int index, emu_scratch *s);
     void *arg;
     int index;
-    struct emu_job_done *done;
     emu_scratch scratch;
     struct emu_worker *next_idle;
 } emu_worker;
 
-typedef struct emu_job_done {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int busy;
-} emu_job_done;
-
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static emu_worker *idle;     /* idle workers, a stack */
+
+/* how long a worker waits for its next job, and a run for its workers, before sleeping */
+enum { SPIN_NS = 100000 };
 static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 
 static void after_fork_child(void)
@@ -113,89 +111,140 @@ static emu_scratch *caller_scratch(void)
 
 /* ---- workers ----------------------------------------------------------------------------------------- */
 
+static double mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* true once *flag is set, false after SPIN_NS without it */
+static bool spin_until(_Atomic int *flag)
+{
+    double t0 = 0;
+    for (int i = 0;; i++) {
+        if (atomic_load_explicit(flag, memory_order_acquire))
+            return true;
+        if ((i & 63) == 63) {
+            double t = mono_ns();
+            if (t0 == 0)
+                t0 = t;
+            else if (t - t0 > SPIN_NS)
+                return false;
+        }
+        cpu_relax();
+    }
+}
+
 static void *worker_main(void *p)
 {
     emu_worker *w = p;
-    pthread_mutex_lock(&pool_lock);
     for (;;) {
-        while (!w->has_job)
-            pthread_cond_wait(&w->wake, &pool_lock);
-        w->has_job = false;
-        pthread_mutex_unlock(&pool_lock);
+        if (!spin_until(&w->go)) {
+            pthread_mutex_lock(&w->m);
+            while (!atomic_load_explicit(&w->go, memory_order_acquire))
+                pthread_cond_wait(&w->wake, &w->m);
+            pthread_mutex_unlock(&w->m);
+        }
+        atomic_store_explicit(&w->go, 0, memory_order_relaxed);
         w->job(w->arg, w->index, &w->scratch);
-        emu_job_done *d = w->done;
-        pthread_mutex_lock(&pool_lock);
-        w->next_idle = idle; /* back on the idle stack before the run can return */
-        idle = w;
-        pthread_mutex_unlock(&pool_lock);
-        pthread_mutex_lock(&d->lock);
-        if (--d->busy == 0)
-            pthread_cond_signal(&d->cond);
-        pthread_mutex_unlock(&d->lock);
-        pthread_mutex_lock(&pool_lock);
+        pthread_mutex_lock(&w->m);
+        atomic_store_explicit(&w->finished, 1, memory_order_release);
+        pthread_cond_signal(&w->done_cv);
+        pthread_mutex_unlock(&w->m);
     }
     return NULL;
 }
 
-/* an idle worker, or a new one; NULL when no thread can be started (pool_lock held) */
+/* an idle worker, or a new one; NULL when no thread can be started */
 static emu_worker *take_worker(void)
 {
-    if (idle) {
-        emu_worker *w = idle;
+    pthread_mutex_lock(&pool_lock);
+    emu_worker *w = idle;
+    if (w)
         idle = w->next_idle;
+    pthread_mutex_unlock(&pool_lock);
+    if (w)
         return w;
-    }
-    emu_worker *w = calloc(1, sizeof *w);
+    w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
+    pthread_mutex_init(&w->m, NULL);
     pthread_cond_init(&w->wake, NULL);
+    pthread_cond_init(&w->done_cv, NULL);
     pthread_attr_t at;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
     int rc = pthread_create(&w->th, &at, worker_main, w);
     pthread_attr_destroy(&at);
     if (rc != 0) {
+        pthread_cond_destroy(&w->done_cv);
         pthread_cond_destroy(&w->wake);
+        pthread_mutex_destroy(&w->m);
         free(w);
         return NULL;
     }
     return w;
 }
 
+static void post(emu_worker *w, void (*job)(void *, int, emu_scratch *), void *arg, int index)
+{
+    w->job = job;
+    w->arg = arg;
+    w->index = index;
+    atomic_store_explicit(&w->finished, 0, memory_order_relaxed);
+    pthread_mutex_lock(&w->m);
+    atomic_store_explicit(&w->go, 1, memory_order_release);
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->m);
+}
+
+static void wait_finished(emu_worker *w)
+{
+    if (spin_until(&w->finished))
+        return;
+    pthread_mutex_lock(&w->m);
+    while (!atomic_load_explicit(&w->finished, memory_order_acquire))
+        pthread_cond_wait(&w->done_cv, &w->m);
+    pthread_mutex_unlock(&w->m);
+}
+
 int emu_pool_run(int n, void (*job)(void *arg, int index, emu_scratch *s), void *arg)
 {
     pthread_once(&fork_once, register_fork);
-    emu_job_done d;
-    pthread_mutex_init(&d.lock, NULL);
-    pthread_cond_init(&d.cond, NULL);
-    d.busy = 0;
+    emu_worker *small[16], **ws = n - 1 <= 16 ? small : malloc(sizeof(emu_worker *) * (size_t)(n - 1));
     int started = 1;
-    pthread_mutex_lock(&pool_lock);
-    for (int i = 1; i < n; i++) {
-        emu_worker *w = take_worker();
-        if (!w)
-            break;
-        w->job = job;
-        w->arg = arg;
-        w->index = i;
-        w->done = &d;
-        w->has_job = true;
-        d.busy++; /* the workers decrement under d.lock, after pool_lock is released */
-        started++;
-        pthread_cond_signal(&w->wake);
-    }
-    pthread_mutex_unlock(&pool_lock);
+    if (ws)
+        for (int i = 1; i < n; i++) {
+            emu_worker *w = take_worker();
+            if (!w)
+                break;
+            ws[started - 1] = w;
+            post(w, job, arg, started);
+            started++;
+        }
 
     emu_scratch *mine = caller_scratch();
     emu_scratch tmp = {0};
     job(arg, 0, mine ? mine : &tmp);
     emu_scratch_release(&tmp);
 
-    pthread_mutex_lock(&d.lock);
-    while (d.busy > 0)
-        pthread_cond_wait(&d.cond, &d.lock);
-    pthread_mutex_unlock(&d.lock);
-    pthread_cond_destroy(&d.cond);
-    pthread_mutex_destroy(&d.lock);
+    for (int i = 0; i < started - 1; i++)
+        wait_finished(ws[i]);
+    pthread_mutex_lock(&pool_lock);
+    for (int i = 0; i < started - 1; i++) {
+        ws[i]->next_idle = idle;
+        idle = ws[i];
+    }
+    pthread_mutex_unlock(&pool_lock);
+    if (ws != small)
+        free(ws);
     return started;
 }
