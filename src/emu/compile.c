@@ -177,7 +177,7 @@ size_t emu_cc_alloc_frame(cctx *C, size_t bytes)
 static int add_val(cctx *C, uint32_t off, int64_t n, emu_ek ek, const ct_type *t)
 {
     GROW(C->vals, C->nvals, C->cvals);
-    C->vals[C->nvals] = (val){off, n, ek, t};
+    C->vals[C->nvals] = (val){off, n, ek, t, false, -1, -1, false};
     return C->nvals++;
 }
 
@@ -447,7 +447,7 @@ int emu_cc_uses_of(cctx *C, const ct_value *v)
 bool emu_cc_overwritable(cctx *C, const ct_op *op, int idx, int v)
 {
     const ct_value *x = op->opnds[idx];
-    if (C->batch > 0 || C->vals[v].n < 0 || C->vals[v].inv)
+    if (C->batch > 0 || C->vals[v].n < 0 || C->vals[v].inv || C->vals[v].pinned)
         return false;
     if (x->def ? x->def->parent != op->parent
                : !(x->owner == op->parent && x->owner->parent && x->owner->parent->parent &&

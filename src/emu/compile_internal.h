@@ -15,6 +15,9 @@ typedef struct val {
     emu_ek ek;
     const ct_type *type;
     bool inv;          /* the same in every program: computed once per thread (prologue) */
+    int splat_src;     /* a splat: the scalar's value index, and the splat's instruction; -1 */
+    int splat_ins;
+    bool pinned;       /* read in place of a splat of it: never overwritten */
 } val;
 
 typedef struct patch {

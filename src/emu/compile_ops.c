@@ -169,6 +169,21 @@ bool emu_cc_constant(cctx *C, const ct_op *op)
 #define NE_(v) (C->vals[(v)].n)
 #define ES_(v) emu_ek_size(C->vals[(v)].ek)
 
+/* The scalar a splat operand (value index v, operand idx of op) was made from, when op may read
+ * the scalar instead: the splat has no other use and the scalar's storage no other value (an
+ * in-place overwrite).  The scalar is then pinned (never overwritten later).  -1 if not. */
+static int forward_splat(cctx *C, const ct_op *op, int idx, int v)
+{
+    const val *sv = &C->vals[v];
+    if (sv->splat_src < 0 || sv->n < 0 || emu_cc_uses_of(C, op->opnds[idx]) != 1)
+        return -1;
+    int s = sv->splat_src;
+    for (int i = 0; i < C->nvals; i++)
+        if (i != s && C->vals[i].off == C->vals[s].off)
+            return -1;
+    return s;
+}
+
 bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek operand_ek)
 {
     if (!fn) {
@@ -180,16 +195,36 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
     int ops[3] = {0, 0, 0};
     for (int i = 0; i < nin && i < op->nopnds; i++)
         ops[i] = emu_cc_val(C, op, op->opnds[i]);
+    /* pointer arithmetic on a splat reads the scalar (the splat is dropped): a row's base
+     * pointer plus offsets, or a tile's pointers plus a step */
+    if (fn == emu_h_addptr && op->nopnds == 2)
+        for (int k = 0; k < 2; k++) {
+            int sc = forward_splat(C, op, k, ops[k]);
+            if (sc < 0)
+                continue;
+            C->code[C->vals[ops[k]].splat_ins].fn = emu_h_nop;
+            C->vals[sc].pinned = true;
+            ops[k] = sc;
+            fn = k == 0 ? emu_h_addptr_sp : emu_h_addptr_so;
+            break;
+        }
     /* a pointer tensor advanced in a loop (p = p + step) is advanced in place, so that the
      * loop's yield does not copy it */
-    int d = fn == emu_h_addptr && op->nopnds >= 1 && emu_cc_overwritable(C, op, 0, ops[0])
+    int d = (fn == emu_h_addptr || fn == emu_h_addptr_so) && op->nopnds >= 1 &&
+                    emu_cc_overwritable(C, op, 0, ops[0])
                 ? emu_cc_alias_val(C, ops[0], op->res[0].type)
                 : emu_cc_new_val(C, op, op->res[0].type);
     /* a parsed module is not trusted: the handler reads n elements of each */
     const val *dv = &C->vals[d];
     for (int i = 0; i < nin && i < op->nopnds; i++) {
         const val *v = &C->vals[ops[i]];
-        bool scalar_cond = fn == emu_h_select_scalar && i == 0;
+        bool scalar_cond = (fn == emu_h_select_scalar || fn == emu_h_addptr_sp) ? i == 0
+                           : fn == emu_h_addptr_so                           ? i == 1
+                                                                             : false;
+        if (scalar_cond && v->n != 1) {
+            emu_cc_err(C, op, "operand %d is not a scalar", i);
+            return false;
+        }
         if (!scalar_cond && v->n >= 0 && dv->n >= 0 && v->n != dv->n) {
             emu_cc_err(C, op, "operand %d has %lld elements, the result %lld", i,
                        (long long)v->n, (long long)dv->n);
@@ -198,7 +233,7 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
         size_t want = emu_ek_size(operand_ek);
         if (fn == emu_h_select || fn == emu_h_select_scalar)
             want = i == 0 ? 1 : emu_ek_size(dv->ek);
-        else if (fn == emu_h_addptr)
+        else if (fn == emu_h_addptr || fn == emu_h_addptr_sp || fn == emu_h_addptr_so)
             want = i == 0 ? 8 : emu_ek_size(v->ek);
         else if (op->code == CT_OP_TT_EXTERN_ELEMENTWISE)
             want = emu_ek_size(v->ek);
@@ -334,6 +369,8 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
         INS(i)->a = OFF(a);
         INS(i)->n = C->vals[d].n;
         INS(i)->ek = (uint8_t)C->vals[d].ek;
+        C->vals[d].splat_src = a;
+        C->vals[d].splat_ins = i;
         emu_cc_bind(C, &op->res[0], d);
         return true;
     }

@@ -289,6 +289,8 @@ int emu_h_store(emu_frame *F, const emu_ins *I);
 int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I);
 int emu_h_atomic_cas(emu_frame *F, const emu_ins *I);
 int emu_h_addptr(emu_frame *F, const emu_ins *I);
+int emu_h_addptr_sp(emu_frame *F, const emu_ins *I); /* scalar pointer, tensor offsets */
+int emu_h_addptr_so(emu_frame *F, const emu_ins *I); /* tensor pointers, scalar offset */
 /* operands of tt.make_tensor_ptr / tt.advance */
 typedef struct bptr_ops {
     int rank;

@@ -114,6 +114,45 @@ EMU_CLONES int emu_h_addptr(emu_frame *F, const emu_ins *I)
     return EMU_NEXT;
 }
 
+/* a scalar pointer plus a tensor of offsets (the compiler dropped the pointer's splat) */
+EMU_CLONES int emu_h_addptr_sp(emu_frame *F, const emu_ins *I)
+{
+    int64_t n = NE(F, I);
+    uint64_t *d = SLOT(F, I->d, uint64_t);
+    uint64_t p = *SLOT(F, I->a, uint64_t);
+    uint64_t es = (uint64_t)I->x.i;
+    switch ((emu_ek)I->ek2) {
+    case EK_I32: {
+        const int32_t *o = SLOT(F, I->b, int32_t);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = p + (uint64_t)(int64_t)o[i] * es;
+        break;
+    }
+    case EK_I64: {
+        const int64_t *o = SLOT(F, I->b, int64_t);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = p + (uint64_t)o[i] * es;
+        break;
+    }
+    default:
+        for (int64_t i = 0; i < n; i++)
+            d[i] = p + (uint64_t)emu_load_i64((emu_ek)I->ek2, F->mem + I->b, i) * es;
+    }
+    return EMU_NEXT;
+}
+
+/* a tensor of pointers plus a scalar offset (the compiler dropped the offset's splat) */
+EMU_CLONES int emu_h_addptr_so(emu_frame *F, const emu_ins *I)
+{
+    int64_t n = NE(F, I);
+    uint64_t *d = SLOT(F, I->d, uint64_t);
+    const uint64_t *p = SLOT(F, I->a, uint64_t);
+    uint64_t step = (uint64_t)emu_load_i64((emu_ek)I->ek2, F->mem + I->b, 0) * (uint64_t)I->x.i;
+    for (int64_t i = 0; i < n; i++)
+        d[i] = p[i] + step;
+    return EMU_NEXT;
+}
+
 /* ---- loads and stores --------------------------------------------------------
  *
  * A tensor of pointers is usually one block of memory (a row of a vector op) or a tile whose

@@ -833,6 +833,48 @@ TL_KERNEL(k_inplace, (x_ptr, out_ptr, n), (int, B))
     tl_store(tl_add(out_ptr, tl_add(i16, 2 * B + 256)), old);
 }
 
+/* Pointer arithmetic on a splat reads the scalar (compile_ops.c, forward_splat); the scalar
+ * must then keep its value: here it is advanced in place (addptr over a value nothing reads
+ * later) after the splat was read (order A) and before (order B). */
+TL_KERNEL(k_pinned, (x_ptr, out_ptr), (int, B))
+{
+    tl_tensor pid = tl_program_id(0);
+    tl_tensor r = tl_arange(0, B);
+    /* A: splat(s) + r, then s + 1 */
+    tl_tensor s = tl_add(x_ptr, pid);
+    tl_tensor va = tl_load(tl_add(s, r));
+    tl_tensor s2 = tl_add(s, 1);
+    tl_tensor wa = tl_load(s2);
+    /* B: splat(u), then u + 2, then splat(u) + r */
+    tl_tensor u = tl_add(x_ptr, pid);
+    tl_tensor tu = tl_broadcast_to(u, tl_shape(B));
+    tl_tensor u2 = tl_add(u, 2);
+    tl_tensor wb = tl_load(u2);
+    tl_tensor vb = tl_load(tl_add(tu, r));
+    tl_store(tl_add(out_ptr, r), tl_add(tl_add(va, wa), tl_add(vb, wb)));
+}
+
+static void t_pinned(void **s)
+{
+    (void)s;
+    enum { B = 16 };
+    static float x[64], out[B];
+    for (int i = 0; i < 64; i++)
+        x[i] = (float)(i * i % 23);
+    ct_emu_kernel *k = emu_build(&k_pinned, "x_ptr=*fp32 out_ptr=*fp32", "B=16");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "out", out, sizeof out, CT_EMU_F32, CT_EMU_OUT)};
+    ct_emu_result r;
+    assert_int_equal(emu_go(o.e, k, 3, 1, 1, 1, 2, a, &r), CT_EMU_OK);
+    int pid = 2; /* the last program's row */
+    for (int j = 0; j < B; j++)
+        assert_true(out[j] == (x[pid + j] + x[pid + 1]) + (x[pid + j] + x[pid + 2]));
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
 static void t_inplace(void **s)
 {
     (void)s;
@@ -1193,7 +1235,7 @@ int main(void)
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
         cmocka_unit_test(t_reduce_layout_from_ttgir),
-        cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace),
+        cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
         cmocka_unit_test(t_argument_errors),   cmocka_unit_test(t_compile_errors),
