@@ -26,7 +26,9 @@ const ct_cmd ct_commands[] = {
      "write a C launcher with the cubins embedded (NAME.h, NAME.c)", cmd_aot},
     {"bench", "bench KERNEL [--config NAME] [--problem SIZES | --large] [--check]",
      "time a kernel launched from C on the GPU: ms, GB/s or TFLOP/s", cmd_bench},
-    {"lint", "lint KERNEL [--config NAME] [--no-notes] | --all", "lints for the classic kernel mistakes (exit 3 on warnings)", cmd_lint},
+    {"lint", "lint KERNEL [--config NAME] [--no-notes] | --all | --ttir FILE",
+     "lints for the classic kernel mistakes, on a kernel or any TTIR file (exit 3 on warnings)",
+     cmd_lint},
     {NULL, NULL, NULL, NULL},
 };
 
