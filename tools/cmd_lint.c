@@ -92,12 +92,11 @@ int cmd_lint(int argc, char **argv)
     } else {
         if (!kname)
             return cli_fail(2, "usage: ctriton lint KERNEL [--config NAME] [--no-notes] | --all | --ttir FILE");
-        const ct_kernel_entry *k = ct_kernel_find(kname);
-        if (!k)
-            return cli_fail(1, "no kernel named `%s` (see `ctriton list`)", kname);
-        const tl_config *cfg = ct_kernel_config(k, cname);
-        if (!cfg)
-            return cli_fail(1, "%s has no config `%s`", kname, cname ? cname : "");
+        const ct_kernel_entry *k;
+        const tl_config *cfg;
+        int rc = cli_kernel_config(kname, cname, &k, &cfg);
+        if (rc)
+            return rc;
         failed = lint_one(k, cfg, quiet_notes, &nwarn);
     }
     return failed ? 1 : nwarn ? 3 : 0;

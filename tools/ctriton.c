@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 const ct_cmd ct_commands[] = {
     {"list", "list [--json] [--all]", "the library's kernels, one per line, with their configs (--all: and the conformance kernels)", cmd_list},
@@ -41,6 +42,18 @@ int cli_fail(int code, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return code;
+}
+
+int cli_kernel_config(const char *kname, const char *cname, const ct_kernel_entry **k,
+                      const tl_config **cfg)
+{
+    *k = ct_kernel_find(kname);
+    if (!*k)
+        return cli_fail(1, "no kernel named `%s` (see `ctriton list`)", kname);
+    *cfg = ct_kernel_config(*k, cname);
+    if (!*cfg)
+        return cli_fail(1, "%s has no config `%s`", kname, cname ? cname : "");
+    return 0;
 }
 
 static int usage(FILE *f, int code)
