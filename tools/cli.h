@@ -25,6 +25,13 @@ int cmd_bench(int argc, char **argv);
 int cmd_lower(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
 
+struct ct_kernel_entry;
+struct tl_config;
+/* Looks up a library kernel and one of its configs (NULL: the first); on
+ * failure prints why and returns the exit code, else 0. */
+int cli_kernel_config(const char *kname, const char *cname, const struct ct_kernel_entry **k,
+                      const struct tl_config **cfg);
+
 /* Prints "ctriton: " and the message to stderr; returns `code`. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -53,12 +53,11 @@ int cmd_bench(int argc, char **argv)
     }
     if (!kname)
         return cli_fail(2, "usage: ctriton " BENCH_USAGE);
-    const ct_kernel_entry *k = ct_kernel_find(kname);
-    if (!k)
-        return cli_fail(1, "no kernel named `%s` (see `ctriton list`)", kname);
-    const tl_config *cfg = ct_kernel_config(k, cname);
-    if (!cfg)
-        return cli_fail(1, "%s has no config `%s`", kname, cname ? cname : "");
+    const ct_kernel_entry *k;
+    const tl_config *cfg;
+    int rc = cli_kernel_config(kname, cname, &k, &cfg);
+    if (rc)
+        return rc;
     if (!lr_has_recipe(kname))
         return cli_fail(1, "bench: no launch recipe for %s yet (bench/launch_recipes.c)", kname);
     if (large && !problem && !(problem = lr_bench_problem(kname, cfg->name)))

@@ -23,12 +23,11 @@ int cmd_emit(int argc, char **argv)
     }
     if (!kname)
         return cli_fail(2, "usage: ctriton emit KERNEL [--config NAME] [--locs]");
-    const ct_kernel_entry *k = ct_kernel_find(kname);
-    if (!k)
-        return cli_fail(1, "no kernel named `%s` (see `ctriton list`)", kname);
-    const tl_config *cfg = ct_kernel_config(k, cname);
-    if (!cfg)
-        return cli_fail(1, "%s has no config `%s`", kname, cname ? cname : "");
+    const ct_kernel_entry *k;
+    const tl_config *cfg;
+    int rc = cli_kernel_config(kname, cname, &k, &cfg);
+    if (rc)
+        return rc;
     ct_diags d;
     ct_diags_init(&d);
     ct_module *m = tl_build_config(k->def, cfg, &d);

@@ -31,12 +31,11 @@ int cmd_lower(int argc, char **argv)
     }
     if (!kname)
         return cli_fail(2, "usage: ctriton lower KERNEL [--config NAME] [--arch N] [--stage S]");
-    const ct_kernel_entry *k = ct_kernel_find(kname);
-    if (!k)
-        return cli_fail(1, "no kernel named `%s` (see `ctriton list`)", kname);
-    const tl_config *cfg = ct_kernel_config(k, cname);
-    if (!cfg)
-        return cli_fail(1, "%s has no config `%s`", kname, cname ? cname : "");
+    const ct_kernel_entry *k;
+    const tl_config *cfg;
+    int rc = cli_kernel_config(kname, cname, &k, &cfg);
+    if (rc)
+        return rc;
     tl_options o;
     tl_options_default(&o);
     if (cfg->num_warps)
@@ -52,7 +51,7 @@ int cmd_lower(int argc, char **argv)
     ct_diags_free(&d);
     if (s != CT_OK)
         return cli_fail(1, "lower: %s", ct_errmsg());
-    int rc = 0;
+    rc = 0;
     if (stage && !strcmp(stage, "json")) {
         fputs(a.json, stdout);
     } else if (stage) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "kernels.h"
 
 const ct_cmd ct_commands[] = {
     {"list", "list [--json] [--all]", "the library's kernels, one per line, with their configs (--all: and the conformance kernels)", cmd_list},
@@ -26,7 +27,9 @@ const ct_cmd ct_commands[] = {
      "write a C launcher with the cubins embedded (NAME.h, NAME.c)", cmd_aot},
     {"bench", "bench KERNEL [--config NAME] [--problem SIZES | --large] [--check]",
      "time a kernel launched from C on the GPU: ms, GB/s or TFLOP/s", cmd_bench},
-    {"lint", "lint KERNEL [--config NAME] [--no-notes] | --all", "lints for the classic kernel mistakes (exit 3 on warnings)", cmd_lint},
+    {"lint", "lint KERNEL [--config NAME] [--no-notes] | --all | --ttir FILE",
+     "lints for the classic kernel mistakes, on a kernel or any TTIR file (exit 3 on warnings)",
+     cmd_lint},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -39,6 +42,18 @@ int cli_fail(int code, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return code;
+}
+
+int cli_kernel_config(const char *kname, const char *cname, const ct_kernel_entry **k,
+                      const tl_config **cfg)
+{
+    *k = ct_kernel_find(kname);
+    if (!*k)
+        return cli_fail(1, "no kernel named `%s` (see `ctriton list`)", kname);
+    *cfg = ct_kernel_config(*k, cname);
+    if (!*cfg)
+        return cli_fail(1, "%s has no config `%s`", kname, cname ? cname : "");
+    return 0;
 }
 
 static int usage(FILE *f, int code)
