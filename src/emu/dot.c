@@ -21,7 +21,7 @@
  *    replaced by zero, the final add of the accumulator).
  *
  * The loops below are the reference.  With an f32 accumulator the FMA dot and
- * the tensor-core dots run on the packed micro-kernels of dot_gemm.c instead,
+ * the tensor-core dots run on the micro-kernels of dot_gemm.c instead,
  * which give the same bits (test_emu_gemm compares them).
  */
 #include "emu_internal.h"
@@ -56,7 +56,7 @@ static inline float tf32_rna(float x)
 size_t emu_dot_scratch_bytes(const emu_dot_aux *a)
 {
     /* up to three decoded parts of A and of B, two accumulators, three rows, then the fast
-     * paths' packed operands */
+     * paths' decoded operands */
     return sizeof(double) * (size_t)(3 * a->M * a->K + 3 * a->K * a->N + 2 * a->M * a->N + 3 * a->N) +
            64 + emu_gemm_scratch_bytes(a->M, a->N, a->K);
 }
@@ -339,7 +339,7 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
     double *acc = db + 3 * K * N;
     double *acc2 = acc + M * N;
     double *row = acc2 + M * N;
-    /* the fast paths' packed operands, 64-byte aligned */
+    /* the fast paths' decoded operands, 64-byte aligned */
     void *gs = (void *)(((uintptr_t)(row + 3 * N) + 63) & ~(uintptr_t)63);
     float *acc2f = (float *)(void *)acc2;
     bool fast = x->c_ek == EK_F32 && !atomic_load_explicit(&emu_dot_use_reference, memory_order_relaxed);

@@ -1,6 +1,6 @@
 /*
- * dot_gemm.c - the fast paths of tt.dot: packed, register-blocked micro-kernels that compute,
- * bit for bit, what the reference loops of dot.c compute.
+ * dot_gemm.c - the fast paths of tt.dot: register-blocked micro-kernels that compute, bit for
+ * bit, what the reference loops of dot.c compute.
  *
  * Two computations are served (dot.c says which dot uses which):
  *
@@ -8,36 +8,35 @@
  *    for every output and every group of G consecutive k (G = one MMA instruction's K),
  *        t   = ((0 + p[k0]) + p[k0+1]) + ... + p[k1-1]       in double, k in order,
  *        acc = (float)((double)acc + t)
- *    where p[k] = a[m][k] * b[k][n].  The operands of these dots have at most 11 significant
- *    bits (f16, tf32, the bf16 and tf32 parts of the decompositions) or 8 (bf16, fp8), so
- *    every product is exact in double and t + a*b rounds once whether it is computed as a
- *    multiply and an add (the reference) or as one fused multiply-add (here): the results are
- *    identical, NaN payloads aside (which NaN operand x86 propagates depends on the
- *    instruction's operand order, already compiler-dependent in the reference).  t never
- *    becomes -0 (it starts at +0 and round-to-nearest gives +0 for exact cancellation), so
- *    the zero-padded rows and columns of the packed operands change nothing that is kept;
+ *    where p[k] = a[m][k] * b[k][n].  The operands have at most 24 significant bits (11 for
+ *    f16 and tf32, 8 for bf16 and fp8) and f32's exponent range, so every product is exact in
+ *    double, and t + a*b rounds once whether it is computed as a multiply and an add (the
+ *    reference) or as one fused multiply-add (here): the results are identical, NaN payloads
+ *    aside (which NaN operand x86 propagates depends on the instruction's operand order,
+ *    already compiler-dependent in the reference).  t never becomes -0 (it starts at +0 and
+ *    round-to-nearest gives +0 for an exact cancellation), so the zero padding of cut tiles
+ *    changes nothing that is kept;
  *
  *  - the FMA dot (input_precision "ieee" on f32): acc = fmaf(a[m][k], b[k][n], acc) for k in
  *    order, the same correctly rounded operation in a vector register.
  *
  * Design (the usual GEMM structure, written for this model):
- *  - packing: A is copied, decoded to double (or float for the FMA dot), into row panels of MR
- *    rows stored k-major (panel p, step k: the MR values a[p*MR + i][k] side by side); B into
- *    column panels of NR columns (step k: b[k][q*NR + j], j < NR).  Rows and columns beyond M
- *    and N are zero.  Decoding while packing means the f16/bf16/f32 operands are read once;
+ *  - operands: A and B are decoded once into row-major doubles (the FMA dot's f32 operands
+ *    are used as they are) and read in place: the micro-kernel broadcasts A's values from its
+ *    MR rows (lda = K) and loads B's rows (ldb = N), so nothing is packed.  A tile cut by M or
+ *    N runs on zero-padded copies of its rows of A, columns of B and accumulators;
  *  - micro-kernel: one MR x NR tile of outputs.  For each group it zeroes MR x NR/VL vector
  *    accumulators, and for each k of the group loads NR/VL vectors of B and broadcasts each of
  *    the MR values of A into one FMA per B vector; then it folds the group into the f32
  *    accumulator tile in memory (load, widen, add, round to f32, store).  The k order of every
  *    output is the reference's; blocking over M and N only changes which outputs are computed
  *    side by side.  AVX-512: MR = 8, NR = 16 (16 accumulators of 8 doubles, 2 B vectors, one
- *    broadcast register), about 35 G multiply-adds a second on one core of the development
+ *    broadcast register), about 39 G multiply-adds a second on one core of the development
  *    machine against a 55 G peak: the fold (an add and two conversions on the FMA ports per 16
- *    FMAs) and the loads bound it.  AVX2: MR = 4, NR = 8.  Portable C: MR = NR = 4;
- *  - the loops: column panels outside, row panels inside, so one B panel (K x NR doubles)
- *    stays in L1 while the packed A (M x K doubles, 32 KiB for a 128 x 32 tile) streams from L2;
- *    the accumulator tile is read and written once per group.  Tiles cut by M or N run on a
- *    padded copy of their accumulators.
+ *    FMAs) bounds it at about 76% of the peak.  AVX2: MR = 4, NR = 8.  Portable C: MR = NR = 4;
+ *  - the loops: column panels outside, row panels inside, so one panel of B (K x NR doubles)
+ *    stays in L1 while A (M x K doubles, 32 KiB for a 128 x 32 tile) streams from L1/L2; the
+ *    accumulator tile is read and written once per group.
  *
  * The instruction set is picked once at run time (__builtin_cpu_supports); emu_gemm_force_isa
  * lets the tests run every level this machine has against the reference.
