@@ -16,6 +16,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,29 +30,49 @@
 /* Names used in the current scope chain: a hash table whose entries are
  * removed in the reverse order of insertion when a region's scope ends (like
  * MLIR's ScopedHashTable), so a name is visible in nested regions but not in
- * sibling ones. */
+ * sibling ones.  The table doubles when it holds more names than buckets; it
+ * is rebuilt from the insertion stack, which keeps every chain in LIFO order. */
 typedef struct name_entry {
     struct name_entry *next;
     uint64_t h;
-    const char *s;
+    const char *s;    /* the name; s[-1] is the '%' that vname texts start with */
+    size_t len;
 } name_entry;
-
-#define NAME_BUCKETS 4096
 
 typedef struct counters {
     int value, arg, conflict;
 } counters;
 
+/* The printed name of a value, with its '%' ("%x", "%12", "%c0_i32").  A
+ * value finds its entry through its scratch `id` (ct_value.id): the namer
+ * writes the index there, and the entry names the value back, so an id left
+ * by another pass (or another printer) is never taken for a name.  Looking a
+ * name up is an array access; the printer prints a value two or three times. */
+typedef struct vname {
+    const ct_value *v;
+    const char *s;    /* NUL-terminated, in the namer's arena */
+    size_t len;
+    bool separate;    /* its op's results are named one by one (tt.split) */
+} vname;
+
 typedef struct namer {
     bool numbered;    /* CT_PRINT_NUMBERED: ignore name locations */
     ct_arena *arena;
-    ct_ptrmap vnames; /* ct_value* -> name (char*), or (id << 1) | 1 for %id */
+    vname *v;         /* the named values, indexed by ct_value.id */
+    int nv, cv;
+    int nops;         /* ops seen: the printer sizes its output from it */
     ct_ptrmap bnames; /* ct_block* -> (intptr_t)id + 1 */
-    ct_ptrmap groups; /* ct_op* -> (void*)1 when every result is named separately */
-    name_entry *buckets[NAME_BUCKETS];
+    name_entry **buckets;
+    size_t nbuckets;  /* a power of two */
     name_entry **stack;
     size_t nstack, cstack;
 } namer;
+
+static void oom(void)
+{
+    fputs("ctriton: out of memory\n", stderr);
+    abort();
+}
 
 static uint64_t hash_name(const char *s, size_t n)
 {
@@ -63,36 +84,61 @@ static uint64_t hash_name(const char *s, size_t n)
     return h;
 }
 
-static bool name_used(const namer *n, const char *s, size_t len)
+static const name_entry *name_find(const namer *n, const char *s, size_t len, uint64_t h)
 {
-    uint64_t h = hash_name(s, len);
-    for (const name_entry *e = n->buckets[h % NAME_BUCKETS]; e; e = e->next)
-        if (e->h == h && strlen(e->s) == len && !memcmp(e->s, s, len))
-            return true;
-    return false;
+    for (const name_entry *e = n->buckets[h & (n->nbuckets - 1)]; e; e = e->next)
+        if (e->h == h && e->len == len && !memcmp(e->s, s, len))
+            return e;
+    return NULL;
 }
 
-static const char *name_add(namer *n, const char *s, size_t len)
+static bool name_used(const namer *n, const char *s, size_t len)
 {
-    uint64_t h = hash_name(s, len);
-    name_entry *e = ct_arena_alloc(n->arena, sizeof *e);
-    e->h = h;
-    e->s = ct_arena_strndup(n->arena, s, len);
-    e->next = n->buckets[h % NAME_BUCKETS];
-    n->buckets[h % NAME_BUCKETS] = e;
+    return name_find(n, s, len, hash_name(s, len)) != NULL;
+}
+
+static void name_rehash(namer *n, size_t nb)
+{
+    free(n->buckets);
+    n->buckets = calloc(nb, sizeof *n->buckets);
+    if (!n->buckets)
+        oom();
+    n->nbuckets = nb;
+    for (size_t i = 0; i < n->nstack; i++) {
+        name_entry *e = n->stack[i];
+        e->next = n->buckets[e->h & (nb - 1)];
+        n->buckets[e->h & (nb - 1)] = e;
+    }
+}
+
+/* Adds "%name" (text[0] is the '%'); the entry's name is text + 1. */
+static const name_entry *name_add(namer *n, const char *text, size_t tlen, uint64_t h)
+{
     if (n->nstack == n->cstack) {
         n->cstack = n->cstack ? n->cstack * 2 : 256;
         n->stack = realloc(n->stack, sizeof(*n->stack) * n->cstack);
+        if (!n->stack)
+            oom();
     }
+    name_entry *e = ct_arena_alloc(n->arena, sizeof *e);
+    e->h = h;
+    e->s = ct_arena_strndup(n->arena, text, tlen) + 1;
+    e->len = tlen - 1;
     n->stack[n->nstack++] = e;
-    return e->s;
+    if (n->nstack > n->nbuckets) {
+        name_rehash(n, n->nbuckets * 2); /* links e too */
+    } else {
+        e->next = n->buckets[h & (n->nbuckets - 1)];
+        n->buckets[h & (n->nbuckets - 1)] = e;
+    }
+    return e;
 }
 
 static void scope_pop(namer *n, size_t mark)
 {
     while (n->nstack > mark) {
         name_entry *e = n->stack[--n->nstack];
-        n->buckets[e->h % NAME_BUCKETS] = e->next; /* always the head: LIFO */
+        n->buckets[e->h & (n->nbuckets - 1)] = e->next; /* always the head: LIFO */
     }
 }
 
@@ -101,17 +147,20 @@ static bool is_id_char(char c)
     return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '-';
 }
 
-static const char *unique_name(namer *n, counters *c, const char *want)
+static const name_entry *unique_name(namer *n, counters *c, const char *want)
 {
-    /* MLIR's sanitizeIdentifier, then _N suffixes until unused */
+    /* MLIR's sanitizeIdentifier, then _N suffixes until unused; buf holds
+     * "%name", the name from buf + 1 */
     char buf[512];
-    size_t len = 0;
+    size_t len = 1;
+    buf[0] = '%';
     if (isdigit((unsigned char)want[0]))
         buf[len++] = '_';
     for (const char *q = want; *q && len < sizeof buf - 24; q++)
         buf[len++] = is_id_char(*q) ? *q : '_';
-    if (!name_used(n, buf, len))
-        return name_add(n, buf, len);
+    uint64_t h = hash_name(buf + 1, len - 1);
+    if (!name_find(n, buf + 1, len - 1, h))
+        return name_add(n, buf, len, h);
     buf[len++] = '_';
     for (;;) {
         int k = c->conflict++;
@@ -124,8 +173,9 @@ static const char *unique_name(namer *n, counters *c, const char *want)
         size_t l2 = len;
         while (nl)
             buf[l2++] = num[--nl];
-        if (!name_used(n, buf, l2))
-            return name_add(n, buf, l2);
+        h = hash_name(buf + 1, l2 - 1);
+        if (!name_find(n, buf + 1, l2 - 1, h))
+            return name_add(n, buf, l2, h);
     }
 }
 
@@ -166,7 +216,7 @@ static const char *loc_name(const ct_loc *l)
  * as the name itself or as `base_N`, base made unique with the conflict
  * counter at N; in the second case name `base` again, so that the counter
  * advances as it did in MLIR and the names after it come out the same. */
-static const char *hinted_name(namer *n, counters *c, const char *h)
+static const name_entry *hinted_name(namer *n, counters *c, const char *h)
 {
     const char *us = strrchr(h, '_');
     if (us && us > h && us[1] && !name_used(n, h, strlen(h))) {
@@ -184,13 +234,61 @@ static const char *hinted_name(namer *n, counters *c, const char *h)
     return unique_name(n, c, h);
 }
 
-static void set_name(namer *n, counters *c, const ct_value *v, const char *want)
+static vname *vname_new(namer *n, const ct_value *v)
 {
-    if (!want || !*want) {
-        ct_pm_put(&n->vnames, v, (void *)(((intptr_t)c->value++ << 1) | 1));
-        return;
+    if (n->nv == n->cv) {
+        n->cv = n->cv ? n->cv * 2 : 256;
+        n->v = realloc(n->v, sizeof(*n->v) * (size_t)n->cv);
+        if (!n->v)
+            oom();
     }
-    ct_pm_put(&n->vnames, v, (void *)unique_name(n, c, want));
+    vname *e = &n->v[n->nv];
+    ((ct_value *)v)->id = n->nv++; /* the scratch slot; see vname */
+    e->v = v;
+    e->separate = false;
+    return e;
+}
+
+static const vname *vname_of(const namer *n, const ct_value *v)
+{
+    unsigned i = (unsigned)v->id;
+    return i < (unsigned)n->nv && n->v[i].v == v ? &n->v[i] : NULL;
+}
+
+static void vname_set(vname *e, const name_entry *ne)
+{
+    e->s = ne->s - 1;
+    e->len = ne->len + 1;
+}
+
+static vname *set_name(namer *n, counters *c, const ct_value *v, const char *want)
+{
+    vname *e = vname_new(n, v);
+    if (want && *want) {
+        vname_set(e, unique_name(n, c, want));
+        return e;
+    }
+    /* "%N" */
+    char tmp[16];
+    int k = 16;
+    unsigned u = (unsigned)c->value++;
+    do {
+        tmp[--k] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    tmp[--k] = '%';
+    e->len = (size_t)(16 - k);
+    e->s = ct_arena_strndup(n->arena, tmp + k, e->len);
+    return e;
+}
+
+static void copy_word(char *out, size_t cap, const char *w)
+{
+    size_t n = strlen(w);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, w, n);
+    out[n] = 0;
 }
 
 /* Names an op's results get from OpAsmOpInterface (arith.constant, tt.split). */
@@ -202,7 +300,7 @@ static bool asm_result_name(const ct_op *op, char *out, size_t cap)
     const ct_type *t = op->res[0].type;
     if (v && v->kind == CT_ATTR_INT && t->kind == CT_TY_INT) {
         if (t->bits == 1) {
-            snprintf(out, cap, "%s", v->i ? "true" : "false");
+            copy_word(out, cap, v->i ? "true" : "false");
         } else {
             /* c<value>_i<bits>, without printf: this runs for every constant */
             char tmp[48];
@@ -235,15 +333,16 @@ static bool asm_result_name(const ct_op *op, char *out, size_t cap)
         return true;
     }
     if (v && v->kind == CT_ATTR_BOOL) {
-        snprintf(out, cap, "%s", v->i ? "true" : "false");
+        copy_word(out, cap, v->i ? "true" : "false");
         return true;
     }
-    snprintf(out, cap, "cst");
+    copy_word(out, cap, "cst");
     return true;
 }
 
 static void number_op(namer *n, counters *c, const ct_op *op)
 {
+    n->nops++;
     if (op->nres == 0)
         return;
     const char *nl = n->numbered ? NULL : loc_name(op->loc);
@@ -252,9 +351,8 @@ static void number_op(namer *n, counters *c, const ct_op *op)
         return;
     }
     if (op->code == CT_OP_TT_SPLIT && op->nres == 2) {
-        set_name(n, c, &op->res[0], "outLHS");
-        set_name(n, c, &op->res[1], "outRHS");
-        ct_pm_put(&n->groups, op, (void *)1);
+        set_name(n, c, &op->res[0], "outLHS")->separate = true;
+        set_name(n, c, &op->res[1], "outRHS")->separate = true;
         return;
     }
     char buf[64];
@@ -273,7 +371,7 @@ static void number_block(namer *n, counters *c, const ct_block *b, bool entry)
         if (nl && a->loc->kind == CT_LOC_NAME && a->loc->child == &ct_loc_name_hint) {
             if (entry)
                 c->arg++;
-            ct_pm_put(&n->vnames, a, (void *)hinted_name(n, c, nl));
+            vname_set(vname_new(n, a), hinted_name(n, c, nl));
         } else if (entry) {
             char tmp[24];
             snprintf(tmp, sizeof tmp, "arg%d", c->arg++);
@@ -316,15 +414,16 @@ static void namer_init(namer *n)
 {
     memset(n, 0, sizeof *n);
     n->arena = ct_arena_new();
+    name_rehash(n, 256);
 }
 
 static void namer_free(namer *n)
 {
     ct_arena_free(n->arena);
     free(n->stack);
-    ct_pm_free(&n->vnames);
+    free(n->buckets);
+    free(n->v);
     ct_pm_free(&n->bnames);
-    ct_pm_free(&n->groups);
 }
 
 /* ------------------------------------------------------------------ */
@@ -377,6 +476,10 @@ typedef struct printer {
     size_t *rec_off;
     int nrec, caprec;
     ct_ptrmap tstr; /* ct_type* -> text_piece (in the namer's arena): types recur */
+    struct {        /* in front of tstr: a direct-mapped cache */
+        const ct_type *t;
+        const struct text_piece *tp;
+    } tcache[64];
     ct_ptrmap lstr; /* ct_loc* -> text_piece: ops of one call site share a location */
 } printer;
 
@@ -395,7 +498,8 @@ static text_piece *piece_new(ct_arena *a, const char *s, size_t n)
     return t;
 }
 
-static void P(printer *p, const char *s)
+/* inline, so that the length of a literal is known when compiling */
+static inline void P(printer *p, const char *s)
 {
     ct_sb_puts(&p->out, s);
 }
@@ -417,21 +521,29 @@ static void nl(printer *p)
 
 static void put_type(printer *p, const ct_type *t)
 {
-    text_piece *tp = ct_pm_get(&p->tstr, t);
-    if (!tp) {
-        char buf[256];
-        size_t n = ct_type_str(t, buf, sizeof buf);
-        if (n < sizeof buf) {
-            tp = piece_new(p->nm.arena, buf, n);
-        } else {
-            char *c = malloc(n + 1);
-            if (!c)
-                return;
-            ct_type_str(t, c, n + 1);
-            tp = piece_new(p->nm.arena, c, n);
-            free(c);
+    unsigned slot = (unsigned)(((uintptr_t)t * 0x9e3779b97f4a7c15ull) >> 58);
+    const text_piece *tp;
+    if (p->tcache[slot].t == t) {
+        tp = p->tcache[slot].tp;
+    } else {
+        tp = ct_pm_get(&p->tstr, t);
+        if (!tp) {
+            char buf[256];
+            size_t n = ct_type_str(t, buf, sizeof buf);
+            if (n < sizeof buf) {
+                tp = piece_new(p->nm.arena, buf, n);
+            } else {
+                char *c = malloc(n + 1);
+                if (!c)
+                    return;
+                ct_type_str(t, c, n + 1);
+                tp = piece_new(p->nm.arena, c, n);
+                free(c);
+            }
+            ct_pm_put(&p->tstr, t, (void *)tp);
         }
-        ct_pm_put(&p->tstr, t, tp);
+        p->tcache[slot].t = t;
+        p->tcache[slot].tp = tp;
     }
     ct_sb_putn(&p->out, tp->s, tp->n);
 }
@@ -461,35 +573,28 @@ static void put_stripped_type(printer *p, const ct_type *t)
     put_type(p, t);
 }
 
-/* the name of a value: a string, or a number tagged in the low bit */
-static void put_name(printer *p, const void *nm)
+static void put_vname(printer *p, const vname *nm)
 {
-    ct_sb_putc(&p->out, '%');
-    if ((intptr_t)nm & 1)
-        ct_sb_putint(&p->out, (long long)((intptr_t)nm >> 1));
-    else
-        P(p, (const char *)nm);
+    ct_sb_putn(&p->out, nm->s, nm->len);
 }
 
 static void put_value(printer *p, const ct_value *v)
 {
-    const char *name = ct_pm_get(&p->nm.vnames, v);
-    if (name && v->def && v->def->nres > 1 && !ct_pm_get(&p->nm.groups, v->def)) {
-        /* a result of a multi-result op named as one group: %name#0 */
-        put_name(p, name);
-        ct_sb_putc(&p->out, '#');
-        ct_sb_putint(&p->out, v->index);
-        return;
-    }
-    if (name) {
-        put_name(p, name);
+    const vname *nm = vname_of(&p->nm, v);
+    if (nm) {
+        put_vname(p, nm);
+        if (v->def && v->def->nres > 1 && !nm->separate) {
+            /* a result of a multi-result op named as one group: %name#0 */
+            ct_sb_putc(&p->out, '#');
+            ct_sb_putint(&p->out, v->index);
+        }
         return;
     }
     if (v->def) {
         /* a result of a single-named group: %name#i */
-        const char *base = ct_pm_get(&p->nm.vnames, &v->def->res[0]);
+        const vname *base = vname_of(&p->nm, &v->def->res[0]);
         if (base) {
-            put_name(p, base);
+            put_vname(p, base);
             ct_sb_putc(&p->out, '#');
             ct_sb_putint(&p->out, v->index);
             return;
@@ -568,7 +673,7 @@ static void put_dense_elem(printer *p, const ct_attr *a, int i)
     else if (et->kind == CT_TY_INT && et->bits == 1)
         P(p, a->ivals[i] ? "true" : "false");
     else
-        Pf(p, "%" PRId64, a->ivals[i]);
+        ct_sb_putint(&p->out, a->ivals[i]);
 }
 
 static void put_dense_nested(printer *p, const ct_attr *a, int dim, int *idx)
@@ -650,7 +755,7 @@ static void put_attr(printer *p, const ct_attr *a, elision el)
         put_type(p, a->type);
         for (int i = 0; i < a->n; i++) {
             P(p, i ? ", " : ": ");
-            Pf(p, "%" PRId64, a->ivals[i]);
+            ct_sb_putint(&p->out, a->ivals[i]);
         }
         P(p, ">");
         break;
@@ -1156,20 +1261,23 @@ static void put_results(printer *p, const ct_op *op)
 {
     if (op->nres == 0)
         return;
-    if (ct_pm_get(&p->nm.groups, op)) {
+    const vname *nm = vname_of(&p->nm, &op->res[0]);
+    if (nm && nm->separate) {
         for (int i = 0; i < op->nres; i++) {
             if (i)
                 P(p, ", ");
             put_value(p, &op->res[i]);
         }
     } else {
-        const char *name = ct_pm_get(&p->nm.vnames, &op->res[0]);
-        if (name)
-            put_name(p, name);
+        if (nm)
+            put_vname(p, nm);
         else
             P(p, "%<<UNKNOWN SSA VALUE>>");
         if (op->nres > 1)
-            Pf(p, ":%d", op->nres);
+        {
+            ct_sb_putc(&p->out, ':');
+            ct_sb_putint(&p->out, op->nres);
+        }
     }
     P(p, " = ");
 }
@@ -1296,6 +1404,18 @@ static void put_succ(printer *p, const ct_op *op, int si, int first_opnd)
     }
 }
 
+static void put_cache_evict(printer *p, const char *cache, const char *evict)
+{
+    if (cache) {
+        P(p, " cacheModifier = ");
+        P(p, cache);
+    }
+    if (evict) {
+        P(p, " evictionPolicy = ");
+        P(p, evict);
+    }
+}
+
 static void print_custom(printer *p, const ct_op *op)
 {
     const char *name = ct_op_info_of(op->code)->name;
@@ -1313,7 +1433,10 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_ARITH_CMPI:
     case CT_OP_ARITH_CMPF: {
         static const char *const el[] = {"predicate", NULL};
-        Pf(p, "%s %s, ", name, attr_word(op, "predicate", "?"));
+        P(p, name);
+        P(p, " ");
+        P(p, attr_word(op, "predicate", "?"));
+        P(p, ", ");
         put_values(p, op->opnds, 2);
         put_op_attrs(p, op, el);
         P(p, " : ");
@@ -1387,7 +1510,9 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_TT_GET_PROGRAM_ID:
     case CT_OP_TT_GET_NUM_PROGRAMS: {
         static const char *const el[] = {"axis", NULL};
-        Pf(p, "%s %s", name, attr_word(op, "axis", "x"));
+        P(p, name);
+        P(p, " ");
+        P(p, attr_word(op, "axis", "x"));
         put_op_attrs(p, op, el);
         P(p, " : ");
         put_type(p, op->res[0].type);
@@ -1479,10 +1604,7 @@ static void print_custom(printer *p, const ct_op *op)
         put_values(p, op->opnds, op->nopnds);
         const char *cache = attr_word(op, "cache", NULL);
         const char *evict = attr_word(op, "evict", NULL);
-        if (cache)
-            Pf(p, " cacheModifier = %s", cache);
-        if (evict)
-            Pf(p, " evictionPolicy = %s", evict);
+        put_cache_evict(p, cache, evict);
         put_op_attrs(p, op, el);
         P(p, " : ");
         put_type(p, op->opnds[0]->type);
@@ -1666,10 +1788,7 @@ static void print_custom(printer *p, const ct_op *op)
         } else {
             const char *cache = attr_word(op, "cache", NULL);
             const char *evict = attr_word(op, "evict", NULL);
-            if (cache)
-                Pf(p, " cacheModifier = %s", cache);
-            if (evict)
-                Pf(p, " evictionPolicy = %s", evict);
+            put_cache_evict(p, cache, evict);
         }
         put_op_attrs(p, op, el);
         P(p, " : ");
@@ -1932,15 +2051,19 @@ static void put_alias_defs(printer *p, locent **v, int n, bool deferred)
     }
 }
 
-static char *print_module(const ct_module *m, unsigned flags, printer *pp)
+/* Output bytes per op to reserve up front (the library's kernels print 50
+ * to 60 without locations), so that the text is not copied as it grows. */
+#define BYTES_PER_OP 64
+
+static char *print_module(const ct_module *m, unsigned flags, printer *p)
 {
-    printer p = *pp;
-    p.flags = flags;
-    ct_sb_init(&p.out);
-    namer_init(&p.nm);
-    p.nm.numbered = (flags & CT_PRINT_NUMBERED) != 0;
+    p->flags = flags;
+    ct_sb_init(&p->out);
+    namer_init(&p->nm);
+    p->nm.numbered = (flags & CT_PRINT_NUMBERED) != 0;
     for (const ct_op *op = m->body->first; op; op = op->next)
-        name_top_op(&p.nm, op);
+        name_top_op(&p->nm, op);
+    ct_sb_reserve(&p->out, (size_t)p->nm.nops * BYTES_PER_OP * ((flags & CT_PRINT_LOCS) ? 2 : 1));
     aliases al = {0};
     locent **order = NULL;
     int nalias = 0;
@@ -1950,33 +2073,33 @@ static char *print_module(const ct_module *m, unsigned flags, printer *pp)
         for (const ct_op *op = m->body->first; op; op = op->next)
             al_visit_op(&al, op);
         order = al_number(&al, &nalias);
-        p.al = &al;
-        put_alias_defs(&p, order, nalias, false);
+        p->al = &al;
+        put_alias_defs(p, order, nalias, false);
     }
-    P(&p, "module");
+    P(p, "module");
     if (m->nattrs) {
-        P(&p, " attributes");
-        put_attr_dict(&p, m->attrs, m->nattrs, NULL, true);
+        P(p, " attributes");
+        put_attr_dict(p, m->attrs, m->nattrs, NULL, true);
     }
-    P(&p, " {");
-    p.indent = 2;
+    P(p, " {");
+    p->indent = 2;
     for (const ct_op *op = m->body->first; op; op = op->next) {
-        nl(&p);
-        print_op(&p, op);
+        nl(p);
+        print_op(p, op);
     }
-    p.indent = 0;
-    nl(&p);
-    P(&p, "}");
-    put_trailing_loc(&p, m->loc);
-    P(&p, "\n");
-    if (p.al) {
-        put_alias_defs(&p, order, nalias, true);
+    p->indent = 0;
+    nl(p);
+    P(p, "}");
+    put_trailing_loc(p, m->loc);
+    P(p, "\n");
+    if (p->al) {
+        put_alias_defs(p, order, nalias, true);
         free(order);
         al_free(&al);
+        p->al = NULL;
     }
-    printer_free(&p);
-    *pp = p;
-    return ct_sb_take(&p.out);
+    printer_free(p);
+    return ct_sb_take(&p->out);
 }
 
 char *ct_print_module(const ct_module *m, unsigned flags)

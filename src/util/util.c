@@ -29,7 +29,7 @@ void ct_sb_free(ct_strbuf *b)
     ct_sb_init(b);
 }
 
-static void reserve(ct_strbuf *b, size_t extra)
+void ct_sb_reserve(ct_strbuf *b, size_t extra)
 {
     if (b->len + extra + 1 <= b->cap)
         return;
@@ -40,29 +40,9 @@ static void reserve(ct_strbuf *b, size_t extra)
     b->cap = nc;
 }
 
-void ct_sb_putn(ct_strbuf *b, const char *s, size_t n)
-{
-    reserve(b, n);
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = 0;
-}
-
-void ct_sb_puts(ct_strbuf *b, const char *s)
-{
-    ct_sb_putn(b, s, strlen(s));
-}
-
-void ct_sb_putc(ct_strbuf *b, char c)
-{
-    reserve(b, 1);
-    b->s[b->len++] = c;
-    b->s[b->len] = 0;
-}
-
 void ct_sb_vprintf(ct_strbuf *b, const char *fmt, va_list ap)
 {
-    reserve(b, 64);
+    ct_sb_reserve(b, 64);
     va_list ap2;
     va_copy(ap2, ap);
     size_t room = b->cap - b->len;
@@ -71,7 +51,7 @@ void ct_sb_vprintf(ct_strbuf *b, const char *fmt, va_list ap)
     if (n < 0)
         return;
     if ((size_t)n >= room) {
-        reserve(b, (size_t)n);
+        ct_sb_reserve(b, (size_t)n);
         vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
     }
     b->len += (size_t)n;
@@ -95,7 +75,7 @@ void ct_sb_spaces(ct_strbuf *b, int n)
 {
     if (n <= 0)
         return;
-    reserve(b, (size_t)n);
+    ct_sb_reserve(b, (size_t)n);
     memset(b->s + b->len, ' ', (size_t)n);
     b->len += (size_t)n;
     b->s[b->len] = 0;

@@ -9,8 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-/* Growable, NUL-terminated string (malloc'd). */
+/* Growable, NUL-terminated string (malloc'd).  The appends are inline: the
+ * printer makes several per op, mostly of a few bytes. */
 typedef struct ct_strbuf {
     char *s;
     size_t len, cap;
@@ -18,9 +20,31 @@ typedef struct ct_strbuf {
 
 void ct_sb_init(ct_strbuf *b);
 void ct_sb_free(ct_strbuf *b);
-void ct_sb_putn(ct_strbuf *b, const char *s, size_t n);
-void ct_sb_puts(ct_strbuf *b, const char *s);
-void ct_sb_putc(ct_strbuf *b, char c);
+/* Makes room for `extra` more bytes and the NUL. */
+void ct_sb_reserve(ct_strbuf *b, size_t extra);
+
+static inline void ct_sb_putn(ct_strbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap)
+        ct_sb_reserve(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+static inline void ct_sb_puts(ct_strbuf *b, const char *s)
+{
+    ct_sb_putn(b, s, strlen(s));
+}
+
+static inline void ct_sb_putc(ct_strbuf *b, char c)
+{
+    if (b->len + 2 > b->cap)
+        ct_sb_reserve(b, 1);
+    b->s[b->len++] = c;
+    b->s[b->len] = 0;
+}
+
 void ct_sb_printf(ct_strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ct_sb_vprintf(ct_strbuf *b, const char *fmt, va_list ap);
 void ct_sb_putint(ct_strbuf *b, long long v);
