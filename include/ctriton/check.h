@@ -23,7 +23,8 @@ extern "C" {
 #endif
 
 /* Verifies the whole module; true when no error was found.  At most
- * `CT_VERIFY_MAX_ERRORS` errors are reported. */
+ * `CT_VERIFY_MAX_ERRORS` errors are reported.  Writes the scratch `id` of
+ * ops and blocks (positions), nothing else. */
 bool ct_verify_module(const ct_module *m, ct_diags *d);
 
 #define CT_VERIFY_MAX_ERRORS 50

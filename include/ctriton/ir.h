@@ -11,7 +11,10 @@
  *
  * The structs are visible so that the passes (printer, parser, normalizer,
  * emulator) can walk the IR directly.  Build and edit IR only through the
- * functions below so that parent links stay consistent.
+ * functions below so that parent links stay consistent.  The `id` fields are
+ * scratch: a pass (printing and verifying included, though they take the
+ * module as const) may overwrite them, so one module is not printed or
+ * verified on two threads at once.
  */
 #ifndef CTRITON_IR_H
 #define CTRITON_IR_H
@@ -249,7 +252,8 @@ struct ct_value {
     ct_block *owner;      /* block of a block argument */
     int index;            /* result or argument number */
     const ct_loc *loc;    /* block arguments only (results use their op's) */
-    int id;               /* scratch slot for passes */
+    int id;               /* scratch slot for passes: the printer keeps its
+                           * names through it, the normalizer its use counts */
 };
 
 struct ct_op {
@@ -268,7 +272,7 @@ struct ct_op {
     const ct_loc *loc;
     ct_block *parent;
     ct_op *prev, *next;
-    int id;                      /* scratch slot for passes */
+    int id;                      /* scratch slot for passes (the verifier: position) */
 };
 
 struct ct_block {
@@ -277,7 +281,7 @@ struct ct_block {
     ct_value **args;
     ct_op *first, *last;
     ct_block *prev, *next;
-    int id;                      /* scratch slot for passes */
+    int id;                      /* scratch slot for passes (the verifier: index) */
 };
 
 struct ct_region {

@@ -30,7 +30,8 @@ enum {
     CT_PRINT_NUMBERED = 4,    /* number values (%0, %arg1), ignoring name locations */
 };
 
-/* Prints a module.  Returns a malloc'd string the caller frees. */
+/* Prints a module.  Returns a malloc'd string the caller frees.  The
+ * printers write the scratch `id` of the values they name (see ir.h). */
 char *ct_print_module(const ct_module *m, unsigned flags);
 /* Prints one op (and what it contains) with the naming of its function. */
 char *ct_print_op(const ct_op *op, unsigned flags);

@@ -17,6 +17,13 @@
  * block B when A dominates B in the region's control-flow graph; the
  * dominator sets are computed once per region (iterative data flow; these
  * regions have a handful of blocks).
+ *
+ * Positions live in the scratch slots: before its ops are checked, a block's
+ * ops get their 1-based position in op->id and a region's blocks their index
+ * in block->id (the verifier writes them even though it takes the module as
+ * const; nothing else is changed).  Ops linked into a block are numbered
+ * before anything in that block is checked, and an op whose parent is the
+ * block is linked into it, so a position read for dominance is always fresh.
  */
 #include "ctriton/check.h"
 
@@ -36,8 +43,6 @@ typedef struct verifier {
     const ct_module *m;
     ct_diags *d;
     int nerrors;
-    ct_ptrmap pos;            /* op -> 1 + position in its block */
-    ct_ptrmap bidx;           /* block -> 1 + index in its region */
     ct_ptrmap doms;           /* region -> region_dom*, for multi-block regions */
 } verifier;
 
@@ -138,14 +143,14 @@ static bool is_shape_of_with_elem(const ct_type *t, const ct_type *shape_of, con
 /* Dominance                                                           */
 /* ------------------------------------------------------------------ */
 
-static int op_pos(verifier *v, const ct_op *op)
+static int op_pos(const ct_op *op)
 {
-    return (int)(intptr_t)ct_pm_get(&v->pos, op);
+    return op->id;
 }
 
-static int block_index(verifier *v, const ct_block *b)
+static int block_index(const ct_block *b)
 {
-    return (int)(intptr_t)ct_pm_get(&v->bidx, b) - 1;
+    return b->id;
 }
 
 static region_dom *region_doms(verifier *v, const ct_region *r)
@@ -215,12 +220,12 @@ static bool visible(verifier *v, const ct_value *val, const ct_op *user)
         if (ub == db) {
             if (!val->def)
                 return true;
-            int dp = op_pos(v, val->def), up = op_pos(v, cur);
+            int dp = op_pos(val->def), up = op_pos(cur);
             return dp && up && dp < up;
         }
         if (ub->parent && ub->parent == db->parent && ub->parent->first != ub->parent->last) {
             region_dom *rd = region_doms(v, ub->parent);
-            int a = block_index(v, db), b = block_index(v, ub);
+            int a = block_index(db), b = block_index(ub);
             if (a >= 0 && b >= 0 && rd->dom[a * rd->n + b])
                 return true;
         }
@@ -1159,7 +1164,7 @@ static void verify_block(verifier *v, const ct_op *owner, const ct_block *b)
 {
     int i = 0;
     for (const ct_op *o = b->first; o; o = o->next)
-        ct_pm_put(&v->pos, o, (void *)(intptr_t)++i);
+        ((ct_op *)o)->id = ++i; /* the position, in the scratch slot */
     for (const ct_op *o = b->first; o; o = o->next) {
         if (o->parent != b)
             err(v, o, "parent link is broken");
@@ -1204,7 +1209,7 @@ static void verify_op(verifier *v, const ct_op *op)
         const ct_region *r = &op->regions[ri];
         int bi = 0;
         for (const ct_block *b = r->first; b; b = b->next)
-            ct_pm_put(&v->bidx, b, (void *)(intptr_t)++bi);
+            ((ct_block *)b)->id = bi++; /* the index, in the scratch slot */
         if (bi > 1 && op->code != CT_OP_TT_FUNC)
             err(v, op, "region %d has %d blocks; only a tt.func body may have several", ri, bi);
         for (const ct_block *b = r->first; b; b = b->next)
@@ -1215,8 +1220,6 @@ static void verify_op(verifier *v, const ct_op *op)
 bool ct_verify_module(const ct_module *m, ct_diags *d)
 {
     verifier v = {.m = m, .d = d};
-    ct_pm_init(&v.pos);
-    ct_pm_init(&v.bidx);
     ct_pm_init(&v.doms);
     if (!m || !m->body) {
         err(&v, NULL, "module has no body");
@@ -1236,8 +1239,6 @@ bool ct_verify_module(const ct_module *m, ct_diags *d)
             free(rd->dom);
             free(rd);
         }
-    ct_pm_free(&v.pos);
-    ct_pm_free(&v.bidx);
     ct_pm_free(&v.doms);
     return v.nerrors == 0;
 }

@@ -62,30 +62,6 @@ void tl__warn(const char *fmt, ...)
     va_end(ap);
 }
 
-tl_tensor tl__poison(void)
-{
-    return (tl_tensor){.kind = TL_K_POISON};
-}
-
-bool tl__is_poison(tl_tensor x)
-{
-    return x.kind == TL_K_POISON || (x.kind == TL_K_TENSOR && (!x.handle || !x.type));
-}
-
-bool tl__any_poison(int n, ...)
-{
-    va_list ap;
-    va_start(ap, n);
-    bool p = false;
-    for (int i = 0; i < n; i++) {
-        tl_tensor t = va_arg(ap, tl_tensor);
-        if (tl__is_poison(t))
-            p = true;
-    }
-    va_end(ap);
-    return p || !tl__cur;
-}
-
 /* ---- values --------------------------------------------------------- */
 
 tl_tensor tl__id(tl_tensor x)
@@ -122,18 +98,6 @@ tl_tensor tl__from_dtype(tl_dtype t)
 tl_tensor tl__from_str(const char *s)
 {
     return s ? (tl_tensor){.kind = TL_K_STR, .s = s} : TL_NONE;
-}
-
-tl_tensor tl__tensor(ct_value *v, const tl_type *t)
-{
-    if (!v || !t)
-        return tl__poison();
-    return (tl_tensor){.kind = TL_K_TENSOR, .handle = v, .type = t};
-}
-
-bool tl__is_number(tl_tensor x)
-{
-    return x.kind == TL_K_INT || x.kind == TL_K_FLOAT || x.kind == TL_K_BOOL;
 }
 
 bool tl_is_none(tl_tensor x)

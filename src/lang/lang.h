@@ -55,30 +55,126 @@ void tl__at(tl_src at);
 /* Reports a type error at the current call site; returns a poison value. */
 tl_tensor tl__err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tl__warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-tl_tensor tl__poison(void);
-bool tl__is_poison(tl_tensor x);
-/* True when some argument is poison: the builtin returns poison silently. */
-bool tl__any_poison(int n, ...);
+static inline tl_tensor tl__poison(void)
+{
+    return (tl_tensor){.kind = TL_K_POISON};
+}
+
+static inline bool tl__is_poison(tl_tensor x)
+{
+    return x.kind == TL_K_POISON || (x.kind == TL_K_TENSOR && (!x.handle || !x.type));
+}
+
+/* True when some argument is poison: the builtin returns poison silently.
+ * `n` is the literal 2 or 3. */
+#define tl__any_poison(n, ...) tl__any_poison##n(__VA_ARGS__)
+
+static inline bool tl__any_poison2(tl_tensor a, tl_tensor b)
+{
+    return tl__is_poison(a) || tl__is_poison(b) || !tl__cur;
+}
+
+static inline bool tl__any_poison3(tl_tensor a, tl_tensor b, tl_tensor c)
+{
+    return tl__is_poison(a) || tl__is_poison(b) || tl__is_poison(c) || !tl__cur;
+}
 /* Aborts the build if no builder is active (a builtin called outside a kernel). */
 bool tl__active(void);
 
-/* ---- types ----------------------------------------------------------- */
+/* ---- types -----------------------------------------------------------
+ *
+ * The kind tests are inline: every builtin asks several of them. */
 
 const tl_type *tl__block_type(const tl_type *elem, int rank, const int64_t *shape);
 /* type.with_element_ty(elem): block of the same shape, or elem */
 const tl_type *tl__with_elem(const tl_type *t, const tl_type *elem);
+
 /* type.scalar: the element of a block, the type itself otherwise */
-const tl_type *tl__scalar(const tl_type *t);
-bool tl__is_block(const tl_type *t);
-bool tl__is_ptr(const tl_type *t);      /* the type itself is a pointer */
-bool tl__is_int(const tl_type *t);      /* scalar kind tests on a dtype */
-bool tl__is_signed(const tl_type *t);
-bool tl__is_unsigned(const tl_type *t);
-bool tl__is_bool(const tl_type *t);
-bool tl__is_floating(const tl_type *t);
-bool tl__is_fp8(const tl_type *t);
-bool tl__is_standard_floating(const tl_type *t);
-int tl__int_bits(const tl_type *t);
+static inline const tl_type *tl__scalar(const tl_type *t)
+{
+    return t && t->kind == TL_TY_BLOCK ? t->elem : t;
+}
+
+static inline bool tl__is_block(const tl_type *t)
+{
+    return t && t->kind == TL_TY_BLOCK;
+}
+
+/* the type itself is a pointer */
+static inline bool tl__is_ptr(const tl_type *t)
+{
+    return t && t->kind == TL_TY_PTR;
+}
+
+static inline tl_scalar tl__sc_of(const tl_type *t)
+{
+    return t && t->kind == TL_TY_SCALAR ? t->sc : TL_VOID;
+}
+
+/* scalar kind tests on a dtype */
+static inline bool tl__is_int(const tl_type *t)
+{
+    tl_scalar s = tl__sc_of(t);
+    return s >= TL_INT1 && s <= TL_UINT64;
+}
+
+static inline bool tl__is_signed(const tl_type *t)
+{
+    tl_scalar s = tl__sc_of(t);
+    return s >= TL_INT1 && s <= TL_INT64;
+}
+
+static inline bool tl__is_unsigned(const tl_type *t)
+{
+    tl_scalar s = tl__sc_of(t);
+    return s >= TL_UINT8 && s <= TL_UINT64;
+}
+
+static inline bool tl__is_bool(const tl_type *t)
+{
+    return tl__sc_of(t) == TL_INT1;
+}
+
+static inline bool tl__is_floating(const tl_type *t)
+{
+    tl_scalar s = tl__sc_of(t);
+    return s >= TL_FP8E4B15 && s <= TL_FP64;
+}
+
+static inline bool tl__is_fp8(const tl_type *t)
+{
+    tl_scalar s = tl__sc_of(t);
+    return s >= TL_FP8E4B15 && s <= TL_FP8E5B16;
+}
+
+static inline bool tl__is_standard_floating(const tl_type *t)
+{
+    tl_scalar s = tl__sc_of(t);
+    return s >= TL_FP16 && s <= TL_FP64;
+}
+
+static inline int tl__int_bits(const tl_type *t)
+{
+    switch (tl__sc_of(t)) {
+    case TL_INT1:
+        return 1;
+    case TL_INT8:
+    case TL_UINT8:
+        return 8;
+    case TL_INT16:
+    case TL_UINT16:
+        return 16;
+    case TL_INT32:
+    case TL_UINT32:
+        return 32;
+    case TL_INT64:
+    case TL_UINT64:
+        return 64;
+    default:
+        return 0;
+    }
+}
+
 int tl__prim_bits(const tl_type *t);
 int tl__fp_mantissa(const tl_type *t);
 int tl__kind_rank(const tl_type *t);    /* bool 0 < int 1 < float 2 */
@@ -91,8 +187,18 @@ const char *tl__scalar_name(tl_scalar s);
 
 /* ---- values ---------------------------------------------------------- */
 
-tl_tensor tl__tensor(ct_value *v, const tl_type *t);
-bool tl__is_number(tl_tensor x);      /* a Python number (int, float, bool) */
+static inline tl_tensor tl__tensor(ct_value *v, const tl_type *t)
+{
+    if (!v || !t)
+        return tl__poison();
+    return (tl_tensor){.kind = TL_K_TENSOR, .handle = v, .type = t};
+}
+
+/* a Python number (int, float, bool) */
+static inline bool tl__is_number(tl_tensor x)
+{
+    return x.kind == TL_K_INT || x.kind == TL_K_FLOAT || x.kind == TL_K_BOOL;
+}
 /* Python's repr of a constexpr value as used in mangled names. */
 void tl__repr_number(tl_tensor x, ct_strbuf *out);
 

@@ -128,11 +128,6 @@ bool tl_type_eq(tl_dtype a, tl_dtype b)
     return false;
 }
 
-const tl_type *tl__scalar(const tl_type *t)
-{
-    return t && t->kind == TL_TY_BLOCK ? t->elem : t;
-}
-
 const tl_type *tl__with_elem(const tl_type *t, const tl_type *elem)
 {
     if (t && t->kind == TL_TY_BLOCK)
@@ -140,89 +135,11 @@ const tl_type *tl__with_elem(const tl_type *t, const tl_type *elem)
     return elem;
 }
 
-bool tl__is_block(const tl_type *t)
-{
-    return t && t->kind == TL_TY_BLOCK;
-}
-
-bool tl__is_ptr(const tl_type *t)
-{
-    return t && t->kind == TL_TY_PTR;
-}
-
-static tl_scalar sc_of(const tl_type *t)
-{
-    return t && t->kind == TL_TY_SCALAR ? t->sc : TL_VOID;
-}
-
-bool tl__is_int(const tl_type *t)
-{
-    tl_scalar s = sc_of(t);
-    return s >= TL_INT1 && s <= TL_UINT64;
-}
-
-bool tl__is_signed(const tl_type *t)
-{
-    tl_scalar s = sc_of(t);
-    return s >= TL_INT1 && s <= TL_INT64;
-}
-
-bool tl__is_unsigned(const tl_type *t)
-{
-    tl_scalar s = sc_of(t);
-    return s >= TL_UINT8 && s <= TL_UINT64;
-}
-
-bool tl__is_bool(const tl_type *t)
-{
-    return sc_of(t) == TL_INT1;
-}
-
-bool tl__is_floating(const tl_type *t)
-{
-    tl_scalar s = sc_of(t);
-    return s >= TL_FP8E4B15 && s <= TL_FP64;
-}
-
-bool tl__is_fp8(const tl_type *t)
-{
-    tl_scalar s = sc_of(t);
-    return s >= TL_FP8E4B15 && s <= TL_FP8E5B16;
-}
-
-bool tl__is_standard_floating(const tl_type *t)
-{
-    tl_scalar s = sc_of(t);
-    return s >= TL_FP16 && s <= TL_FP64;
-}
-
-int tl__int_bits(const tl_type *t)
-{
-    switch (sc_of(t)) {
-    case TL_INT1:
-        return 1;
-    case TL_INT8:
-    case TL_UINT8:
-        return 8;
-    case TL_INT16:
-    case TL_UINT16:
-        return 16;
-    case TL_INT32:
-    case TL_UINT32:
-        return 32;
-    case TL_INT64:
-    case TL_UINT64:
-        return 64;
-    default:
-        return 0;
-    }
-}
-
 int tl__prim_bits(const tl_type *t)
 {
     if (tl__is_int(t))
         return tl__int_bits(t);
-    switch (sc_of(t)) {
+    switch (tl__sc_of(t)) {
     case TL_FP16:
     case TL_BF16:
         return 16;
@@ -239,7 +156,7 @@ int tl__prim_bits(const tl_type *t)
 
 int tl__fp_mantissa(const tl_type *t)
 {
-    switch (sc_of(t)) {
+    switch (tl__sc_of(t)) {
     case TL_FP8E4B15:
     case TL_FP8E4NV:
     case TL_FP8E4B8:
