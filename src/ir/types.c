@@ -312,9 +312,24 @@ static void put(sbuf *b, const char *s)
     }
 }
 
+/* a decimal integer (no printf: the printer spells every type it meets) */
+static void put_int(sbuf *b, long long v)
+{
+    char tmp[24];
+    int i = 24;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    tmp[--i] = 0;
+    do {
+        tmp[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        tmp[--i] = '-';
+    put(b, tmp + i);
+}
+
 static void put_type(sbuf *b, const ct_type *t)
 {
-    char tmp[32];
     switch (t->kind) {
     case CT_TY_NONE:
         put(b, "none");
@@ -323,8 +338,8 @@ static void put_type(sbuf *b, const ct_type *t)
         put(b, "index");
         break;
     case CT_TY_INT:
-        snprintf(tmp, sizeof tmp, "i%d", t->bits);
-        put(b, tmp);
+        put(b, "i");
+        put_int(b, t->bits);
         break;
     case CT_TY_FLOAT:
         put(b, float_name(t->fk));
@@ -333,16 +348,16 @@ static void put_type(sbuf *b, const ct_type *t)
         put(b, "!tt.ptr<");
         put_type(b, t->elem);
         if (t->addrspace != 1) {
-            snprintf(tmp, sizeof tmp, ", %d", t->addrspace);
-            put(b, tmp);
+            put(b, ", ");
+            put_int(b, t->addrspace);
         }
         put(b, ">");
         break;
     case CT_TY_TENSOR:
         put(b, "tensor<");
         for (int i = 0; i < t->rank; i++) {
-            snprintf(tmp, sizeof tmp, "%lldx", (long long)t->shape[i]);
-            put(b, tmp);
+            put_int(b, (long long)t->shape[i]);
+            put(b, "x");
         }
         put_type(b, t->elem);
         put(b, ">");

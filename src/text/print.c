@@ -27,16 +27,20 @@
 /* Naming                                                              */
 /* ------------------------------------------------------------------ */
 
-/* Names used in the current scope chain: a hash table whose entries are
+/* Every name the namer makes is appended to one text buffer as "%name";
+ * entries refer to it by offset, so naming a value allocates nothing.
+ *
+ * Names used in the current scope chain: a hash table whose entries are
  * removed in the reverse order of insertion when a region's scope ends (like
  * MLIR's ScopedHashTable), so a name is visible in nested regions but not in
- * sibling ones.  The table doubles when it holds more names than buckets; it
- * is rebuilt from the insertion stack, which keeps every chain in LIFO order. */
+ * sibling ones.  The entries form the scope stack (an array, pushed and
+ * popped at its end) and are chained per bucket by index.  The table doubles
+ * when it holds more names than buckets; it is rebuilt from the stack, which
+ * keeps every chain in LIFO order. */
 typedef struct name_entry {
-    struct name_entry *next;
     uint64_t h;
-    const char *s;    /* the name; s[-1] is the '%' that vname texts start with */
-    size_t len;
+    size_t off, len; /* the name is text.s + off; text.s[off - 1] is its '%' */
+    int next;        /* the next entry of the bucket, -1 at the end */
 } name_entry;
 
 typedef struct counters {
@@ -50,21 +54,21 @@ typedef struct counters {
  * name up is an array access; the printer prints a value two or three times. */
 typedef struct vname {
     const ct_value *v;
-    const char *s;    /* NUL-terminated, in the namer's arena */
-    size_t len;
+    size_t off, len;  /* the text, in the namer's text buffer */
     bool separate;    /* its op's results are named one by one (tt.split) */
 } vname;
 
 typedef struct namer {
     bool numbered;    /* CT_PRINT_NUMBERED: ignore name locations */
-    ct_arena *arena;
+    ct_arena *arena;  /* the printer's cached pieces of text */
+    ct_strbuf text;   /* all names, one after another */
     vname *v;         /* the named values, indexed by ct_value.id */
     int nv, cv;
     int nops;         /* ops seen: the printer sizes its output from it */
     ct_ptrmap bnames; /* ct_block* -> (intptr_t)id + 1 */
-    name_entry **buckets;
+    int *buckets;     /* the first entry of each bucket, -1 if none */
     size_t nbuckets;  /* a power of two */
-    name_entry **stack;
+    name_entry *stack;
     size_t nstack, cstack;
 } namer;
 
@@ -84,35 +88,46 @@ static uint64_t hash_name(const char *s, size_t n)
     return h;
 }
 
-static const name_entry *name_find(const namer *n, const char *s, size_t len, uint64_t h)
+static bool name_find(const namer *n, const char *s, size_t len, uint64_t h)
 {
-    for (const name_entry *e = n->buckets[h & (n->nbuckets - 1)]; e; e = e->next)
-        if (e->h == h && e->len == len && !memcmp(e->s, s, len))
-            return e;
-    return NULL;
+    for (int i = n->buckets[h & (n->nbuckets - 1)]; i >= 0; i = n->stack[i].next) {
+        const name_entry *e = &n->stack[i];
+        if (e->h == h && e->len == len && !memcmp(n->text.s + e->off, s, len))
+            return true;
+    }
+    return false;
 }
 
 static bool name_used(const namer *n, const char *s, size_t len)
 {
-    return name_find(n, s, len, hash_name(s, len)) != NULL;
+    return name_find(n, s, len, hash_name(s, len));
 }
 
 static void name_rehash(namer *n, size_t nb)
 {
     free(n->buckets);
-    n->buckets = calloc(nb, sizeof *n->buckets);
+    n->buckets = malloc(nb * sizeof *n->buckets);
     if (!n->buckets)
         oom();
+    memset(n->buckets, 0xff, nb * sizeof *n->buckets); /* all -1 */
     n->nbuckets = nb;
     for (size_t i = 0; i < n->nstack; i++) {
-        name_entry *e = n->stack[i];
+        name_entry *e = &n->stack[i];
         e->next = n->buckets[e->h & (nb - 1)];
-        n->buckets[e->h & (nb - 1)] = e;
+        n->buckets[e->h & (nb - 1)] = (int)i;
     }
 }
 
-/* Adds "%name" (text[0] is the '%'); the entry's name is text + 1. */
-static const name_entry *name_add(namer *n, const char *text, size_t tlen, uint64_t h)
+/* Appends text to the name buffer; returns its offset. */
+static size_t text_add(namer *n, const char *text, size_t len)
+{
+    size_t off = n->text.len;
+    ct_sb_putn(&n->text, text, len);
+    return off;
+}
+
+/* Adds "%name" (text[0] is the '%'); returns the offset of the text. */
+static size_t name_add(namer *n, const char *text, size_t tlen, uint64_t h)
 {
     if (n->nstack == n->cstack) {
         n->cstack = n->cstack ? n->cstack * 2 : 256;
@@ -120,24 +135,24 @@ static const name_entry *name_add(namer *n, const char *text, size_t tlen, uint6
         if (!n->stack)
             oom();
     }
-    name_entry *e = ct_arena_alloc(n->arena, sizeof *e);
+    size_t off = text_add(n, text, tlen);
+    name_entry *e = &n->stack[n->nstack++];
     e->h = h;
-    e->s = ct_arena_strndup(n->arena, text, tlen) + 1;
+    e->off = off + 1;
     e->len = tlen - 1;
-    n->stack[n->nstack++] = e;
     if (n->nstack > n->nbuckets) {
         name_rehash(n, n->nbuckets * 2); /* links e too */
     } else {
         e->next = n->buckets[h & (n->nbuckets - 1)];
-        n->buckets[h & (n->nbuckets - 1)] = e;
+        n->buckets[h & (n->nbuckets - 1)] = (int)(n->nstack - 1);
     }
-    return e;
+    return off;
 }
 
 static void scope_pop(namer *n, size_t mark)
 {
     while (n->nstack > mark) {
-        name_entry *e = n->stack[--n->nstack];
+        name_entry *e = &n->stack[--n->nstack];
         n->buckets[e->h & (n->nbuckets - 1)] = e->next; /* always the head: LIFO */
     }
 }
@@ -147,7 +162,8 @@ static bool is_id_char(char c)
     return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '-';
 }
 
-static const name_entry *unique_name(namer *n, counters *c, const char *want)
+/* Makes `want` a unique name; sets the offset and length of its "%name" text. */
+static void unique_name(namer *n, counters *c, const char *want, size_t *off, size_t *tlen)
 {
     /* MLIR's sanitizeIdentifier, then _N suffixes until unused; buf holds
      * "%name", the name from buf + 1 */
@@ -159,8 +175,11 @@ static const name_entry *unique_name(namer *n, counters *c, const char *want)
     for (const char *q = want; *q && len < sizeof buf - 24; q++)
         buf[len++] = is_id_char(*q) ? *q : '_';
     uint64_t h = hash_name(buf + 1, len - 1);
-    if (!name_find(n, buf + 1, len - 1, h))
-        return name_add(n, buf, len, h);
+    if (!name_find(n, buf + 1, len - 1, h)) {
+        *off = name_add(n, buf, len, h);
+        *tlen = len;
+        return;
+    }
     buf[len++] = '_';
     for (;;) {
         int k = c->conflict++;
@@ -174,8 +193,11 @@ static const name_entry *unique_name(namer *n, counters *c, const char *want)
         while (nl)
             buf[l2++] = num[--nl];
         h = hash_name(buf + 1, l2 - 1);
-        if (!name_find(n, buf + 1, l2 - 1, h))
-            return name_add(n, buf, l2, h);
+        if (!name_find(n, buf + 1, l2 - 1, h)) {
+            *off = name_add(n, buf, l2, h);
+            *tlen = l2;
+            return;
+        }
     }
 }
 
@@ -216,7 +238,7 @@ static const char *loc_name(const ct_loc *l)
  * as the name itself or as `base_N`, base made unique with the conflict
  * counter at N; in the second case name `base` again, so that the counter
  * advances as it did in MLIR and the names after it come out the same. */
-static const name_entry *hinted_name(namer *n, counters *c, const char *h)
+static void hinted_name(namer *n, counters *c, const char *h, vname *e)
 {
     const char *us = strrchr(h, '_');
     if (us && us > h && us[1] && !name_used(n, h, strlen(h))) {
@@ -228,10 +250,11 @@ static const name_entry *hinted_name(namer *n, counters *c, const char *h)
             size_t bl = (size_t)(us - h) < sizeof base - 1 ? (size_t)(us - h) : sizeof base - 1;
             memcpy(base, h, bl);
             base[bl] = 0;
-            return unique_name(n, c, base);
+            unique_name(n, c, base, &e->off, &e->len);
+            return;
         }
     }
-    return unique_name(n, c, h);
+    unique_name(n, c, h, &e->off, &e->len);
 }
 
 static vname *vname_new(namer *n, const ct_value *v)
@@ -255,17 +278,11 @@ static const vname *vname_of(const namer *n, const ct_value *v)
     return i < (unsigned)n->nv && n->v[i].v == v ? &n->v[i] : NULL;
 }
 
-static void vname_set(vname *e, const name_entry *ne)
-{
-    e->s = ne->s - 1;
-    e->len = ne->len + 1;
-}
-
 static vname *set_name(namer *n, counters *c, const ct_value *v, const char *want)
 {
     vname *e = vname_new(n, v);
     if (want && *want) {
-        vname_set(e, unique_name(n, c, want));
+        unique_name(n, c, want, &e->off, &e->len);
         return e;
     }
     /* "%N" */
@@ -278,7 +295,7 @@ static vname *set_name(namer *n, counters *c, const ct_value *v, const char *wan
     } while (u);
     tmp[--k] = '%';
     e->len = (size_t)(16 - k);
-    e->s = ct_arena_strndup(n->arena, tmp + k, e->len);
+    e->off = text_add(n, tmp + k, e->len);
     return e;
 }
 
@@ -371,7 +388,7 @@ static void number_block(namer *n, counters *c, const ct_block *b, bool entry)
         if (nl && a->loc->kind == CT_LOC_NAME && a->loc->child == &ct_loc_name_hint) {
             if (entry)
                 c->arg++;
-            vname_set(vname_new(n, a), hinted_name(n, c, nl));
+            hinted_name(n, c, nl, vname_new(n, a));
         } else if (entry) {
             char tmp[24];
             snprintf(tmp, sizeof tmp, "arg%d", c->arg++);
@@ -423,6 +440,7 @@ static void namer_free(namer *n)
     free(n->stack);
     free(n->buckets);
     free(n->v);
+    ct_sb_free(&n->text);
     ct_pm_free(&n->bnames);
 }
 
@@ -575,7 +593,7 @@ static void put_stripped_type(printer *p, const ct_type *t)
 
 static void put_vname(printer *p, const vname *nm)
 {
-    ct_sb_putn(&p->out, nm->s, nm->len);
+    ct_sb_putn(&p->out, p->nm.text.s + nm->off, nm->len);
 }
 
 static void put_value(printer *p, const ct_value *v)
