@@ -309,6 +309,8 @@ void ct_op_set_successors(ct_module *m, ct_op *op, int n, ct_block *const *succ,
                           const int *counts);
 void ct_op_set_operand(ct_op *op, int i, ct_value *v);
 void ct_op_set_attr(ct_module *m, ct_op *op, const char *name, const ct_attr *attr);
+/* The same for a name that outlives the module (a string literal): not copied. */
+void ct_op_set_attr_lit(ct_module *m, ct_op *op, const char *name, const ct_attr *attr);
 const ct_attr *ct_op_attr(const ct_op *op, const char *name);
 void ct_op_remove_attr(ct_op *op, const char *name);
 ct_value *ct_op_result(const ct_op *op, int i);

@@ -52,17 +52,29 @@ void ct_module_destroy(ct_module *m)
         ct_arena_free(m->arena);
 }
 
+/* strcmp() == 0 for attribute names: short, and often differing at once */
+static inline bool name_eq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* Sets an attribute in a sorted list; `copy`: the name is copied into the
+ * module, else it is kept as given (a literal). */
 static void set_named(ct_module *m, int *n, int *cap, ct_named_attr **arr, const char *name,
-                      const ct_attr *attr)
+                      const ct_attr *attr, bool copy)
 {
     for (int i = 0; i < *n; i++) {
-        if (!strcmp((*arr)[i].name, name)) {
+        if (name_eq((*arr)[i].name, name)) {
             (*arr)[i].attr = attr;
             return;
         }
     }
     if (*n == *cap) {
-        int nc = *cap ? *cap * 2 : 4;
+        int nc = *cap ? *cap * 2 : 2;
         ct_named_attr *na = ct_arena_alloc(m->arena, sizeof(*na) * (size_t)nc);
         if (*n)
             memcpy(na, *arr, sizeof(*na) * (size_t)*n);
@@ -75,14 +87,14 @@ static void set_named(ct_module *m, int *n, int *cap, ct_named_attr **arr, const
         (*arr)[j] = (*arr)[j - 1];
         j--;
     }
-    (*arr)[j].name = ct_arena_strdup(m->arena, name);
+    (*arr)[j].name = copy ? ct_arena_strdup(m->arena, name) : name;
     (*arr)[j].attr = attr;
     (*n)++;
 }
 
 void ct_module_set_attr(ct_module *m, const char *name, const ct_attr *attr)
 {
-    set_named(m, &m->nattrs, &m->cattrs, &m->attrs, name, attr);
+    set_named(m, &m->nattrs, &m->cattrs, &m->attrs, name, attr, true);
 }
 
 void ct_module_append_func(ct_module *m, ct_op *func)
@@ -121,20 +133,25 @@ ct_block *ct_func_entry(const ct_op *func)
 
 /* ---- ops ---------------------------------------------------------- */
 
+/* One allocation holds the op, its results and its operand array (in that
+ * order: the results are 16-byte aligned like the op). */
 ct_op *ct_op_new(ct_module *m, ct_opcode code, int nopnds, ct_value *const *opnds, int nres,
                  const ct_type *const *restypes, int nregions, const ct_loc *loc)
 {
-    ct_op *op = ct_arena_alloc(m->arena, sizeof *op);
+    size_t head = (sizeof(ct_op) + 15) & ~(size_t)15;
+    size_t res_bytes = sizeof(ct_value) * (size_t)nres;
+    char *mem = ct_arena_alloc(m->arena, head + res_bytes + sizeof(ct_value *) * (size_t)nopnds);
+    ct_op *op = (ct_op *)mem;
     op->code = code;
     op->nopnds = nopnds;
     if (nopnds) {
-        op->opnds = ct_arena_alloc(m->arena, sizeof(ct_value *) * (size_t)nopnds);
+        op->opnds = (ct_value **)(mem + head + res_bytes);
         if (opnds)
             memcpy(op->opnds, opnds, sizeof(ct_value *) * (size_t)nopnds);
     }
     op->nres = nres;
     if (nres) {
-        op->res = ct_arena_alloc(m->arena, sizeof(ct_value) * (size_t)nres);
+        op->res = (ct_value *)(mem + head);
         for (int i = 0; i < nres; i++) {
             op->res[i].type = restypes[i];
             op->res[i].def = op;
@@ -170,13 +187,18 @@ void ct_op_set_operand(ct_op *op, int i, ct_value *v)
 
 void ct_op_set_attr(ct_module *m, ct_op *op, const char *name, const ct_attr *attr)
 {
-    set_named(m, &op->nattrs, &op->cattrs, &op->attrs, name, attr);
+    set_named(m, &op->nattrs, &op->cattrs, &op->attrs, name, attr, true);
+}
+
+void ct_op_set_attr_lit(ct_module *m, ct_op *op, const char *name, const ct_attr *attr)
+{
+    set_named(m, &op->nattrs, &op->cattrs, &op->attrs, name, attr, false);
 }
 
 const ct_attr *ct_op_attr(const ct_op *op, const char *name)
 {
     for (int i = 0; i < op->nattrs; i++)
-        if (!strcmp(op->attrs[i].name, name))
+        if (name_eq(op->attrs[i].name, name))
             return op->attrs[i].attr;
     return NULL;
 }

@@ -10,10 +10,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define NBUCKETS 1024
+#define NBUCKETS 256
 
+/* The hash table, and in front of it the scalar types by width and kind:
+ * they are asked for most, and need no hashing. */
 typedef struct type_table {
     const ct_type *buckets[NBUCKETS];
+    const ct_type *ints[65];
+    const ct_type *floats[CT_F8E4M3B11FNUZ + 1];
 } type_table;
 
 static type_table *table(ct_module *m)
@@ -112,8 +116,14 @@ const ct_type *ct_type_index(ct_module *m)
 
 const ct_type *ct_type_int(ct_module *m, int bits)
 {
+    type_table *tt = table(m);
+    if (bits >= 0 && bits <= 64 && tt->ints[bits])
+        return tt->ints[bits];
     ct_type k = {.kind = CT_TY_INT, .bits = bits};
-    return intern(m, &k);
+    const ct_type *t = intern(m, &k);
+    if (bits >= 0 && bits <= 64)
+        tt->ints[bits] = t;
+    return t;
 }
 
 int ct_float_bits(ct_float_kind fk)
@@ -133,8 +143,15 @@ int ct_float_bits(ct_float_kind fk)
 
 const ct_type *ct_type_float(ct_module *m, ct_float_kind fk)
 {
+    type_table *tt = table(m);
+    bool known = (unsigned)fk <= CT_F8E4M3B11FNUZ;
+    if (known && tt->floats[fk])
+        return tt->floats[fk];
     ct_type k = {.kind = CT_TY_FLOAT, .bits = ct_float_bits(fk), .fk = fk};
-    return intern(m, &k);
+    const ct_type *t = intern(m, &k);
+    if (known)
+        tt->floats[fk] = t;
+    return t;
 }
 
 const ct_type *ct_type_ptr(ct_module *m, const ct_type *pointee, int addrspace)

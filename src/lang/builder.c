@@ -288,7 +288,7 @@ ct_value *b_op1(ct_opcode code, int nopnds, ct_value *const *opnds, const ct_typ
 
 void b_attr(ct_op *op, const char *name, const ct_attr *a)
 {
-    ct_op_set_attr(tl__cur->m, op, name, a);
+    ct_op_set_attr_lit(tl__cur->m, op, name, a);
 }
 
 ct_value *b_const_attr(const ct_attr *a, const ct_type *t)

@@ -43,6 +43,7 @@ typedef struct tl_builder {
     int loop_depth;            /* runtime for/while nesting (no return allowed inside) */
     int nerrors;
     struct jit_rec *jits;      /* the @jit functions built so far (jit.c) */
+    struct tl_type_cache *types; /* interned types, their MLIR types (types.c) */
 } tl_builder;
 
 /* The builder of the kernel being built on this thread. */
@@ -207,6 +208,7 @@ void tl__repr_number(tl_tensor x, ct_strbuf *out);
 ct_op *b_op(ct_opcode code, int nopnds, ct_value *const *opnds, int nres,
             const ct_type *const *restypes);
 ct_value *b_op1(ct_opcode code, int nopnds, ct_value *const *opnds, const ct_type *restype);
+/* `name` is a string literal (it is not copied). */
 void b_attr(ct_op *op, const char *name, const ct_attr *a);
 ct_value *b_const_int(const ct_type *t, int64_t v);
 ct_value *b_const_float(const ct_type *t, double v);

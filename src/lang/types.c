@@ -55,6 +55,90 @@ tl_dtype tl_dtype_from_name(const char *name)
     return NULL;
 }
 
+/* ---- the build's type caches -------------------------------------------
+ *
+ * Pointer and block types made during a build are interned in the build (in
+ * the module's arena): asking for a shape again gives the same pointer.  The
+ * MLIR type of a language type is then found by that pointer in a
+ * direct-mapped cache; a hit is checked against the type's structure, so a
+ * type that was not interned (one on a caller's stack, whose address comes
+ * back with other contents) never gets a wrong answer.  Scalars map to
+ * their MLIR types by kind. */
+
+#define TC_SLOTS 256
+
+typedef struct tl_type_cache {
+    const ct_type *scalar[TL_FP64 + 1];
+    struct {
+        const tl_type *t;
+        const ct_type *ir;
+    } slot[TC_SLOTS];
+    const tl_type **tab; /* interned pointer and block types, open addressing */
+    size_t cap, n;
+} tl_type_cache;
+
+static tl_type_cache *type_cache(void)
+{
+    tl_builder *b = tl__cur;
+    if (!b->types)
+        b->types = ct_arena_alloc(b->m->arena, sizeof(tl_type_cache));
+    return b->types;
+}
+
+static uint64_t type_key_hash(const tl_type *k)
+{
+    uint64_t h = (uint64_t)k->kind * 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)k->elem;
+    h = h * 0x100000001b3ull ^ (uint64_t)(k->addrspace * 2 + k->is_const);
+    for (int i = 0; i < k->rank; i++)
+        h = h * 0x100000001b3ull ^ (uint64_t)k->shape[i];
+    return h ^ (h >> 29);
+}
+
+/* same kind and fields, the element compared by pointer */
+static bool type_key_eq(const tl_type *a, const tl_type *b)
+{
+    if (a->kind != b->kind || a->elem != b->elem || a->addrspace != b->addrspace ||
+        a->is_const != b->is_const || a->rank != b->rank)
+        return false;
+    for (int i = 0; i < a->rank; i++)
+        if (a->shape[i] != b->shape[i])
+            return false;
+    return true;
+}
+
+static void type_tab_insert(tl_type_cache *tc, const tl_type *t)
+{
+    size_t i = type_key_hash(t) & (tc->cap - 1);
+    while (tc->tab[i])
+        i = (i + 1) & (tc->cap - 1);
+    tc->tab[i] = t;
+}
+
+/* The build's interned copy of a pointer or block type. */
+static const tl_type *intern_in_build(const tl_type *key)
+{
+    tl_type_cache *tc = type_cache();
+    ct_arena *a = tl__cur->m->arena;
+    if ((tc->n + 1) * 2 > tc->cap) {
+        const tl_type **old = tc->tab;
+        size_t oc = tc->cap;
+        tc->cap = oc ? oc * 2 : 128;
+        tc->tab = ct_arena_alloc(a, sizeof(*tc->tab) * tc->cap);
+        for (size_t i = 0; i < oc; i++)
+            if (old[i])
+                type_tab_insert(tc, old[i]);
+    }
+    size_t i = type_key_hash(key) & (tc->cap - 1);
+    for (; tc->tab[i]; i = (i + 1) & (tc->cap - 1))
+        if (type_key_eq(tc->tab[i], key))
+            return tc->tab[i];
+    tl_type *t = ct_arena_alloc(a, sizeof *t);
+    *t = *key;
+    tc->tab[i] = t;
+    tc->n++;
+    return t;
+}
+
 /* Pointer types made outside a build live in a small process-wide table. */
 static pthread_mutex_t ptr_lock = PTHREAD_MUTEX_INITIALIZER;
 static tl_type *ptr_table[256];
@@ -62,11 +146,8 @@ static int ptr_count;
 
 static const tl_type *alloc_type(const tl_type *key)
 {
-    if (tl__cur) {
-        tl_type *t = ct_arena_alloc(tl__cur->m->arena, sizeof *t);
-        *t = *key;
-        return t;
-    }
+    if (tl__cur)
+        return intern_in_build(key);
     pthread_mutex_lock(&ptr_lock);
     for (int i = 0; i < ptr_count; i++) {
         if (tl_type_eq(ptr_table[i], key)) {
@@ -202,18 +283,9 @@ const tl_type *tl__int_dtype(int bits, bool is_signed)
     }
 }
 
-const ct_type *tl__ir_type(const tl_type *t)
+static const ct_type *scalar_ir_type(ct_module *m, tl_scalar sc)
 {
-    ct_module *m = tl__cur->m;
-    switch (t->kind) {
-    case TL_TY_PTR:
-        return ct_type_ptr(m, tl__ir_type(t->elem), t->addrspace);
-    case TL_TY_BLOCK:
-        return ct_type_tensor(m, tl__ir_type(t->elem), t->rank, t->shape);
-    case TL_TY_SCALAR:
-        break;
-    }
-    switch (t->sc) {
+    switch (sc) {
     case TL_VOID:
         return ct_type_none(m);
     case TL_INT1:
@@ -249,6 +321,44 @@ const ct_type *tl__ir_type(const tl_type *t)
         return ct_type_float(m, CT_F64);
     }
     return ct_type_none(m);
+}
+
+/* Is ir the MLIR type of t, whose element's MLIR type is elem? (Types are
+ * interned per module: the structure decides.) */
+static bool ir_type_of(const ct_type *ir, const tl_type *t, const ct_type *elem)
+{
+    if (ir->elem != elem)
+        return false;
+    if (t->kind == TL_TY_PTR)
+        return ir->kind == CT_TY_PTR && ir->addrspace == t->addrspace;
+    if (ir->kind != CT_TY_TENSOR || ir->rank != t->rank)
+        return false;
+    for (int i = 0; i < t->rank; i++)
+        if (ir->shape[i] != t->shape[i])
+            return false;
+    return true;
+}
+
+const ct_type *tl__ir_type(const tl_type *t)
+{
+    ct_module *m = tl__cur->m;
+    tl_type_cache *tc = type_cache();
+    if (t->kind == TL_TY_SCALAR) {
+        if ((unsigned)t->sc > TL_FP64)
+            return ct_type_none(m);
+        if (!tc->scalar[t->sc])
+            tc->scalar[t->sc] = scalar_ir_type(m, t->sc);
+        return tc->scalar[t->sc];
+    }
+    const ct_type *elem = tl__ir_type(t->elem);
+    unsigned k = (unsigned)(((uintptr_t)t * 0x9e3779b97f4a7c15ull) >> 56) % TC_SLOTS;
+    if (tc->slot[k].t == t && ir_type_of(tc->slot[k].ir, t, elem))
+        return tc->slot[k].ir;
+    const ct_type *ir = t->kind == TL_TY_PTR ? ct_type_ptr(m, elem, t->addrspace)
+                                             : ct_type_tensor(m, elem, t->rank, t->shape);
+    tc->slot[k].t = t;
+    tc->slot[k].ir = ir;
+    return ir;
 }
 
 void tl__mangle_type(const tl_type *t, ct_strbuf *out)
