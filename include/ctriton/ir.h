@@ -63,6 +63,7 @@ typedef struct ct_op_info {
     const char *name;     /* "arith.addi" */
     ct_op_format format;
     unsigned flags;       /* CT_OPF_* */
+    unsigned name_len;    /* strlen(name) */
 } ct_op_info;
 
 /* The row of the op table for an opcode. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const ct_op_info op_table[CT_OP__COUNT] = {
-#define CT_OP(E, NAME, FMT, FLAGS) [CT_OP_##E] = {NAME, CT_FMT_##FMT, (FLAGS)},
+#define CT_OP(E, NAME, FMT, FLAGS) [CT_OP_##E] = {NAME, CT_FMT_##FMT, (FLAGS), sizeof(NAME) - 1},
 #define PURE CT_OPF_PURE
 #define COMM CT_OPF_COMM
 #define TERM CT_OPF_TERM

@@ -14,7 +14,6 @@
  */
 #include "ctriton/text.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,9 +156,25 @@ static void scope_pop(namer *n, size_t mark)
     }
 }
 
+/* ASCII classes, as LLVM's isAlnum (and without <ctype.h>'s call per char) */
+static inline bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline bool is_alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static inline bool is_alnum(char c)
+{
+    return is_alpha(c) || is_digit(c);
+}
+
 static bool is_id_char(char c)
 {
-    return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '-';
+    return is_alnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
 }
 
 /* Makes `want` a unique name; sets the offset and length of its "%name" text. */
@@ -170,7 +185,7 @@ static void unique_name(namer *n, counters *c, const char *want, size_t *off, si
     char buf[512];
     size_t len = 1;
     buf[0] = '%';
-    if (isdigit((unsigned char)want[0]))
+    if (is_digit(want[0]))
         buf[len++] = '_';
     for (const char *q = want; *q && len < sizeof buf - 24; q++)
         buf[len++] = is_id_char(*q) ? *q : '_';
@@ -244,7 +259,7 @@ static void hinted_name(namer *n, counters *c, const char *h, vname *e)
     if (us && us > h && us[1] && !name_used(n, h, strlen(h))) {
         char *end;
         long k = strtol(us + 1, &end, 10);
-        if (!*end && isdigit((unsigned char)us[1]) && k == c->conflict &&
+        if (!*end && is_digit(us[1]) && k == c->conflict &&
             name_used(n, h, (size_t)(us - h))) {
             char base[512];
             size_t bl = (size_t)(us - h) < sizeof base - 1 ? (size_t)(us - h) : sizeof base - 1;
@@ -659,10 +674,10 @@ static void put_string(printer *p, const char *s)
 
 static bool bare_symbol(const char *s)
 {
-    if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
+    if (!(is_alpha(s[0]) || s[0] == '_'))
         return false;
     for (const char *c = s; *c; c++)
-        if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '$' || *c == '.'))
+        if (!(is_alnum(*c) || *c == '_' || *c == '$' || *c == '.'))
             return false;
     return true;
 }
@@ -804,10 +819,10 @@ static void put_attr(printer *p, const ct_attr *a, elision el)
 
 static bool attr_key_bare(const char *s)
 {
-    if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
+    if (!(is_alpha(s[0]) || s[0] == '_'))
         return false;
     for (const char *c = s; *c; c++)
-        if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '$' || *c == '.'))
+        if (!(is_alnum(*c) || *c == '_' || *c == '$' || *c == '.'))
             return false;
     return true;
 }
@@ -1422,6 +1437,11 @@ static void put_succ(printer *p, const ct_op *op, int si, int first_opnd)
     }
 }
 
+static void put_op_name(printer *p, const ct_op_info *info)
+{
+    ct_sb_putn(&p->out, info->name, info->name_len);
+}
+
 static void put_cache_evict(printer *p, const char *cache, const char *evict)
 {
     if (cache) {
@@ -1436,11 +1456,11 @@ static void put_cache_evict(printer *p, const char *cache, const char *evict)
 
 static void print_custom(printer *p, const ct_op *op)
 {
-    const char *name = ct_op_info_of(op->code)->name;
+    const ct_op_info *info = ct_op_info_of(op->code);
     switch (op->code) {
     case CT_OP_ARITH_CONSTANT: {
         static const char *const el[] = {"value", NULL};
-        P(p, name);
+        put_op_name(p, info);
         put_op_attrs(p, op, el);
         P(p, " ");
         const ct_attr *v = ct_op_attr(op, "value");
@@ -1451,7 +1471,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_ARITH_CMPI:
     case CT_OP_ARITH_CMPF: {
         static const char *const el[] = {"predicate", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         P(p, attr_word(op, "predicate", "?"));
         P(p, ", ");
@@ -1462,7 +1482,7 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     }
     case CT_OP_ARITH_SELECT:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, 3);
         put_op_attrs(p, op, NULL);
@@ -1480,7 +1500,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_SCF_YIELD:
     case CT_OP_TT_MAP_ELEMENTWISE_RETURN:
         /* attr-dict ($values^ : type($values))? */
-        P(p, name);
+        put_op_name(p, info);
         put_op_attrs(p, op, NULL);
         if (op->nopnds) {
             P(p, " ");
@@ -1492,7 +1512,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_TT_REDUCE_RETURN:
     case CT_OP_TT_SCAN_RETURN:
         /* $result attr-dict : type($result) */
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, op->nopnds);
         put_op_attrs(p, op, NULL);
@@ -1501,7 +1521,7 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     case CT_OP_TT_CALL: {
         static const char *const el[] = {"callee", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         const ct_attr *c = ct_op_attr(op, "callee");
         put_symbol(p, c ? c->s : "?");
@@ -1528,7 +1548,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_TT_GET_PROGRAM_ID:
     case CT_OP_TT_GET_NUM_PROGRAMS: {
         static const char *const el[] = {"axis", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         P(p, attr_word(op, "axis", "x"));
         put_op_attrs(p, op, el);
@@ -1537,14 +1557,14 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     }
     case CT_OP_TT_MAKE_RANGE:
-        P(p, name);
+        put_op_name(p, info);
         put_op_attrs(p, op, NULL);
         P(p, " : ");
         put_type(p, op->res[0].type);
         break;
     case CT_OP_TT_EXPAND_DIMS:
     case CT_OP_TT_TRANS:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         put_op_attrs(p, op, NULL);
@@ -1555,7 +1575,7 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     case CT_OP_TT_RESHAPE: {
         static const char *const el[] = {"allow_reorder", "efficient_layout", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         if (ct_op_attr(op, "allow_reorder"))
@@ -1571,7 +1591,7 @@ static void print_custom(printer *p, const ct_op *op)
     }
     case CT_OP_TT_JOIN:
     case CT_OP_TT_CAT:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, 2);
         put_op_attrs(p, op, NULL);
@@ -1582,7 +1602,7 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     case CT_OP_TT_SPLIT:
     case CT_OP_TT_HISTOGRAM:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, op->nopnds);
         put_op_attrs(p, op, NULL);
@@ -1592,7 +1612,7 @@ static void print_custom(printer *p, const ct_op *op)
         put_type(p, op->res[0].type);
         break;
     case CT_OP_TT_GATHER:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         P(p, "[");
@@ -1605,7 +1625,7 @@ static void print_custom(printer *p, const ct_op *op)
         put_type(p, op->res[0].type);
         break;
     case CT_OP_TT_ADDPTR:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, 2);
         put_op_attrs(p, op, NULL);
@@ -1617,7 +1637,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_TT_LOAD:
     case CT_OP_TT_STORE: {
         static const char *const el[] = {"cache", "evict", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, op->nopnds);
         const char *cache = attr_word(op, "cache", NULL);
@@ -1631,7 +1651,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_TT_ATOMIC_RMW:
     case CT_OP_TT_ATOMIC_CAS: {
         static const char *const el[] = {"atomic_rmw_op", "sem", "scope", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         if (op->code == CT_OP_TT_ATOMIC_RMW)
             Pf(p, "%s, ", attr_word(op, "atomic_rmw_op", "?"));
@@ -1647,7 +1667,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_TT_FP_TO_FP: {
         static const char *const el[] = {"rounding", NULL};
         /* $src attr-dict (`,` `rounding` `=` $rounding^)? */
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         put_op_attrs(p, op, el);
@@ -1662,7 +1682,7 @@ static void print_custom(printer *p, const ct_op *op)
     }
     case CT_OP_TT_CLAMPF: {
         static const char *const el[] = {"propagateNan", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, 3);
         Pf(p, ", propagateNan = %s", attr_word(op, "propagateNan", "none"));
@@ -1673,7 +1693,7 @@ static void print_custom(printer *p, const ct_op *op)
     }
     case CT_OP_TT_DOT: {
         static const char *const el[] = {"inputPrecision", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, 3);
         const char *ip = attr_word(op, "inputPrecision", NULL);
@@ -1693,7 +1713,7 @@ static void print_custom(printer *p, const ct_op *op)
         print_generic(p, op);
         break;
     case CT_OP_TT_EXTERN_ELEMENTWISE:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, op->nopnds);
         put_op_attrs(p, op, NULL);
@@ -1704,7 +1724,7 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     case CT_OP_TT_INLINE_ASM: {
         static const char *const el[] = {"asm_string", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         const ct_attr *s = ct_op_attr(op, "asm_string");
         put_string(p, s ? s->s : "");
@@ -1725,7 +1745,7 @@ static void print_custom(printer *p, const ct_op *op)
     }
     case CT_OP_TT_ASSERT: {
         static const char *const el[] = {"message", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         P(p, ", ");
@@ -1738,7 +1758,7 @@ static void print_custom(printer *p, const ct_op *op)
     }
     case CT_OP_TT_PRINT: {
         static const char *const el[] = {"prefix", NULL};
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         const ct_attr *m = ct_op_attr(op, "prefix");
         put_string(p, m ? m->s : "");
@@ -1755,7 +1775,7 @@ static void print_custom(printer *p, const ct_op *op)
         /* $base, [shape], [strides], [offsets] attr-dict : type($result), the
          * result type stripped of its mnemonic (ODS does that for a typed result) */
         int rank = (op->nopnds - 1) / 3;
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         for (int g = 0; g < 3; g++) {
@@ -1771,7 +1791,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_TT_MAKE_TENSOR_DESC: {
         /* $base, [shape], [strides] attr-dict : type($base), type($result), both stripped */
         int rank = (op->nopnds - 1) / 2;
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         for (int g = 0; g < 2; g++) {
@@ -1792,7 +1812,7 @@ static void print_custom(printer *p, const ct_op *op)
         static const char *const el[] = {"cache", "evict", "kind", NULL};
         bool store = op->code != CT_OP_TT_DESCRIPTOR_LOAD;
         int nidx = op->nopnds - 1 - (store ? 1 : 0);
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         if (op->code == CT_OP_TT_DESCRIPTOR_REDUCE)
             Pf(p, "%s, ", attr_word(op, "kind", "?"));
@@ -1824,7 +1844,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_TT_DESCRIPTOR_SCATTER: {
         /* $desc[$x_offsets, $y_offset] (, $src)? attr-dict : functional-type | type(operands) */
         bool scatter = op->code == CT_OP_TT_DESCRIPTOR_SCATTER;
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         P(p, "[");
@@ -1847,7 +1867,7 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     }
     case CT_OP_TT_UNSPLAT:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         put_op_attrs(p, op, NULL);
@@ -1855,7 +1875,7 @@ static void print_custom(printer *p, const ct_op *op)
         put_type(p, op->opnds[0]->type);
         break;
     case CT_OP_TT_ADVANCE:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         P(p, ", [");
@@ -1868,7 +1888,7 @@ static void print_custom(printer *p, const ct_op *op)
     case CT_OP_SCF_FOR: {
         /* scf.for %iv = %lb to %ub step %st iter_args(%a = %x) -> (T)  : i32 { */
         const ct_block *body = op->regions[0].first;
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, body->args[0]);
         P(p, " = ");
@@ -1905,7 +1925,7 @@ static void print_custom(printer *p, const ct_op *op)
         break;
     }
     case CT_OP_SCF_IF: {
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         if (op->nres) {
@@ -1929,7 +1949,7 @@ static void print_custom(printer *p, const ct_op *op)
     }
     case CT_OP_SCF_WHILE: {
         const ct_block *before = op->regions[0].first;
-        P(p, name);
+        put_op_name(p, info);
         P(p, " (");
         for (int i = 0; i < op->nopnds; i++) {
             if (i)
@@ -1964,7 +1984,7 @@ static void print_custom(printer *p, const ct_op *op)
     }
     case CT_OP_SCF_CONDITION:
         /* `(` $condition `)` attr-dict ($args^ `:` type($args))? */
-        P(p, name);
+        put_op_name(p, info);
         P(p, "(");
         put_value(p, op->opnds[0]);
         P(p, ")");
@@ -1977,12 +1997,12 @@ static void print_custom(printer *p, const ct_op *op)
         }
         break;
     case CT_OP_CF_BR:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_succ(p, op, 0, 0);
         break;
     case CT_OP_CF_COND_BR:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         P(p, ", ");
@@ -1991,13 +2011,13 @@ static void print_custom(printer *p, const ct_op *op)
         put_succ(p, op, 1, 1 + op->succ_nopnds[0]);
         break;
     case CT_OP_UB_POISON:
-        P(p, name);
+        put_op_name(p, info);
         put_op_attrs(p, op, NULL);
         P(p, " : ");
         put_type(p, op->res[0].type);
         break;
     case CT_OP_LLVM_ASSUME:
-        P(p, name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         put_op_attrs(p, op, NULL);
@@ -2005,7 +2025,7 @@ static void print_custom(printer *p, const ct_op *op)
         put_type(p, op->opnds[0]->type);
         break;
     case CT_OP_GPU_BARRIER:
-        P(p, name);
+        put_op_name(p, info);
         put_op_attrs(p, op, NULL);
         break;
     default:
@@ -2031,7 +2051,7 @@ static void print_op(printer *p, const ct_op *op)
     case CT_FMT_BIN:
     case CT_FMT_UN:
     case CT_FMT_TERN:
-        P(p, info->name);
+        put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, op->nopnds);
         put_op_attrs(p, op, NULL);
@@ -2040,7 +2060,7 @@ static void print_op(printer *p, const ct_op *op)
         break;
     case CT_FMT_CAST:
     case CT_FMT_ARROW:
-        P(p, info->name);
+        put_op_name(p, info);
         P(p, " ");
         put_value(p, op->opnds[0]);
         put_op_attrs(p, op, NULL);
