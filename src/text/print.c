@@ -117,16 +117,19 @@ static void name_rehash(namer *n, size_t nb)
     }
 }
 
-/* Appends text to the name buffer; returns its offset. */
-static size_t text_add(namer *n, const char *text, size_t len)
+/* Room for `need` more bytes at the end of the name buffer, where the next
+ * name is written in place (bytes written one by one and then copied as a
+ * block would stall the copy's loads). */
+static char *text_room(namer *n, size_t need)
 {
-    size_t off = n->text.len;
-    ct_sb_putn(&n->text, text, len);
-    return off;
+    if (n->text.len + need + 1 > n->text.cap)
+        ct_sb_reserve(&n->text, need);
+    return n->text.s + n->text.len;
 }
 
-/* Adds "%name" (text[0] is the '%'); returns the offset of the text. */
-static size_t name_add(namer *n, const char *text, size_t tlen, uint64_t h)
+/* Adds the tlen bytes "%name" written at the end of the name buffer;
+ * returns their offset. */
+static size_t name_add(namer *n, size_t tlen, uint64_t h)
 {
     if (n->nstack == n->cstack) {
         n->cstack = n->cstack ? n->cstack * 2 : 256;
@@ -134,7 +137,8 @@ static size_t name_add(namer *n, const char *text, size_t tlen, uint64_t h)
         if (!n->stack)
             oom();
     }
-    size_t off = text_add(n, text, tlen);
+    size_t off = n->text.len;
+    n->text.len += tlen;
     name_entry *e = &n->stack[n->nstack++];
     e->h = h;
     e->off = off + 1;
@@ -178,20 +182,22 @@ static bool is_id_char(char c)
 }
 
 /* Makes `want` a unique name; sets the offset and length of its "%name" text. */
+#define NAME_MAX_LEN 488 /* a longer name is cut there */
+
 static void unique_name(namer *n, counters *c, const char *want, size_t *off, size_t *tlen)
 {
     /* MLIR's sanitizeIdentifier, then _N suffixes until unused; buf holds
      * "%name", the name from buf + 1 */
-    char buf[512];
+    char *buf = text_room(n, NAME_MAX_LEN + 24);
     size_t len = 1;
     buf[0] = '%';
     if (is_digit(want[0]))
         buf[len++] = '_';
-    for (const char *q = want; *q && len < sizeof buf - 24; q++)
+    for (const char *q = want; *q && len < NAME_MAX_LEN; q++)
         buf[len++] = is_id_char(*q) ? *q : '_';
     uint64_t h = hash_name(buf + 1, len - 1);
     if (!name_find(n, buf + 1, len - 1, h)) {
-        *off = name_add(n, buf, len, h);
+        *off = name_add(n, len, h);
         *tlen = len;
         return;
     }
@@ -209,7 +215,7 @@ static void unique_name(namer *n, counters *c, const char *want, size_t *off, si
             buf[l2++] = num[--nl];
         h = hash_name(buf + 1, l2 - 1);
         if (!name_find(n, buf + 1, l2 - 1, h)) {
-            *off = name_add(n, buf, l2, h);
+            *off = name_add(n, l2, h);
             *tlen = l2;
             return;
         }
@@ -300,18 +306,30 @@ static vname *set_name(namer *n, counters *c, const ct_value *v, const char *wan
         unique_name(n, c, want, &e->off, &e->len);
         return e;
     }
-    /* "%N" */
-    char tmp[16];
-    int k = 16;
+    /* "%N", written in place */
     unsigned u = (unsigned)c->value++;
-    do {
-        tmp[--k] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    tmp[--k] = '%';
-    e->len = (size_t)(16 - k);
-    e->off = text_add(n, tmp + k, e->len);
+    size_t nd = 1;
+    for (unsigned t = u; t >= 10; t /= 10)
+        nd++;
+    char *d = text_room(n, nd + 1);
+    d[0] = '%';
+    for (size_t i = nd; i > 0; i--, u /= 10)
+        d[i] = (char)('0' + u % 10);
+    e->off = n->text.len;
+    e->len = nd + 1;
+    n->text.len += nd + 1;
     return e;
+}
+
+/* Writes u in decimal at o (no NUL); returns the number of digits. */
+static size_t put_decimal(char *o, uint64_t u)
+{
+    size_t nd = 1;
+    for (uint64_t t = u; t >= 10; t /= 10)
+        nd++;
+    for (size_t i = nd; i > 0; i--, u /= 10)
+        o[i - 1] = (char)('0' + u % 10);
+    return nd;
 }
 
 static void copy_word(char *out, size_t cap, const char *w)
@@ -334,29 +352,17 @@ static bool asm_result_name(const ct_op *op, char *out, size_t cap)
         if (t->bits == 1) {
             copy_word(out, cap, v->i ? "true" : "false");
         } else {
-            /* c<value>_i<bits>, without printf: this runs for every constant */
-            char tmp[48];
-            int k = 48;
-            int b = t->bits;
-            do {
-                tmp[--k] = (char)('0' + b % 10);
-                b /= 10;
-            } while (b);
-            tmp[--k] = 'i';
-            tmp[--k] = '_';
-            uint64_t u = v->i < 0 ? 0 - (uint64_t)v->i : (uint64_t)v->i;
-            do {
-                tmp[--k] = (char)('0' + u % 10);
-                u /= 10;
-            } while (u);
+            /* c<value>_i<bits>, without printf (this runs for every
+             * constant), written in place (cap is 64: room for any) */
+            char *o = out;
+            *o++ = 'c';
             if (v->i < 0)
-                tmp[--k] = '-';
-            tmp[--k] = 'c';
-            size_t n = (size_t)(48 - k);
-            if (n >= cap)
-                n = cap - 1;
-            memcpy(out, tmp + k, n);
-            out[n] = 0;
+                *o++ = '-';
+            o += put_decimal(o, v->i < 0 ? 0 - (uint64_t)v->i : (uint64_t)v->i);
+            *o++ = '_';
+            *o++ = 'i';
+            o += put_decimal(o, (uint64_t)t->bits);
+            *o = 0;
         }
         return true;
     }
@@ -387,7 +393,7 @@ static void number_op(namer *n, counters *c, const ct_op *op)
         set_name(n, c, &op->res[1], "outRHS")->separate = true;
         return;
     }
-    char buf[64];
+    char buf[64]; /* asm_result_name writes at most 46 bytes */
     if (asm_result_name(op, buf, sizeof buf)) {
         set_name(n, c, &op->res[0], buf);
         return;
