@@ -59,16 +59,22 @@ void ct_sb_vprintf(ct_strbuf *b, const char *fmt, va_list ap)
 
 void ct_sb_putint(ct_strbuf *b, long long v)
 {
-    char tmp[24];
-    int i = 24;
+    /* the digits go straight into the buffer (a temporary written byte by
+     * byte and then copied as a block would stall the copy) */
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do {
-        tmp[--i] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
+    size_t nd = 1;
+    for (unsigned long long t = u; t >= 10; t /= 10)
+        nd++;
+    size_t n = nd + (v < 0);
+    if (b->len + n + 1 > b->cap)
+        ct_sb_reserve(b, n);
+    char *d = b->s + b->len;
     if (v < 0)
-        tmp[--i] = '-';
-    ct_sb_putn(b, tmp + i, (size_t)(24 - i));
+        *d++ = '-';
+    for (size_t i = nd; i > 0; i--, u /= 10)
+        d[i - 1] = (char)('0' + u % 10);
+    b->len += n;
+    b->s[b->len] = 0;
 }
 
 void ct_sb_spaces(ct_strbuf *b, int n)

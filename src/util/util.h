@@ -23,11 +23,35 @@ void ct_sb_free(ct_strbuf *b);
 /* Makes room for `extra` more bytes and the NUL. */
 void ct_sb_reserve(ct_strbuf *b, size_t extra);
 
+/* memcpy for the few bytes of a name or a type: two overlapping moves of a
+ * fixed width, where memcpy's call and dispatch would cost more than the copy */
+static inline void ct_copy_small(char *d, const char *s, size_t n)
+{
+    uint64_t x, y;
+    if (n >= 8 && n <= 16) {
+        memcpy(&x, s, 8);
+        memcpy(&y, s + n - 8, 8);
+        memcpy(d, &x, 8);
+        memcpy(d + n - 8, &y, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, c;
+        memcpy(&a, s, 4);
+        memcpy(&c, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &c, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
 static inline void ct_sb_putn(ct_strbuf *b, const char *s, size_t n)
 {
     if (b->len + n + 1 > b->cap)
         ct_sb_reserve(b, n);
-    memcpy(b->s + b->len, s, n);
+    ct_copy_small(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = 0;
 }
