@@ -327,40 +327,57 @@ bool sem_binary_checking(tl_tensor *lhs, tl_tensor *rhs, bool allow_lhs_ptr, boo
     return sem_broadcast_value(lhs, rhs);
 }
 
-static tl_tensor sem_less_equal_i(tl_tensor a, tl_tensor b)
+static ct_value *binop_ir(ct_opcode code, tl_tensor a, tl_tensor b)
 {
-    return sem_compare(CMP_LE, a, b);
+    ct_value *ops[2] = {a.handle, b.handle};
+    return b_op1(code, 2, ops, a.handle->type);
 }
 
-typedef tl_tensor (*binop_fn)(tl_tensor, tl_tensor, bool);
+/* `x <pred> bound` for an int64 x and a scalar int64 constant: what
+ * sem_compare(c, x, bound) reduces to (no casts; a block x has the bound
+ * splat to its shape, which folds into a dense constant). */
+static ct_value *compare_i64(tl_tensor x, tl_tensor bound, const char *pred, const ct_type *i1t)
+{
+    ct_value *b = is_block(x) ? b_splat(x.handle->type, bound.handle) : bound.handle;
+    ct_value *ops[2] = {x.handle, b};
+    ct_op *op = b_op(CT_OP_ARITH_CMPI, 2, ops, 1, &i1t);
+    b_attr(op, "predicate", ct_attr_enum(B->m, pred));
+    return &op->res[0];
+}
 
-static void sanitize_overflow(tl_tensor lhs, tl_tensor rhs, binop_fn op, const char *opname)
+/* Python's overflow check of an integer +, - or * (`code`): the operation
+ * again in int64, and an assert that the result fits.  The ops are exactly
+ * those of semantic.py's calls (cast, add/sub/mul, two scalar constants,
+ * less_equal, greater_equal, and_, device_assert); after binary checking
+ * both operands have one int type and one shape, so the int64 operation
+ * and the comparisons need no further checking, casting or broadcasting
+ * and are made directly. */
+static void sanitize_overflow(tl_tensor lhs, tl_tensor rhs, ct_opcode code, const char *opname)
 {
     if (tl__int_bits(sca(lhs)) >= 64 || !B->opts.sanitize_overflow)
         return;
     const tl_type *lt = sca(lhs);
     tl_tensor l64 = sem_cast(lhs, tl_int64, NULL), r64 = sem_cast(rhs, tl_int64, NULL);
-    tl_tensor ret = op(l64, r64, false);
+    if (tl__any_poison(2, l64, r64))
+        return;
+    tl_tensor ret = tl__tensor(binop_ir(code, l64, r64), ty(l64));
     int bits = tl__int_bits(lt);
     bool sgn = tl__is_signed(lt);
     int64_t maxv = sgn ? (1LL << (bits - 1)) - 1 : (1LL << bits) - 1;
     int64_t minv = sgn ? -(1LL << (bits - 1)) : 0;
     tl_tensor maxc = sem_scalar_constant(tl__from_i64(maxv), tl_int64);
     tl_tensor minc = sem_scalar_constant(tl__from_i64(minv), tl_int64);
-    tl_tensor le = sem_less_equal_i(ret, maxc);
-    tl_tensor ge = sem_compare(CMP_GE, ret, minc);
-    tl_tensor cond = sem_and(le, ge);
+    const tl_type *i1 = tl__with_elem(ty(ret), tl_int1);
+    const ct_type *i1t = tl__ir_type(i1);
+    ct_value *le = compare_i64(ret, maxc, "sle", i1t);
+    ct_value *ge = compare_i64(ret, minc, "sge", i1t);
+    ct_value *both[2] = {le, ge};
+    tl_tensor cond = tl__tensor(b_op1(CT_OP_ARITH_ANDI, 2, both, i1t), i1);
     if (!B->opts.debug)
         return; /* sem_device_assert emits nothing: the message is not needed */
     char msg[96];
     snprintf(msg, sizeof msg, "int%d overflow detected for operation %s", bits, opname);
     sem_device_assert(cond, msg, TL_NONE);
-}
-
-static ct_value *binop_ir(ct_opcode code, tl_tensor a, tl_tensor b)
-{
-    ct_value *ops[2] = {a.handle, b.handle};
-    return b_op1(code, 2, ops, a.handle->type);
 }
 
 tl_tensor sem_add(tl_tensor input, tl_tensor other, bool sanitize)
@@ -390,7 +407,7 @@ tl_tensor sem_add(tl_tensor input, tl_tensor other, bool sanitize)
         return tl__tensor(binop_ir(CT_OP_ARITH_ADDF, input, other), ty(input));
     if (tl__is_int(is)) {
         if (sanitize)
-            sanitize_overflow(input, other, sem_add, "add");
+            sanitize_overflow(input, other, CT_OP_ARITH_ADDI, "add");
         return tl__tensor(binop_ir(CT_OP_ARITH_ADDI, input, other), ty(input));
     }
     char b1[64];
@@ -408,7 +425,7 @@ tl_tensor sem_sub(tl_tensor input, tl_tensor other, bool sanitize)
         return tl__tensor(binop_ir(CT_OP_ARITH_SUBF, input, other), ty(input));
     if (tl__is_int(s)) {
         if (sanitize)
-            sanitize_overflow(input, other, sem_sub, "sub");
+            sanitize_overflow(input, other, CT_OP_ARITH_SUBI, "sub");
         return tl__tensor(binop_ir(CT_OP_ARITH_SUBI, input, other), ty(input));
     }
     char b1[64];
@@ -424,7 +441,7 @@ tl_tensor sem_mul(tl_tensor input, tl_tensor other, bool sanitize)
         return tl__tensor(binop_ir(CT_OP_ARITH_MULF, input, other), ty(input));
     if (tl__is_int(s)) {
         if (sanitize)
-            sanitize_overflow(input, other, sem_mul, "mul");
+            sanitize_overflow(input, other, CT_OP_ARITH_MULI, "mul");
         return tl__tensor(binop_ir(CT_OP_ARITH_MULI, input, other), ty(input));
     }
     char b1[64];
