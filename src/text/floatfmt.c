@@ -8,7 +8,9 @@
  * whose natural form has no decimal point.  This file ports that algorithm
  * (APFloat::toString with its two precision adjustments) so that ctriton's
  * TTIR matches Triton's text byte for byte.  Values are exact binary
- * rationals, so a small bignum does the decimal conversion.
+ * rationals, so a small bignum does the decimal conversion; it multiplies
+ * by 5^13 and divides by 10^9 at a time (one limb operation per word-sized
+ * factor, not per digit).
  */
 #include "text_internal.h"
 
@@ -63,6 +65,29 @@ static uint32_t bn_divmod_small(bn *a, uint32_t m)
     while (a->n && a->d[a->n - 1] == 0)
         a->n--;
     return (uint32_t)rem;
+}
+
+/* a *= 5^k */
+static void bn_mul_pow5(bn *a, int k)
+{
+    static const uint32_t pow5[14] = {1,       5,        25,        125,       625,
+                                      3125,    15625,    78125,     390625,    1953125,
+                                      9765625, 48828125, 244140625, 1220703125};
+    for (; k >= 13; k -= 13)
+        bn_mul_small(a, pow5[13]);
+    if (k)
+        bn_mul_small(a, pow5[k]);
+}
+
+/* a /= 10^k, truncating (successive truncating divisions compose) */
+static void bn_div_pow10(bn *a, int k)
+{
+    static const uint32_t pow10[10] = {1,      10,      100,      1000,      10000,
+                                       100000, 1000000, 10000000, 100000000, 1000000000};
+    for (; k >= 9; k -= 9)
+        bn_divmod_small(a, pow10[9]);
+    if (k)
+        bn_divmod_small(a, pow10[k]);
 }
 
 static void bn_shl(bn *a, int s)
@@ -193,9 +218,10 @@ static void apfloat_to_string(double v, fsem sem, int fmt_prec, int max_pad, boo
     int exp = e2 - 53;
     if (!fmt_prec)
         fmt_prec = 2 + sem.precision * 59 / 196;
-    while (mant && !(mant & 1)) {
-        mant >>= 1;
-        exp++;
+    if (mant) { /* drop the trailing zero bits */
+        int tz = __builtin_ctzll(mant);
+        mant >>= tz;
+        exp += tz;
     }
     bn sig;
     bn_set(&sig, mant);
@@ -203,9 +229,7 @@ static void apfloat_to_string(double v, fsem sem, int fmt_prec, int max_pad, boo
         bn_shl(&sig, exp);
         exp = 0;
     } else if (exp < 0) {
-        int texp = -exp;
-        for (int i = 0; i < texp; i++)
-            bn_mul_small(&sig, 5);
+        bn_mul_pow5(&sig, -exp);
     }
     /* AdjustToPrecision on the integer: truncating division by 10^k */
     {
@@ -215,8 +239,7 @@ static void apfloat_to_string(double v, fsem sem, int fmt_prec, int max_pad, boo
             int tens = (bits - required) * 59 / 196;
             if (tens) {
                 exp += tens;
-                for (int i = 0; i < tens; i++)
-                    bn_divmod_small(&sig, 10);
+                bn_div_pow10(&sig, tens);
             }
         }
     }
@@ -224,12 +247,18 @@ static void apfloat_to_string(double v, fsem sem, int fmt_prec, int max_pad, boo
     int nd = 0;
     bool in_trail = true;
     while (!bn_zero(&sig)) {
-        uint32_t d = bn_divmod_small(&sig, 10);
-        if (in_trail && !d) {
-            exp++;
-        } else {
-            buf[nd++] = (char)('0' + d);
-            in_trail = false;
+        /* nine digits at a time, least significant first; the last group
+         * has no leading zeros */
+        uint32_t r = bn_divmod_small(&sig, 1000000000u);
+        bool last = bn_zero(&sig);
+        for (int k = 0; k < 9 && (!last || r); k++, r /= 10) {
+            uint32_t d = r % 10;
+            if (in_trail && !d) {
+                exp++;
+            } else {
+                buf[nd++] = (char)('0' + d);
+                in_trail = false;
+            }
         }
     }
     adjust_digits(buf, &nd, &exp, fmt_prec);
@@ -342,15 +371,25 @@ double ct_float_round(double v, ct_float_kind fk)
 
 static double parse_back(const char *s, ct_float_kind fk)
 {
-    double d = strtod(s, NULL);
     if (fk == CT_F32)
         return strtof(s, NULL);
-    return ct_float_round(d, fk);
+    return ct_float_round(strtod(s, NULL), fk);
 }
 
 static bool same_bits(double a, double b, ct_float_kind fk)
 {
     return ct_float_to_bits(a, fk) == ct_float_to_bits(b, fk);
+}
+
+static void copy_out(char *out, size_t cap, const char *s)
+{
+    if (!cap)
+        return;
+    size_t n = strlen(s);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, s, n);
+    out[n] = 0;
 }
 
 void ct_format_float(double v, ct_float_kind fk, char *out, size_t cap)
@@ -360,12 +399,12 @@ void ct_format_float(double v, ct_float_kind fk, char *out, size_t cap)
     if (!isinf(v) && !isnan(v)) {
         apfloat_to_string(v, sem, 6, 0, false, tmp);
         if (same_bits(parse_back(tmp, fk), v, fk)) {
-            snprintf(out, cap, "%s", tmp);
+            copy_out(out, cap, tmp);
             return;
         }
         apfloat_to_string(v, sem, 0, 3, true, tmp);
         if (strchr(tmp, '.')) {
-            snprintf(out, cap, "%s", tmp);
+            copy_out(out, cap, tmp);
             return;
         }
     }
