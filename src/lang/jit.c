@@ -93,8 +93,16 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
         for (int k = 0; k < ncx_extra; k++)
             if (cx_pos[k] == i)
                 extra = cx_repr[k];
-        char path[32];
-        snprintf(path, sizeof path, "(%d,)", i);
+        char path[32], dg[12]; /* "(i,)" */
+        int pl = 0, nd = 0;
+        for (int x = i; nd == 0 || x; x /= 10)
+            dg[nd++] = (char)('0' + x % 10);
+        path[pl++] = '(';
+        while (nd)
+            path[pl++] = dg[--nd];
+        path[pl++] = ',';
+        path[pl++] = ')';
+        path[pl] = 0;
         if (extra) {
             /* a pre-mangled entry: "(0, 0)cconstexpr_64__(0, 1)c..." or a repr */
             if (extra[0] == '(') {

@@ -63,7 +63,11 @@ static bool parse_signature(const tl_kernel_def *k, const char *sig, sig_entry *
                             ct_diags *d)
 {
     for (int i = 0; i < k->nparams; i++) {
-        snprintf(out[i].name, sizeof out[i].name, "%s", k->params[i]);
+        size_t nl = strlen(k->params[i]);
+        if (nl >= sizeof out[i].name)
+            nl = sizeof out[i].name - 1;
+        memcpy(out[i].name, k->params[i], nl);
+        out[i].name[nl] = 0;
         out[i].type = NULL;
         out[i].divisibility = 0;
         out[i].is_const_one = false;

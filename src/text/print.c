@@ -411,8 +411,10 @@ static void number_block(namer *n, counters *c, const ct_block *b, bool entry)
                 c->arg++;
             hinted_name(n, c, nl, vname_new(n, a));
         } else if (entry) {
-            char tmp[24];
-            snprintf(tmp, sizeof tmp, "arg%d", c->arg++);
+            char tmp[24] = "arg";
+            int k = c->arg++;
+            if (!nl)
+                tmp[3 + put_decimal(tmp + 3, (uint64_t)k)] = 0;
             set_name(n, c, a, nl ? nl : tmp);
         } else {
             set_name(n, c, a, nl);
