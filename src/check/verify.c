@@ -957,12 +957,12 @@ static void check_rule(verifier *v, const ct_op *op)
 
     switch (op->code) {
     case CT_OP_ARITH_CONSTANT: {
-        if (!arity(v, op, 0, 0, 1) || !ct_op_attr(op, "value")) {
-            if (!ct_op_attr(op, "value"))
+        const ct_attr *a = ct_op_attr(op, "value");
+        if (!arity(v, op, 0, 0, 1) || !a) {
+            if (!a)
                 err(v, op, "missing attribute 'value'");
             return;
         }
-        const ct_attr *a = ct_op_attr(op, "value");
         const ct_type *t = a->kind == CT_ATTR_BOOL ? NULL : a->type;
         if (a->kind == CT_ATTR_BOOL) {
             if (!(resty(op, 0)->kind == CT_TY_INT && resty(op, 0)->bits == 1))

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/util.h"
+
 static const ct_op_info op_table[CT_OP__COUNT] = {
 #define CT_OP(E, NAME, FMT, FLAGS) [CT_OP_##E] = {NAME, CT_FMT_##FMT, (FLAGS), sizeof(NAME) - 1},
 #define PURE CT_OPF_PURE
@@ -52,23 +54,13 @@ void ct_module_destroy(ct_module *m)
         ct_arena_free(m->arena);
 }
 
-/* strcmp() == 0 for attribute names: short, and often differing at once */
-static inline bool name_eq(const char *a, const char *b)
-{
-    while (*a && *a == *b) {
-        a++;
-        b++;
-    }
-    return *a == *b;
-}
-
 /* Sets an attribute in a sorted list; `copy`: the name is copied into the
  * module, else it is kept as given (a literal). */
 static void set_named(ct_module *m, int *n, int *cap, ct_named_attr **arr, const char *name,
                       const ct_attr *attr, bool copy)
 {
     for (int i = 0; i < *n; i++) {
-        if (name_eq((*arr)[i].name, name)) {
+        if (ct_streq((*arr)[i].name, name)) {
             (*arr)[i].attr = attr;
             return;
         }
@@ -198,7 +190,7 @@ void ct_op_set_attr_lit(ct_module *m, ct_op *op, const char *name, const ct_attr
 const ct_attr *ct_op_attr(const ct_op *op, const char *name)
 {
     for (int i = 0; i < op->nattrs; i++)
-        if (name_eq(op->attrs[i].name, name))
+        if (ct_streq(op->attrs[i].name, name))
             return op->attrs[i].attr;
     return NULL;
 }

@@ -838,7 +838,7 @@ static bool attr_key_bare(const char *s)
 static bool in_list(const char *name, const char *const *list)
 {
     for (; list && *list; list++)
-        if (!strcmp(*list, name))
+        if (ct_streq(*list, name))
             return true;
     return false;
 }

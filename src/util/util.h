@@ -20,6 +20,17 @@ typedef struct ct_strbuf {
 
 void ct_sb_init(ct_strbuf *b);
 void ct_sb_free(ct_strbuf *b);
+/* strcmp(a, b) == 0 for short names (attribute names, keywords), which
+ * mostly differ at once: no call */
+static inline bool ct_streq(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
 /* Makes room for `extra` more bytes and the NUL. */
 void ct_sb_reserve(ct_strbuf *b, size_t extra);
 
