@@ -230,6 +230,8 @@ const ct_attr *ct_attr_str(ct_module *m, const char *s);
 const ct_attr *ct_attr_type(ct_module *m, const ct_type *t);
 const ct_attr *ct_attr_symref(ct_module *m, const char *sym);
 const ct_attr *ct_attr_enum(ct_module *m, const char *word);
+/* The same for a word that outlives the module (a string literal): not copied. */
+const ct_attr *ct_attr_enum_lit(ct_module *m, const char *word);
 const ct_attr *ct_attr_opaque(ct_module *m, const char *text);
 /* Dense int/bool attribute; n == 1 is a splat of the whole tensor type t. */
 const ct_attr *ct_attr_dense_int(ct_module *m, const ct_type *t, int n, const int64_t *v);

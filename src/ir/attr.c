@@ -85,6 +85,13 @@ const ct_attr *ct_attr_enum(ct_module *m, const char *word)
     return a;
 }
 
+const ct_attr *ct_attr_enum_lit(ct_module *m, const char *word)
+{
+    ct_attr *a = new_attr(m, CT_ATTR_ENUM);
+    a->s = word;
+    return a;
+}
+
 const ct_attr *ct_attr_opaque(ct_module *m, const char *text)
 {
     ct_attr *a = new_attr(m, CT_ATTR_OPAQUE);

@@ -125,16 +125,20 @@ ct_block *ct_func_entry(const ct_op *func)
 
 /* ---- ops ---------------------------------------------------------- */
 
-/* One allocation holds the op, its results and its operand array (in that
- * order: the results are 16-byte aligned like the op). */
+/* One allocation holds the op, its results, its operand array and room
+ * for one attribute (in that order: the results are 16-byte aligned like
+ * the op); most ops have at most one attribute. */
 ct_op *ct_op_new(ct_module *m, ct_opcode code, int nopnds, ct_value *const *opnds, int nres,
                  const ct_type *const *restypes, int nregions, const ct_loc *loc)
 {
     size_t head = (sizeof(ct_op) + 15) & ~(size_t)15;
     size_t res_bytes = sizeof(ct_value) * (size_t)nres;
-    char *mem = ct_arena_alloc(m->arena, head + res_bytes + sizeof(ct_value *) * (size_t)nopnds);
+    size_t opnd_bytes = sizeof(ct_value *) * (size_t)nopnds;
+    char *mem = ct_arena_alloc(m->arena, head + res_bytes + opnd_bytes + sizeof(ct_named_attr));
     ct_op *op = (ct_op *)mem;
     op->code = code;
+    op->attrs = (ct_named_attr *)(mem + head + res_bytes + opnd_bytes);
+    op->cattrs = 1;
     op->nopnds = nopnds;
     if (nopnds) {
         op->opnds = (ct_value **)(mem + head + res_bytes);

@@ -67,7 +67,7 @@ static tl_tensor sem_program_id_like(ct_opcode code, int axis)
     if (axis < 0 || axis > 2)
         return tl__err("program_id axis must be 0, 1, or 2 but got %d", axis);
     ct_op *op = b_op(code, 0, NULL, 1, (const ct_type *[]){tl__ir_type(tl_int32)});
-    b_attr(op, "axis", ct_attr_enum(B->m, names[axis]));
+    b_attr(op, "axis", ct_attr_enum_lit(B->m, names[axis]));
     return tl__tensor(&op->res[0], tl_int32);
 }
 
@@ -341,7 +341,7 @@ static ct_value *compare_i64(tl_tensor x, tl_tensor bound, const char *pred, con
     ct_value *b = is_block(x) ? b_splat(x.handle->type, bound.handle) : bound.handle;
     ct_value *ops[2] = {x.handle, b};
     ct_op *op = b_op(CT_OP_ARITH_CMPI, 2, ops, 1, &i1t);
-    b_attr(op, "predicate", ct_attr_enum(B->m, pred));
+    b_attr(op, "predicate", ct_attr_enum_lit(B->m, pred));
     return &op->res[0];
 }
 
@@ -719,7 +719,7 @@ tl_tensor sem_compare(sem_cmp c, tl_tensor input, tl_tensor other)
     const tl_type *rt = tl__with_elem(ty(input), tl_int1);
     ct_value *ops[2] = {input.handle, other.handle};
     ct_op *op = b_op(code, 2, ops, 1, (const ct_type *[]){tl__ir_type(rt)});
-    b_attr(op, "predicate", ct_attr_enum(B->m, pred));
+    b_attr(op, "predicate", ct_attr_enum_lit(B->m, pred));
     return tl__tensor(&op->res[0], rt);
 }
 
