@@ -223,7 +223,7 @@ void tl__repr_number(tl_tensor x, ct_strbuf *out)
         if (x.big)
             ct_sb_printf(out, "%llu", (unsigned long long)x.i);
         else
-            ct_sb_printf(out, "%lld", (long long)x.i);
+            ct_sb_putint(out, (long long)x.i);
         break;
     case TL_K_BOOL:
         ct_sb_puts(out, x.i ? "True" : "False");

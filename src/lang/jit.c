@@ -40,17 +40,22 @@ static void mangle_constexpr(ct_strbuf *cs, const char *path, const char *repr)
 {
     if (cs->len)
         ct_sb_putc(cs, '_');
-    ct_sb_printf(cs, "%sc", path);
-    for (const char *c = repr; *c; c++) {
+    ct_sb_puts(cs, path);
+    ct_sb_putc(cs, 'c');
+    const char *run = repr, *c;
+    for (c = repr; *c; c++) {
+        if (*c != '.' && *c != '\'' && *c != '[' && *c != ']')
+            continue;
+        ct_sb_putn(cs, run, (size_t)(c - run));
         if (*c == '.')
             ct_sb_puts(cs, "_d_");
         else if (*c == '\'')
             ct_sb_puts(cs, "_sq_");
-        else if (*c == '[' || *c == ']')
-            ct_sb_putc(cs, '_');
         else
-            ct_sb_putc(cs, *c);
+            ct_sb_putc(cs, '_');
+        run = c + 1;
     }
+    ct_sb_putn(cs, run, (size_t)(c - run));
 }
 
 /* Triton's repr of a constexpr argument: constexpr[v] for numbers, dtypes
@@ -120,7 +125,11 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
             ct_sb_free(&r);
         }
     }
-    ct_sb_printf(&name, "%s__%s__%s", fullname, types.s ? types.s : "", consts.s ? consts.s : "");
+    ct_sb_puts(&name, fullname); /* fullname__types__consts */
+    ct_sb_puts(&name, "__");
+    ct_sb_putn(&name, types.s ? types.s : "", types.len);
+    ct_sb_puts(&name, "__");
+    ct_sb_putn(&name, consts.s ? consts.s : "", consts.len);
     ct_sb_free(&types);
     ct_sb_free(&consts);
 

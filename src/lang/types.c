@@ -371,15 +371,20 @@ void tl__mangle_type(const tl_type *t, ct_strbuf *out)
     case TL_TY_BLOCK:
         tl__mangle_type(t->elem, out);
         ct_sb_putc(out, 'S');
-        for (int i = 0; i < t->rank; i++)
-            ct_sb_printf(out, i ? "_%lld" : "%lld", (long long)t->shape[i]);
+        for (int i = 0; i < t->rank; i++) {
+            if (i)
+                ct_sb_putc(out, '_');
+            ct_sb_putint(out, (long long)t->shape[i]);
+        }
         ct_sb_putc(out, 'S');
         return;
     case TL_TY_SCALAR:
         break;
     }
-    if (tl__is_int(t))
-        ct_sb_printf(out, "%c%d", tl__is_signed(t) ? 'i' : 'u', tl__int_bits(t));
+    if (tl__is_int(t)) {
+        ct_sb_putc(out, tl__is_signed(t) ? 'i' : 'u');
+        ct_sb_putint(out, tl__int_bits(t));
+    }
     else if (t->sc == TL_VOID)
         ct_sb_putc(out, 'V');
     else
