@@ -144,10 +144,10 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
                 ins[nin++] = tl__ir_type(args[i].type);
         const ct_loc *floc = b->loc;
         func = ct_op_new(b->m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, floc);
-        ct_op_set_attr(b->m, func, "sym_name", ct_attr_str(b->m, name.s));
-        ct_op_set_attr(b->m, func, "sym_visibility", ct_attr_str(b->m, "private"));
-        ct_op_set_attr(b->m, func, "noinline", ct_attr_bool(b->m, false));
-        ct_op_set_attr(b->m, func, "function_type",
+        ct_op_set_attr_lit(b->m, func, "sym_name", ct_attr_str(b->m, name.s));
+        ct_op_set_attr_lit(b->m, func, "sym_visibility", ct_attr_str(b->m, "private"));
+        ct_op_set_attr_lit(b->m, func, "noinline", ct_attr_bool(b->m, false));
+        ct_op_set_attr_lit(b->m, func, "function_type",
                        ct_attr_type(b->m, ct_type_func(b->m, nin, ins, 0, NULL)));
         ct_module_append_func(b->m, func);
         ct_block *entry = b_new_block_in(&func->regions[0]);
@@ -207,7 +207,7 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
         const ct_type *outs[16];
         for (int i = 0; i < nr; i++)
             outs[i] = tl__ir_type(rt[i]);
-        ct_op_set_attr(b->m, func, "function_type",
+        ct_op_set_attr_lit(b->m, func, "function_type",
                        ct_attr_type(b->m, ct_type_func(b->m, nin, ins, nr, outs)));
         b->fn = fn.parent;
         b->ifs = sifs;

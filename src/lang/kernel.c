@@ -302,16 +302,16 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
         nin++;
     }
     ct_op *func = ct_op_new(b.m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, floc);
-    ct_op_set_attr(b.m, func, "sym_name", ct_attr_str(b.m, k->name));
-    ct_op_set_attr(b.m, func, "sym_visibility", ct_attr_str(b.m, "public"));
-    ct_op_set_attr(b.m, func, "noinline", ct_attr_bool(b.m, false));
-    ct_op_set_attr(b.m, func, "function_type",
+    ct_op_set_attr_lit(b.m, func, "sym_name", ct_attr_str(b.m, k->name));
+    ct_op_set_attr_lit(b.m, func, "sym_visibility", ct_attr_str(b.m, "public"));
+    ct_op_set_attr_lit(b.m, func, "noinline", ct_attr_bool(b.m, false));
+    ct_op_set_attr_lit(b.m, func, "function_type",
                    ct_attr_type(b.m, ct_type_func(b.m, nin, ins, 0, NULL)));
     bool any_attr = false;
     for (int i = 0; i < nin; i++)
         any_attr |= aattrs[i]->n > 0;
     if (any_attr)
-        ct_op_set_attr(b.m, func, "arg_attrs", ct_attr_array(b.m, nin, aattrs));
+        ct_op_set_attr_lit(b.m, func, "arg_attrs", ct_attr_array(b.m, nin, aattrs));
     ct_module_append_func(b.m, func);
     ct_block *entry = b_new_block_in(&func->regions[0]);
     tl_tensor args[64];

@@ -47,10 +47,10 @@ tl_dtype tl_dtype_from_name(const char *name)
         {"float8e4b8", TL_FP8E4B8}, {"float8e5b16", TL_FP8E5B16}, {"bool", TL_INT1},
     };
     for (int i = 0; i <= TL_FP64; i++)
-        if (!strcmp(scalar_names[i], name))
+        if (ct_streq(scalar_names[i], name))
             return &tl__dtypes[i];
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
-        if (!strcmp(aliases[i].alias, name))
+        if (ct_streq(aliases[i].alias, name))
             return &tl__dtypes[aliases[i].sc];
     return NULL;
 }

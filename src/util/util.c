@@ -79,8 +79,13 @@ void ct_sb_putint(ct_strbuf *b, long long v)
 
 void ct_sb_spaces(ct_strbuf *b, int n)
 {
+    static const char spaces[] = "                                "; /* 32 */
     if (n <= 0)
         return;
+    if (n <= 32) { /* an indentation: a copy, not a memset call */
+        ct_sb_putn(b, spaces, (size_t)n);
+        return;
+    }
     ct_sb_reserve(b, (size_t)n);
     memset(b->s + b->len, ' ', (size_t)n);
     b->len += (size_t)n;
