@@ -319,14 +319,16 @@ typedef struct sbuf {
     size_t cap, len;
 } sbuf;
 
+/* Appends s; what does not fit before the NUL is counted but not written. */
 static void put(sbuf *b, const char *s)
 {
-    while (*s) {
-        if (b->len + 1 < b->cap)
-            b->p[b->len] = *s;
-        b->len++;
-        s++;
+    size_t n = strlen(s);
+    if (b->len + n < b->cap) {
+        memcpy(b->p + b->len, s, n);
+    } else if (b->len + 1 < b->cap) {
+        memcpy(b->p + b->len, s, b->cap - 1 - b->len);
     }
+    b->len += n;
 }
 
 /* a decimal integer (no printf: the printer spells every type it meets) */
