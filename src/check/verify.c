@@ -89,7 +89,14 @@ static void err(verifier *v, const ct_op *op, const char *fmt, ...)
 /* ------------------------------------------------------------------ */
 
 static bool is_tensor(const ct_type *t) { return t && t->kind == CT_TY_TENSOR; }
-static const ct_type *elem(const ct_type *t) { return t ? ct_type_scalar(t) : NULL; }
+static const ct_type *elem(const ct_type *t) { return t && t->kind == CT_TY_TENSOR ? t->elem : t; }
+
+/* ct_type_equal, without the call for the usual case: types of one module
+ * are interned, so equal types are mostly the same pointer */
+static inline bool type_eq(const ct_type *a, const ct_type *b)
+{
+    return a == b || ct_type_equal(a, b);
+}
 static bool elem_int(const ct_type *t) { const ct_type *e = elem(t); return e && e->kind == CT_TY_INT; }
 static bool elem_float(const ct_type *t) { const ct_type *e = elem(t); return e && e->kind == CT_TY_FLOAT; }
 static bool elem_ptr(const ct_type *t) { const ct_type *e = elem(t); return e && e->kind == CT_TY_PTR; }
@@ -136,7 +143,7 @@ static int elem_bits(const ct_type *t)
 /* t with the element type replaced by `e`, compared structurally. */
 static bool is_shape_of_with_elem(const ct_type *t, const ct_type *shape_of, const ct_type *e)
 {
-    return same_shape(t, shape_of) && ct_type_equal(elem(t), e);
+    return same_shape(t, shape_of) && type_eq(elem(t), e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -277,7 +284,7 @@ static void same_types(verifier *v, const ct_op *op)
 {
     const ct_type *t = op->nres ? resty(op, 0) : opty(op, 0);
     for (int i = 0; i < op->nopnds; i++)
-        if (!ct_type_equal(opty(op, i), t)) {
+        if (!type_eq(opty(op, i), t)) {
             T1(opty(op, i)); T2(t);
             err(v, op, "operand %d has type %s, expected %s (all operands and the result share one type)",
                 i, t1_, t2_);
@@ -392,7 +399,7 @@ static void check_memory(verifier *v, const ct_op *op)
         return;
     }
     const ct_type *val = is_load ? resty(op, 0) : opty(op, 1);
-    bool ok = blockp ? ct_type_equal(val, pe) : is_shape_of_with_elem(val, p, pe);
+    bool ok = blockp ? type_eq(val, pe) : is_shape_of_with_elem(val, p, pe);
     if (!ok) {
         T1(val); T2(p);
         err(v, op, "%s type %s is not the pointee of %s in its shape",
@@ -407,7 +414,7 @@ static void check_memory(verifier *v, const ct_op *op)
             err(v, op, "mask %s must be i1 in the shape of %s", t1_, t2_);
         }
     }
-    if (is_load && op->nopnds > 2 && !ct_type_equal(opty(op, 2), val)) {
+    if (is_load && op->nopnds > 2 && !type_eq(opty(op, 2), val)) {
         T1(opty(op, 2)); T2(val);
         err(v, op, "'other' has type %s, expected the result type %s", t1_, t2_);
     }
@@ -427,13 +434,13 @@ static void check_atomic(verifier *v, const ct_op *op)
         return;
     }
     const ct_type *val = opty(op, cas ? 2 : 1);
-    if (!is_shape_of_with_elem(val, p, pe) || !ct_type_equal(resty(op, 0), val)) {
+    if (!is_shape_of_with_elem(val, p, pe) || !type_eq(resty(op, 0), val)) {
         T1(val); T2(p);
         err(v, op, "value type %s is not the pointee of %s in its shape, or the result differs",
             t1_, t2_);
         return;
     }
-    if (cas && !ct_type_equal(opty(op, 1), val))
+    if (cas && !type_eq(opty(op, 1), val))
         err(v, op, "compare value and new value differ in type");
     if (!cas && op->nopnds == 3 && (!elem_i1(opty(op, 2)) || !same_shape(opty(op, 2), val)))
         err(v, op, "mask must be i1 in the shape of the value");
@@ -459,11 +466,11 @@ static void check_dot(verifier *v, const ct_op *op)
         err(v, op, "shapes do not compose: %s times %s", t1_, t2_);
         return;
     }
-    if (!ct_type_equal(r, c)) {
+    if (!type_eq(r, c)) {
         T1(r); T2(c);
         err(v, op, "result type %s differs from the accumulator type %s", t1_, t2_);
     }
-    if (!ct_type_equal(elem(a), elem(b)) && !(elem_float(a) && elem_float(b) &&
+    if (!type_eq(elem(a), elem(b)) && !(elem_float(a) && elem_float(b) &&
                                               elem_bits(a) == 8 && elem_bits(b) == 8)) {
         T1(a); T2(b);
         err(v, op, "operand element types differ: %s and %s", t1_, t2_);
@@ -495,7 +502,7 @@ static void check_arg_types(verifier *v, const ct_op *op, const ct_block *b, int
     }
     for (int i = 0; i < n; i++) {
         const ct_type *w = want(op, i, ud);
-        if (!ct_type_equal(b->args[i]->type, w)) {
+        if (!type_eq(b->args[i]->type, w)) {
             T1(b->args[i]->type); T2(w);
             err(v, op, "%s block argument %d has type %s, expected %s", what, i, t1_, t2_);
             return;
@@ -515,7 +522,7 @@ static void check_term_types(verifier *v, const ct_op *term, int first, int n,
     }
     for (int i = 0; i < n; i++) {
         const ct_type *w = want(owner, i, ud);
-        if (!ct_type_equal(term->opnds[first + i]->type, w)) {
+        if (!type_eq(term->opnds[first + i]->type, w)) {
             T1(term->opnds[first + i]->type); T2(w);
             err(v, term, "value %d has type %s, the enclosing %s expects %s", i, t1_,
                 ct_op_info_of(owner->code)->name, t2_);
@@ -565,11 +572,11 @@ static void check_reduce_scan(verifier *v, const ct_op *op)
         }
         bool ok;
         if (scan)
-            ok = ct_type_equal(t, r);
+            ok = type_eq(t, r);
         else if (t0->rank == 1)
-            ok = ct_type_equal(r, elem(t));
+            ok = type_eq(r, elem(t));
         else {
-            ok = is_tensor(r) && r->rank == t0->rank - 1 && ct_type_equal(elem(r), elem(t));
+            ok = is_tensor(r) && r->rank == t0->rank - 1 && type_eq(elem(r), elem(t));
             for (int d = 0, e = 0; ok && d < t0->rank; d++)
                 if (d != axis)
                     ok = r->shape[e++] == t0->shape[d];
@@ -611,7 +618,7 @@ static void check_func(verifier *v, const ct_op *op)
         return;
     }
     for (int i = 0; i < b->nargs; i++)
-        if (!ct_type_equal(b->args[i]->type, ft->type->ins[i])) {
+        if (!type_eq(b->args[i]->type, ft->type->ins[i])) {
             T1(b->args[i]->type); T2(ft->type->ins[i]);
             err(v, op, "argument %d has type %s, the function type says %s", i, t1_, t2_);
         }
@@ -632,7 +639,7 @@ static void check_return(verifier *v, const ct_op *op)
         return;
     }
     for (int i = 0; i < op->nopnds; i++)
-        if (!ct_type_equal(opty(op, i), ft->type->outs[i])) {
+        if (!type_eq(opty(op, i), ft->type->outs[i])) {
             T1(opty(op, i)); T2(ft->type->outs[i]);
             err(v, op, "value %d has type %s, the function returns %s", i, t1_, t2_);
         }
@@ -659,12 +666,12 @@ static void check_call(verifier *v, const ct_op *op)
         return;
     }
     for (int i = 0; i < op->nopnds; i++)
-        if (!ct_type_equal(opty(op, i), ft->ins[i])) {
+        if (!type_eq(opty(op, i), ft->ins[i])) {
             T1(opty(op, i)); T2(ft->ins[i]);
             err(v, op, "argument %d has type %s, @%s takes %s", i, t1_, c->s, t2_);
         }
     for (int i = 0; i < op->nres; i++)
-        if (!ct_type_equal(resty(op, i), ft->outs[i])) {
+        if (!type_eq(resty(op, i), ft->outs[i])) {
             T1(resty(op, i)); T2(ft->outs[i]);
             err(v, op, "result %d has type %s, @%s returns %s", i, t1_, c->s, t2_);
         }
@@ -684,8 +691,8 @@ static void check_for(verifier *v, const ct_op *op)
         return;
     }
     const ct_type *iv = opty(op, 0);
-    if (!is_int_or_index(iv) || !ct_type_equal(opty(op, 1), iv) ||
-        !ct_type_equal(opty(op, 2), iv)) {
+    if (!is_int_or_index(iv) || !type_eq(opty(op, 1), iv) ||
+        !type_eq(opty(op, 2), iv)) {
         err(v, op, "bounds and step must be scalars of one integer type");
         return;
     }
@@ -695,7 +702,7 @@ static void check_for(verifier *v, const ct_op *op)
         return;
     }
     for (int i = 0; i < n; i++)
-        if (!ct_type_equal(resty(op, i), opty(op, 3 + i))) {
+        if (!type_eq(resty(op, i), opty(op, 3 + i))) {
             err(v, op, "result %d and iter_arg %d differ in type", i, i);
             return;
         }
@@ -787,7 +794,7 @@ static void check_branch(verifier *v, const ct_op *op)
             return;
         }
         for (int i = 0; i < n; i++)
-            if (!ct_type_equal(opty(op, at + i), b->args[i]->type)) {
+            if (!type_eq(opty(op, at + i), b->args[i]->type)) {
                 T1(opty(op, at + i)); T2(b->args[i]->type);
                 err(v, op, "value %d for successor %d has type %s, the block takes %s", i, s,
                     t1_, t2_);
@@ -803,7 +810,7 @@ static void check_shape_op(verifier *v, const ct_op *op)
     case CT_OP_TT_SPLAT: {
         if (!arity(v, op, 1, 1, 1)) return;
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        if (is_tensor(a) || !is_tensor(r) || !ct_type_equal(elem(r), a)) {
+        if (is_tensor(a) || !is_tensor(r) || !type_eq(elem(r), a)) {
             T1(a); T2(r);
             err(v, op, "splats a scalar into a tensor of it; got %s to %s", t1_, t2_);
         }
@@ -812,7 +819,7 @@ static void check_shape_op(verifier *v, const ct_op *op)
     case CT_OP_TT_UNSPLAT: {
         if (!arity(v, op, 1, 1, 1)) return;
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        if (!is_tensor(a) || ct_type_numel(a) != 1 || !ct_type_equal(elem(a), r))
+        if (!is_tensor(a) || ct_type_numel(a) != 1 || !type_eq(elem(a), r))
             err(v, op, "expects a one-element tensor and its element type");
         break;
     }
@@ -820,7 +827,7 @@ static void check_shape_op(verifier *v, const ct_op *op)
         if (!arity(v, op, 1, 1, 1)) return;
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
         bool ok = is_tensor(a) && is_tensor(r) && a->rank == r->rank &&
-                  ct_type_equal(elem(a), elem(r));
+                  type_eq(elem(a), elem(r));
         for (int i = 0; ok && i < a->rank; i++)
             ok = a->shape[i] == r->shape[i] || a->shape[i] == 1;
         if (!ok) {
@@ -835,7 +842,7 @@ static void check_shape_op(verifier *v, const ct_op *op)
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
         int64_t ax = ct_op_attr(op, "axis")->i;
         bool ok = is_tensor(a) && is_tensor(r) && r->rank == a->rank + 1 && ax >= 0 &&
-                  ax <= a->rank && ct_type_equal(elem(a), elem(r)) && r->shape[ax] == 1;
+                  ax <= a->rank && type_eq(elem(a), elem(r)) && r->shape[ax] == 1;
         for (int i = 0, j = 0; ok && i < r->rank; i++)
             if (i != ax)
                 ok = r->shape[i] == a->shape[j++];
@@ -849,7 +856,7 @@ static void check_shape_op(verifier *v, const ct_op *op)
         if (!arity(v, op, 1, 1, 1)) return;
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
         if (!is_tensor(a) || !is_tensor(r) || ct_type_numel(a) != ct_type_numel(r) ||
-            !ct_type_equal(elem(a), elem(r))) {
+            !type_eq(elem(a), elem(r))) {
             T1(a); T2(r);
             err(v, op, "cannot reshape %s to %s (element count and type must agree)", t1_, t2_);
         }
@@ -860,7 +867,7 @@ static void check_shape_op(verifier *v, const ct_op *op)
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
         const ct_attr *o = ct_op_attr(op, "order");
         bool ok = is_tensor(a) && is_tensor(r) && a->rank == r->rank && o->n == a->rank &&
-                  ct_type_equal(elem(a), elem(r));
+                  type_eq(elem(a), elem(r));
         unsigned seen = 0;
         for (int i = 0; ok && i < o->n; i++) {
             int64_t p = o->ivals[i];
@@ -877,8 +884,8 @@ static void check_shape_op(verifier *v, const ct_op *op)
     case CT_OP_TT_JOIN: {
         if (!arity(v, op, 2, 2, 1)) return;
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        bool ok = ct_type_equal(a, opty(op, 1)) && is_tensor(r) &&
-                  ct_type_equal(elem(a), elem(r)) &&
+        bool ok = type_eq(a, opty(op, 1)) && is_tensor(r) &&
+                  type_eq(elem(a), elem(r)) &&
                   r->rank == (is_tensor(a) ? a->rank : 0) + 1 && r->shape[r->rank - 1] == 2;
         for (int i = 0; ok && is_tensor(a) && i < a->rank; i++)
             ok = r->shape[i] == a->shape[i];
@@ -889,8 +896,8 @@ static void check_shape_op(verifier *v, const ct_op *op)
     case CT_OP_TT_SPLIT: {
         if (!arity(v, op, 1, 1, 2)) return;
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        bool ok = is_tensor(a) && a->shape[a->rank - 1] == 2 && ct_type_equal(r, resty(op, 1)) &&
-                  ct_type_equal(elem(a), elem(r)) &&
+        bool ok = is_tensor(a) && a->shape[a->rank - 1] == 2 && type_eq(r, resty(op, 1)) &&
+                  type_eq(elem(a), elem(r)) &&
                   (is_tensor(r) ? r->rank : 0) == a->rank - 1;
         for (int i = 0; ok && i < a->rank - 1; i++)
             ok = r->shape[i] == a->shape[i];
@@ -901,8 +908,8 @@ static void check_shape_op(verifier *v, const ct_op *op)
     case CT_OP_TT_CAT: {
         if (!arity(v, op, 2, 2, 1)) return;
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        if (!ct_type_equal(a, opty(op, 1)) || !is_tensor(a) || !is_tensor(r) ||
-            ct_type_numel(r) != 2 * ct_type_numel(a) || !ct_type_equal(elem(a), elem(r)))
+        if (!type_eq(a, opty(op, 1)) || !is_tensor(a) || !is_tensor(r) ||
+            ct_type_numel(r) != 2 * ct_type_numel(a) || !type_eq(elem(a), elem(r)))
             err(v, op, "concatenates two tensors of one type");
         break;
     }
@@ -967,7 +974,7 @@ static void check_rule(verifier *v, const ct_op *op)
         if (a->kind == CT_ATTR_BOOL) {
             if (!(resty(op, 0)->kind == CT_TY_INT && resty(op, 0)->bits == 1))
                 err(v, op, "a boolean constant must be i1");
-        } else if (!t || !ct_type_equal(t, resty(op, 0))) {
+        } else if (!t || !type_eq(t, resty(op, 0))) {
             T1(t); T2(resty(op, 0));
             err(v, op, "value of type %s for a result of type %s", t1_, t2_);
         }
@@ -977,7 +984,7 @@ static void check_rule(verifier *v, const ct_op *op)
         if (!arity(v, op, 2, 2, 1) || !need_attr(v, op, "predicate", CT_ATTR_ENUM))
             return;
         const ct_type *a = opty(op, 0);
-        if (!ct_type_equal(a, opty(op, 1))) {
+        if (!type_eq(a, opty(op, 1))) {
             T1(a); T2(opty(op, 1));
             err(v, op, "compares %s with %s", t1_, t2_);
             return;
@@ -991,7 +998,7 @@ static void check_rule(verifier *v, const ct_op *op)
         if (!arity(v, op, 3, 3, 1))
             return;
         const ct_type *c = opty(op, 0), *r = resty(op, 0);
-        if (!ct_type_equal(opty(op, 1), r) || !ct_type_equal(opty(op, 2), r)) {
+        if (!type_eq(opty(op, 1), r) || !type_eq(opty(op, 2), r)) {
             err(v, op, "true and false values must have the result type");
             return;
         }
@@ -1044,7 +1051,7 @@ static void check_rule(verifier *v, const ct_op *op)
         if (!arity(v, op, 2, 2, 1))
             return;
         const ct_type *p = opty(op, 0), *o = opty(op, 1), *r = resty(op, 0);
-        if (!elem_ptr(p) || !ct_type_equal(r, p)) {
+        if (!elem_ptr(p) || !type_eq(r, p)) {
             T1(p); T2(r);
             err(v, op, "adds to a pointer (or tensor of pointers) and keeps its type; got %s to %s",
                 t1_, t2_);
