@@ -66,8 +66,15 @@ typedef struct ct_op_info {
     unsigned name_len;    /* strlen(name) */
 } ct_op_info;
 
-/* The row of the op table for an opcode. */
-const ct_op_info *ct_op_info_of(ct_opcode code);
+/* The op table (src/ir/ops.c), one row per opcode. */
+extern const ct_op_info ct_op_table[CT_OP__COUNT];
+
+/* The row of the op table for an opcode (inline: the printer and the
+ * verifier ask it for every op). */
+static inline const ct_op_info *ct_op_info_of(ct_opcode code)
+{
+    return &ct_op_table[code];
+}
 /* Opcode for a printed name, or -1 when the name is unknown. */
 int ct_opcode_from_name(const char *name, size_t len);
 

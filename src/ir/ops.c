@@ -9,7 +9,7 @@
 
 #include "util/util.h"
 
-static const ct_op_info op_table[CT_OP__COUNT] = {
+const ct_op_info ct_op_table[CT_OP__COUNT] = {
 #define CT_OP(E, NAME, FMT, FLAGS) [CT_OP_##E] = {NAME, CT_FMT_##FMT, (FLAGS), sizeof(NAME) - 1},
 #define PURE CT_OPF_PURE
 #define COMM CT_OPF_COMM
@@ -21,15 +21,10 @@ static const ct_op_info op_table[CT_OP__COUNT] = {
 #undef CT_OP
 };
 
-const ct_op_info *ct_op_info_of(ct_opcode code)
-{
-    return &op_table[code];
-}
-
 int ct_opcode_from_name(const char *name, size_t len)
 {
     for (int i = 0; i < CT_OP__COUNT; i++) {
-        const char *n = op_table[i].name;
+        const char *n = ct_op_table[i].name;
         if (strlen(n) == len && memcmp(n, name, len) == 0)
             return i;
     }
