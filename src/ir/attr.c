@@ -3,16 +3,40 @@
  *
  * Attributes are immutable values allocated in the module arena.  Integer
  * attributes store the signed value of their bits at the attribute's width
- * (MLIR prints signless integers that way: 0xffffffff : i32 is -1).
+ * (MLIR prints signless integers that way: 0xffffffff : i32 is -1).  An
+ * attribute's text or elements share its allocation; so do a location and
+ * its strings.
  */
 #include "ctriton/ir.h"
 
 #include <string.h>
 
+#define ATTR_SIZE ((sizeof(ct_attr) + 15) & ~(size_t)15)
+
+/* An attribute with `extra` bytes after it (16-byte aligned) for its data. */
+static ct_attr *new_attr_extra(ct_module *m, ct_attr_kind k, size_t extra, void **data)
+{
+    ct_attr *a = ct_arena_alloc(m->arena, ATTR_SIZE + extra);
+    a->kind = k;
+    *data = (char *)a + ATTR_SIZE;
+    return a;
+}
+
 static ct_attr *new_attr(ct_module *m, ct_attr_kind k)
 {
     ct_attr *a = ct_arena_alloc(m->arena, sizeof *a);
     a->kind = k;
+    return a;
+}
+
+/* An attribute holding a copy of the string s. */
+static ct_attr *new_attr_str(ct_module *m, ct_attr_kind k, const char *s)
+{
+    size_t n = strlen(s);
+    void *d;
+    ct_attr *a = new_attr_extra(m, k, n + 1, &d);
+    memcpy(d, s, n + 1);
+    a->s = d;
     return a;
 }
 
@@ -59,9 +83,7 @@ const ct_attr *ct_attr_float(ct_module *m, const ct_type *t, double v)
 
 const ct_attr *ct_attr_str(ct_module *m, const char *s)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_STR);
-    a->s = ct_arena_strdup(m->arena, s);
-    return a;
+    return new_attr_str(m, CT_ATTR_STR, s);
 }
 
 const ct_attr *ct_attr_type(ct_module *m, const ct_type *t)
@@ -73,16 +95,12 @@ const ct_attr *ct_attr_type(ct_module *m, const ct_type *t)
 
 const ct_attr *ct_attr_symref(ct_module *m, const char *sym)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_SYMREF);
-    a->s = ct_arena_strdup(m->arena, sym);
-    return a;
+    return new_attr_str(m, CT_ATTR_SYMREF, sym);
 }
 
 const ct_attr *ct_attr_enum(ct_module *m, const char *word)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_ENUM);
-    a->s = ct_arena_strdup(m->arena, word);
-    return a;
+    return new_attr_str(m, CT_ATTR_ENUM, word);
 }
 
 const ct_attr *ct_attr_enum_lit(ct_module *m, const char *word)
@@ -94,17 +112,16 @@ const ct_attr *ct_attr_enum_lit(ct_module *m, const char *word)
 
 const ct_attr *ct_attr_opaque(ct_module *m, const char *text)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_OPAQUE);
-    a->s = ct_arena_strdup(m->arena, text);
-    return a;
+    return new_attr_str(m, CT_ATTR_OPAQUE, text);
 }
 
 const ct_attr *ct_attr_dense_int(ct_module *m, const ct_type *t, int n, const int64_t *v)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_DENSE);
+    void *mem;
+    ct_attr *a = new_attr_extra(m, CT_ATTR_DENSE, sizeof(int64_t) * (size_t)(n ? n : 1), &mem);
     a->type = t;
     a->n = n;
-    int64_t *d = ct_arena_alloc(m->arena, sizeof(int64_t) * (size_t)(n ? n : 1));
+    int64_t *d = mem;
     int bits = ct_type_scalar(t)->bits;
     for (int i = 0; i < n; i++)
         d[i] = ct_int_wrap(v[i], bits);
@@ -114,10 +131,11 @@ const ct_attr *ct_attr_dense_int(ct_module *m, const ct_type *t, int n, const in
 
 const ct_attr *ct_attr_dense_float(ct_module *m, const ct_type *t, int n, const double *v)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_DENSE);
+    void *mem;
+    ct_attr *a = new_attr_extra(m, CT_ATTR_DENSE, sizeof(double) * (size_t)(n ? n : 1), &mem);
     a->type = t;
     a->n = n;
-    double *d = ct_arena_alloc(m->arena, sizeof(double) * (size_t)(n ? n : 1));
+    double *d = mem;
     memcpy(d, v, sizeof(double) * (size_t)n);
     a->fvals = d;
     return a;
@@ -125,10 +143,12 @@ const ct_attr *ct_attr_dense_float(ct_module *m, const ct_type *t, int n, const 
 
 const ct_attr *ct_attr_dense_array(ct_module *m, const ct_type *elem, int n, const int64_t *v)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_DENSE_ARRAY);
+    void *mem;
+    ct_attr *a =
+        new_attr_extra(m, CT_ATTR_DENSE_ARRAY, sizeof(int64_t) * (size_t)(n ? n : 1), &mem);
     a->type = elem;
     a->n = n;
-    int64_t *d = ct_arena_alloc(m->arena, sizeof(int64_t) * (size_t)(n ? n : 1));
+    int64_t *d = mem;
     memcpy(d, v, sizeof(int64_t) * (size_t)n);
     a->ivals = d;
     return a;
@@ -136,9 +156,10 @@ const ct_attr *ct_attr_dense_array(ct_module *m, const ct_type *elem, int n, con
 
 const ct_attr *ct_attr_array(ct_module *m, int n, const ct_attr *const *elems)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_ARRAY);
+    void *mem;
+    ct_attr *a = new_attr_extra(m, CT_ATTR_ARRAY, sizeof(ct_attr *) * (size_t)(n ? n : 1), &mem);
     a->n = n;
-    const ct_attr **d = ct_arena_alloc(m->arena, sizeof(*d) * (size_t)(n ? n : 1));
+    const ct_attr **d = mem;
     memcpy(d, elems, sizeof(*d) * (size_t)n);
     a->elems = d;
     return a;
@@ -146,9 +167,11 @@ const ct_attr *ct_attr_array(ct_module *m, int n, const ct_attr *const *elems)
 
 const ct_attr *ct_attr_dict(ct_module *m, int n, const ct_named_attr *entries)
 {
-    ct_attr *a = new_attr(m, CT_ATTR_DICT);
+    void *mem;
+    ct_attr *a =
+        new_attr_extra(m, CT_ATTR_DICT, sizeof(ct_named_attr) * (size_t)(n ? n : 1), &mem);
     a->n = n;
-    ct_named_attr *d = ct_arena_alloc(m->arena, sizeof(*d) * (size_t)(n ? n : 1));
+    ct_named_attr *d = mem;
     /* MLIR keeps dictionaries sorted by name */
     for (int i = 0; i < n; i++) {
         int j = i;
@@ -243,10 +266,22 @@ const ct_loc *ct_loc_unknown(ct_module *m)
     return new_loc(m, CT_LOC_UNKNOWN);
 }
 
+/* A location with a copy of the string s after it; returns the copy. */
+static ct_loc *new_loc_str(ct_module *m, ct_loc_kind k, const char *s, const char **copy)
+{
+    size_t head = (sizeof(ct_loc) + 15) & ~(size_t)15, n = strlen(s);
+    ct_loc *l = ct_arena_alloc(m->arena, head + n + 1);
+    l->kind = k;
+    memcpy((char *)l + head, s, n + 1);
+    *copy = (char *)l + head;
+    return l;
+}
+
 const ct_loc *ct_loc_file(ct_module *m, const char *file, int line, int col)
 {
-    ct_loc *l = new_loc(m, CT_LOC_FILE);
-    l->file = ct_arena_strdup(m->arena, file ? file : "");
+    const char *f;
+    ct_loc *l = new_loc_str(m, CT_LOC_FILE, file ? file : "", &f);
+    l->file = f;
     l->line = line;
     l->col = col;
     return l;
@@ -254,8 +289,9 @@ const ct_loc *ct_loc_file(ct_module *m, const char *file, int line, int col)
 
 const ct_loc *ct_loc_name(ct_module *m, const char *name, const ct_loc *child)
 {
-    ct_loc *l = new_loc(m, CT_LOC_NAME);
-    l->name = ct_arena_strdup(m->arena, name);
+    const char *nm;
+    ct_loc *l = new_loc_str(m, CT_LOC_NAME, name, &nm);
+    l->name = nm;
     l->child = child;
     return l;
 }
