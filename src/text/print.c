@@ -871,7 +871,8 @@ static void put_attr_dict(printer *p, const ct_named_attr *attrs, int n,
 
 static void put_op_attrs(printer *p, const ct_op *op, const char *const *elided)
 {
-    put_attr_dict(p, op->attrs, op->nattrs, elided, true);
+    if (op->nattrs)
+        put_attr_dict(p, op->attrs, op->nattrs, elided, true);
 }
 
 /* ---- locations ---------------------------------------------------- */
