@@ -733,15 +733,18 @@ __attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
                 __m512i ec = _mm512_and_si512(_mm512_castps_si512(_mm512_loadu_ps(c + i * ldc + 16 * v)), expf);
                 _mm512_store_si512(sbuf + i * 64 + 16 * v, _mm512_sub_epi32(s279, _mm512_max_epi32(ep, ec)));
             }
-        /* the products' terms, in two halves of 32 columns (the sums of a whole tile and the
-         * loaded rows of B would not fit in the registers) */
-        __m512i T[R][V];
-#pragma GCC unroll 2
+        /* per half of 32 columns (the sums of a whole tile, the loaded rows of B and the
+         * scales would not fit in the registers): the products' terms, then the fold, in
+         * which the accumulator's term (cvtt gives INT32_MIN only for inf and NaN: the finite
+         * terms are below 2^26) joins, the conversion toward zero cuts the sum to 24 bits, and
+         * 1 / s (whose exponent field is 254 minus s's) scales it */
+#pragma GCC unroll 1
         for (int h = 0; h < V; h += 2) {
             __m512i t[R][2];
 #pragma GCC unroll 4
             for (int i = 0; i < R; i++)
                 t[i][0] = t[i][1] = _mm512_setzero_si512();
+#pragma GCC unroll 2
             for (int64_t k = k0; k < k1; k++) {
                 __m512 b0 = _mm512_loadu_ps(b + k * ldb + 16 * h), b1 = _mm512_loadu_ps(b + k * ldb + 16 * h + 16);
 #pragma GCC unroll 4
@@ -754,41 +757,34 @@ __attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
                 }
             }
 #pragma GCC unroll 4
-            for (int i = 0; i < R; i++) {
-                T[i][h] = t[i][0];
-                T[i][h + 1] = t[i][1];
-            }
-        }
-        /* the fold: the accumulator's term (cvtt gives INT32_MIN only for inf and NaN: the
-         * finite terms are below 2^26), the sum cut to 24 bits by the conversion toward zero,
-         * times 1 / s (whose exponent field is 254 minus s's) */
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++) {
-                float *cp = c + i * ldc + 16 * v;
-                __m512 cv = _mm512_loadu_ps(cp);
-                __m512i sv = _mm512_load_si512(sbuf + i * 64 + 16 * v);
-                __m512i as = _mm512_cvttps_epi32(_mm512_mul_ps(cv, _mm512_castsi512_ps(sv)));
-                __m512i t = _mm512_add_epi32(T[i][v], as);
-                __mmask16 fin = _mm512_cmpneq_epi32_mask(as, imin);
-                __m512 r = _mm512_mul_ps(_mm512_cvt_roundepi32_ps(t, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
-                                         _mm512_castsi512_ps(_mm512_sub_epi32(i254, sv)));
-                r = _mm512_mask_blend_ps(fin, cv, r);
-                /* the int32 add overflowed (operands of one sign, the sum of the other): redo
-                 * in int64 */
-                __mmask16 wide = _mm512_mask_cmplt_epi32_mask(
-                    fin, _mm512_ternarylogic_epi32(T[i][v], as, t, 0x42), _mm512_setzero_si512());
-                _mm512_storeu_ps(cp, r);
-                if (wide) {
-                    int32_t Ts[16], As[16];
-                    _mm512_storeu_si512(Ts, T[i][v]);
-                    _mm512_storeu_si512(As, as);
-                    for (int l = 0; l < 16; l++)
-                        if (wide >> l & 1)
-                            cp[l] = h_fold_wide(Ts[l], As[l], sbuf[i * 64 + 16 * v + l]);
+            for (int i = 0; i < R; i++)
+#pragma GCC unroll 2
+                for (int u = 0; u < 2; u++) {
+                    int v = h + u;
+                    float *cp = c + i * ldc + 16 * v;
+                    __m512 cv = _mm512_loadu_ps(cp);
+                    __m512i sv = _mm512_load_si512(sbuf + i * 64 + 16 * v);
+                    __m512i as = _mm512_cvttps_epi32(_mm512_mul_ps(cv, _mm512_castsi512_ps(sv)));
+                    __m512i tt = _mm512_add_epi32(t[i][u], as);
+                    __mmask16 fin = _mm512_cmpneq_epi32_mask(as, imin);
+                    __m512 r = _mm512_mul_ps(_mm512_cvt_roundepi32_ps(tt, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+                                             _mm512_castsi512_ps(_mm512_sub_epi32(i254, sv)));
+                    r = _mm512_mask_blend_ps(fin, cv, r);
+                    /* the int32 add overflowed (operands of one sign, the sum of the other):
+                     * redo in int64 */
+                    __mmask16 wide = _mm512_mask_cmplt_epi32_mask(
+                        fin, _mm512_ternarylogic_epi32(t[i][u], as, tt, 0x42), _mm512_setzero_si512());
+                    _mm512_storeu_ps(cp, r);
+                    if (wide) {
+                        int32_t Ts[16], As[16];
+                        _mm512_storeu_si512(Ts, t[i][u]);
+                        _mm512_storeu_si512(As, as);
+                        for (int l = 0; l < 16; l++)
+                            if (wide >> l & 1)
+                                cp[l] = h_fold_wide(Ts[l], As[l], sbuf[i * 64 + 16 * v + l]);
+                    }
                 }
-            }
+        }
     }
 }
 
