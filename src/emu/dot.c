@@ -9,20 +9,22 @@
  *  - fp8 x fp8 (e4m3, e5m2) into f32 is wgmma with fp8 operands, whose
  *    accumulation is coarse; the emulator follows a model fitted to (and
  *    bit-exact on) an H200's output, see fp8_mma_step below;
- *  - the other tensor-core dots (f16, bf16, tf32) accumulate in f32 in groups
- *    of one MMA instruction's K (16 for f16/bf16, 8 for tf32): the
- *    emulator forms each group's exact products, sums them in double, adds
- *    the accumulator and rounds once to f32.  The tensor cores' internal
- *    alignment and truncation are not public, so these dots are not
- *    bit-exact (see docs/emulator.md for the bound);
+ *  - f16 x f16 into f32: the same kind of model with 25 fraction bits,
+ *    fitted to (and bit-exact on) two H200 captures, see f16_mma_step;
+ *  - the other tensor-core dots (bf16, tf32, f16 with an f16 accumulator)
+ *    accumulate in groups of one MMA instruction's K (16 for bf16/f16, 8
+ *    for tf32): the emulator forms each group's exact products, sums them
+ *    in double, adds the accumulator and rounds once.  No GPU capture pins
+ *    their alignment and truncation down, so these dots are not bit-exact
+ *    (see docs/emulator.md for the bound);
  *  - tf32 operands: the MMA ignores the low 13 mantissa bits of f32 inputs
  *    (truncation); tf32x3 and bf16x3/bf16x6 are decomposed exactly as the
  *    F32DotTC pass does (cvt.rna.tf32 splits, NaNs of the small products
  *    replaced by zero, the final add of the accumulator).
  *
- * The loops below are the reference.  With an f32 accumulator the FMA dot and
- * the tensor-core dots run on the micro-kernels of dot_gemm.c instead,
- * which give the same bits (test_emu_gemm compares them).
+ * The loops below are the reference.  With an f32 accumulator the FMA dot, the
+ * f16 model and the other tensor-core dots (not fp8) run on the micro-kernels
+ * of dot_gemm.c instead, which give the same bits (test_emu_gemm compares them).
  */
 #include "emu_internal.h"
 

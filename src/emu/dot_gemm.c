@@ -2,9 +2,9 @@
  * dot_gemm.c - the fast paths of tt.dot: register-blocked micro-kernels that compute, bit for
  * bit, what the reference loops of dot.c compute.
  *
- * Two computations are served (dot.c says which dot uses which):
+ * Three computations are served (dot.c says which dot uses which):
  *
- *  - the MMA-group model (f16, bf16, tf32 and the F32DotTC decompositions, f32 accumulator):
+ *  - the MMA-group model (bf16, tf32 and the F32DotTC decompositions, f32 accumulator):
  *    for every output and every group of G consecutive k (G = one MMA instruction's K),
  *        t   = ((0 + p[k0]) + p[k0+1]) + ... + p[k1-1]       in double, k in order,
  *        acc = (float)((double)acc + t)
@@ -18,7 +18,9 @@
  *    changes nothing that is kept;
  *
  *  - the FMA dot (input_precision "ieee" on f32): acc = fmaf(a[m][k], b[k][n], acc) for k in
- *    order, the same correctly rounded operation in a vector register.
+ *    order, the same correctly rounded operation in a vector register;
+ *
+ *  - Hopper's f16 x f16 -> f32 accumulation (the section at the end of this file).
  *
  * Design (the usual GEMM structure, written for this model):
  *  - operands: A and B are decoded once into row-major doubles (the FMA dot's f32 operands
@@ -494,24 +496,27 @@ void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64
  * The model of dot.c (f16_mma_step): per output and per instruction (16 k), emax is the largest of
  * the products' exponent sums and the accumulator's exponent; every product and the accumulator
  * are cut toward zero to a multiple of 2^(emax - 25) and summed exactly; the sum is cut toward
- * zero to 24 significant bits.  Computed here without doubles:
+ * zero to 24 significant bits.  Computed here in f32 and int32:
  *  - operands are decoded to floats: a product of two f16 values (22 significant bits, exponent
  *    in [-48, 31]) is exact in f32, and so is its product with s = 2^(25 - emax), which is below
  *    2^27; vcvttps2dq (conversion toward zero) is then exactly the cut term, and 16 of them sum
- *    in int32 without overflow (each below 2047^2 2^5, the sum below 2^31);
- *  - emax: the operands' exponents as int8 (a sum is in [-28, 30]), one add and one max per
- *    64 (AVX-512) or 32 (AVX2) products;
- *  - the fold: the accumulator's term, cvtt(acc s) (below 2^26), is added in int32; a sum that
- *    could pass 2^31 - 256 (only with operands near f16's largest mantissas and the accumulator
- *    at the same exponent) is redone in int64 lane by lane; the int32 is converted to f32
- *    toward zero (the 24-bit cut: an embedded rounding mode on AVX-512, a conversion to
- *    nearest stepped down when it went up on AVX2) and scaled by 2^(emax - 25), exact or
- *    inf past f32 (emax - 25 >= -53, so never subnormal).  An accumulator that is inf or NaN
- *    stays (the products are finite here);
- *  - tiles with an inf or NaN operand in their rows of A or columns of B run the scalar steps,
- *    which handle them as dot.c does.
- * Per 16 products on AVX-512: two multiplies, a conversion and an add on 16 lanes (the double
- * FMA model this replaces needed two FMAs on 8 lanes). */
+ *    in int32 without overflow (each at most 2047^2 2^5, the sum below 2^31);
+ *  - emax: the operands' exponents as bytes, biased so that a sum is the f32 exponent field of
+ *    2^(exponent sum), one add and one max per 64 (AVX-512) or 32 (AVX2) products; its max with
+ *    the accumulator's exponent field gives s's field (279 minus it) and 1 / s's (254 minus s's);
+ *  - the fold: the accumulator's term, cvtt(acc s) (below 2^26; INT32_MIN only for inf and
+ *    NaN), is added in int32, the sum is converted to f32 toward zero (the 24-bit cut: an
+ *    embedded rounding mode on AVX-512; on AVX2 a conversion to nearest, stepped down where it
+ *    went up) and multiplied by 1 / s = 2^(emax - 25): exact, or inf past f32 (emax - 25 >= -53,
+ *    so never subnormal).  A lane whose int32 add overflowed (AVX-512) or whose |terms| reach
+ *    2^31 - 256 (AVX2), which takes operands near f16's largest mantissas and the accumulator
+ *    at the same exponent, is redone in int64.  An accumulator that is inf or NaN stays (the
+ *    products are finite here);
+ *  - tiles with an inf or NaN operand in their rows of A or columns of B run the scalar steps
+ *    (h_step, in int64), which handle them as dot.c does; so does the portable C level.
+ * Per 16 products on AVX-512: two multiplies, a conversion and an add on 16 lanes, against two
+ * FMAs on 8 lanes for the double sums of the model this replaced: the exact model costs about
+ * 1.6 times as much per product (emax and the fold included). */
 
 enum { HMR_MAX = 4, HNR_MAX = 64, H_FRAC = 25 };
 
@@ -676,17 +681,67 @@ __attribute__((target("avx512f,avx512bw"))) static void h_decode_avx512(
 typedef void (*hkr_fn)(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
                        const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w);
 
-/* the AVX2 and AVX-512 kernels' fix for a lane whose int32 sum could overflow: T (products' terms)
+/* the fold of one lane in int64 (the portable kernel's, and the vector kernels' where the int32 sum
+ * could overflow): T (products' terms)
  * + as (the accumulator's), scaled by 1 / s = 2^(emax - 25) */
 static float h_fold_wide(int32_t T, int32_t as, float s)
 {
-    int64_t t = (int64_t)T + as;
-    uint64_t u = t < 0 ? (uint64_t)-t : (uint64_t)t;
-    int bits = u ? 64 - __builtin_clzll(u) : 0;
-    if (bits > 24)
-        u = u >> (bits - 24) << (bits - 24);
-    double r = (double)u / s;
-    return (float)(t < 0 ? -r : r);
+    /* the sum (below 2^33) is exact in double; clearing the low 29 of its 52 fraction bits cuts
+     * it toward zero to 24 significant bits */
+    double d = (double)((int64_t)T + as);
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    u &= ~(((uint64_t)1 << 29) - 1);
+    memcpy(&d, &u, 8);
+    uint32_t sb, ib;
+    memcpy(&sb, &s, 4);
+    ib = (254u << 23) - sb; /* 1 / s, a power of two */
+    float inv;
+    memcpy(&inv, &ib, 4);
+    return (float)(d * inv);
+}
+
+/* the portable kernel: the same steps as the vector kernels below in plain C, 2 x 8 outputs (the
+ * loops over the 8 columns vectorize; larger tiles spill SSE2's 16 registers); (int32_t) of a
+ * float is the conversion toward zero */
+static void hkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
+                  const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w)
+{
+    enum { R = 2, S = 8 };
+    float *sbuf = w;
+    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+        int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
+        int32_t E[R][S] = {{0}};
+        for (int64_t k = k0; k < k1; k++)
+            for (int i = 0; i < R; i++) {
+                int32_t x = (uint8_t)ea[i * lda + k];
+                for (int j = 0; j < S; j++) {
+                    int32_t e = x + (uint8_t)eb[k * ldb + j];
+                    E[i][j] = e > E[i][j] ? e : E[i][j];
+                }
+            }
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < S; j++) {
+                int32_t u, pe = E[i][j] << 23;
+                memcpy(&u, &c[i * ldc + j], 4);
+                u &= 0x7f800000;
+                u = (279 << 23) - (u > pe ? u : pe);
+                memcpy(&sbuf[i * S + j], &u, 4);
+            }
+        int32_t T[R][S] = {{0}};
+        for (int64_t k = k0; k < k1; k++)
+            for (int i = 0; i < R; i++) {
+                float av = a[i * lda + k];
+                for (int j = 0; j < S; j++)
+                    T[i][j] += (int32_t)(av * b[k * ldb + j] * sbuf[i * S + j]);
+            }
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < S; j++) {
+                float cv = c[i * ldc + j];
+                if (isfinite(cv))
+                    c[i * ldc + j] = h_fold_wide(T[i][j], (int32_t)(cv * sbuf[i * S + j]), sbuf[i * S + j]);
+            }
+    }
 }
 
 #ifdef GEMM_X86
@@ -928,8 +983,8 @@ void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t
         h_decode(A, M, K, fa, ea, true, rbad);
         h_decode(B, K, N, fb, eb, false, cbad);
     }
-    hkr_fn kern = NULL;
-    int mr = 1, nr = 1;
+    hkr_fn kern = hkr_c;
+    int mr = 2, nr = 8;
 #ifdef GEMM_X86
     if (isa == ISA_AVX512) {
         kern = hkr_avx512;
@@ -941,10 +996,6 @@ void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t
         nr = 32;
     }
 #endif
-    if (!kern) {
-        h_region(fa, ea, fb, eb, c, N, K, 0, M, 0, N);
-        return;
-    }
     const int32_t zexp = (int32_t)((uint32_t)(-14 + H_BA) * 0x01010101u);
     for (int64_t q = 0; q < N; q += nr) {
         int cols = N - q < nr ? (int)(N - q) : nr;
