@@ -722,10 +722,10 @@ static void hkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, con
             }
         for (int i = 0; i < R; i++)
             for (int j = 0; j < S; j++) {
-                int32_t u, pe = E[i][j] << 23;
+                uint32_t u, pe = (uint32_t)E[i][j] << 23;
                 memcpy(&u, &c[i * ldc + j], 4);
-                u &= 0x7f800000;
-                u = (279 << 23) - (u > pe ? u : pe);
+                u &= 0x7f800000u;
+                u = (279u << 23) - (u > pe ? u : pe);
                 memcpy(&sbuf[i * S + j], &u, 4);
             }
         int32_t T[R][S] = {{0}};
@@ -760,7 +760,7 @@ __attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
     enum { R = 4, V = 4 };
     float *sbuf = w;
     uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
-    const __m512i expf = _mm512_set1_epi32(0x7f800000), s279 = _mm512_set1_epi32(279 << 23),
+    const __m512i expf = _mm512_set1_epi32(0x7f800000), s279 = _mm512_set1_epi32((int32_t)(279u << 23)),
                   i254 = _mm512_set1_epi32(254 << 23), imin = _mm512_set1_epi32(INT32_MIN);
     for (int64_t k0 = 0; k0 < K; k0 += 16) {
         int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
@@ -850,7 +850,7 @@ __attribute__((target("avx2,fma"))) static void hkr_avx2(
     enum { R = 2, V = 4 };
     float *sbuf = w;
     uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
-    const __m256i expf = _mm256_set1_epi32(0x7f800000), s279 = _mm256_set1_epi32(279 << 23),
+    const __m256i expf = _mm256_set1_epi32(0x7f800000), s279 = _mm256_set1_epi32((int32_t)(279u << 23)),
                   i254 = _mm256_set1_epi32(254 << 23), sign = _mm256_set1_epi32(INT32_MIN);
     for (int64_t k0 = 0; k0 < K; k0 += 16) {
         int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
