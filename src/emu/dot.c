@@ -9,20 +9,22 @@
  *  - fp8 x fp8 (e4m3, e5m2) into f32 is wgmma with fp8 operands, whose
  *    accumulation is coarse; the emulator follows a model fitted to (and
  *    bit-exact on) an H200's output, see fp8_mma_step below;
- *  - the other tensor-core dots (f16, bf16, tf32) accumulate in f32 in groups
- *    of one MMA instruction's K (16 for f16/bf16, 8 for tf32): the
- *    emulator forms each group's exact products, sums them in double, adds
- *    the accumulator and rounds once to f32.  The tensor cores' internal
- *    alignment and truncation are not public, so these dots are not
- *    bit-exact (see docs/emulator.md for the bound);
+ *  - f16 x f16 into f32: the same kind of model with 25 fraction bits,
+ *    fitted to (and bit-exact on) two H200 captures, see f16_mma_step;
+ *  - the other tensor-core dots (bf16, tf32, f16 with an f16 accumulator)
+ *    accumulate in groups of one MMA instruction's K (16 for bf16/f16, 8
+ *    for tf32): the emulator forms each group's exact products, sums them
+ *    in double, adds the accumulator and rounds once.  No GPU capture pins
+ *    their alignment and truncation down, so these dots are not bit-exact
+ *    (see docs/emulator.md for the bound);
  *  - tf32 operands: the MMA ignores the low 13 mantissa bits of f32 inputs
  *    (truncation); tf32x3 and bf16x3/bf16x6 are decomposed exactly as the
  *    F32DotTC pass does (cvt.rna.tf32 splits, NaNs of the small products
  *    replaced by zero, the final add of the accumulator).
  *
- * The loops below are the reference.  With an f32 accumulator the FMA dot and
- * the tensor-core dots run on the micro-kernels of dot_gemm.c instead,
- * which give the same bits (test_emu_gemm compares them).
+ * The loops below are the reference.  With an f32 accumulator the FMA dot, the
+ * f16 model and the other tensor-core dots (not fp8) run on the micro-kernels
+ * of dot_gemm.c instead, which give the same bits (test_emu_gemm compares them).
  */
 #include "emu_internal.h"
 
@@ -286,6 +288,76 @@ static void fp8_dot(const emu_dot_aux *x, const double *A, const int32_t *ea, co
     }
 }
 
+/* ---- f16 x f16 -> f32 on Hopper (wgmma ... .f32.f16.f16, K = 16 per instruction) -----------------
+ *
+ * One instruction computes acc' = acc + sum of its 16 products like this (fitted to the H200's
+ * outputs of matmul_kernel/fp16_128x128x64 and fp16_64x64x32_relu_tail, where it gives all
+ * 131072 + 27200 captured results bit for bit; scripts/f16_dot_model.py scores it and its
+ * variants):
+ *   emax = max(max_k (e(a_k) + e(b_k)), e(acc)), e() the binary exponent (for an f16 operand its
+ *          encoding's: subnormals and zero count as -14; for the accumulator its value's);
+ *   t    = sum_k trunc(a_k b_k) + trunc(acc), each term cut toward zero to a multiple of
+ *          2^(emax - 25), summed exactly;
+ *   acc' = t cut toward zero to 24 significant bits, as f32 (+0 when t is 0, inf past f32).
+ * The same structure as the fp8 model above, with 25 fraction bits instead of 13 and a 24-bit
+ * result instead of 14.  An instruction with an inf or NaN among its operands or in the
+ * accumulator gives what IEEE arithmetic gives for acc + the products (NaN or an infinity).
+ * Triton issues the instructions k = 0, 16, 32, ... of each tt.dot in order.  The fast path
+ * (emu_gemm_hopper_f16 in dot_gemm.c) computes the same in integers. */
+enum { F16_MMA_K = 16, F16_FRAC = 25 };
+
+/* an f16 operand's exponent (a finite value held in a double) */
+static inline int f16_exp(double v)
+{
+    int e = v != 0 ? dexp(v) : -14;
+    return e > -14 ? e : -14;
+}
+
+/* one instruction for one output: acc (an f32 value), n products a[k] b[k * ldb] */
+static double f16_mma_step(double acc, const double *a, const double *b, int64_t ldb, int64_t n)
+{
+    bool special = !isfinite(acc);
+    double ieee = acc;
+    int emax = acc != 0 && !special ? dexp(acc) : -100000;
+    for (int64_t k = 0; k < n; k++) {
+        double x = a[k], y = b[k * ldb];
+        special |= !isfinite(x) || !isfinite(y);
+        ieee += x * y;
+        if (!special) {
+            int e = f16_exp(x) + f16_exp(y);
+            emax = e > emax ? e : emax;
+        }
+    }
+    if (special)
+        return (double)(float)ieee;
+    /* every term is exact in double: products of f16 values have 22 bits, the scale is a power
+     * of two, the cut terms are integers below 2^27 and their sum below 2^33 */
+    double sc = ldexp(1.0, F16_FRAC - emax), t = trunc(acc * sc);
+    for (int64_t k = 0; k < n; k++)
+        t += trunc(a[k] * b[k * ldb] * sc);
+    if (t != 0 && dexp(t) > 23) {
+        int sh = dexp(t) - 23; /* keep 24 significant bits */
+        t = ldexp(trunc(ldexp(t, -sh)), sh);
+    }
+    return (double)(float)ldexp(t, emax - F16_FRAC);
+}
+
+void emu_dot_f16_hopper_ref(const double *A, const double *B, double *acc, int64_t M, int64_t N,
+                            int64_t K)
+{
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t k0 = 0; k0 < K; k0 += F16_MMA_K) {
+                int64_t k1 = k0 + F16_MMA_K < K ? k0 + F16_MMA_K : K;
+                acc[m * N + n] = f16_mma_step(acc[m * N + n], A + m * K + k0, B + k0 * N + n, N, k1 - k0);
+            }
+}
+
+static inline bool hopper_f16(const emu_dot_aux *x)
+{
+    return x->a_ek == EK_F16 && x->b_ek == EK_F16 && x->c_ek == EK_F32;
+}
+
 static void nan_to_zero(double *v, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)
@@ -399,6 +471,18 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
             fp8_exponents(x->a_ek, da, M * K, ea);
             fp8_exponents(x->b_ek, db, K * N, eb);
             fp8_dot(x, da, ea, db, eb, acc, acc2, row, row + N, (int32_t *)(void *)(row + 2 * N));
+        } else if (hopper_f16(x)) {
+            if (fast) {
+                if (D != C)
+                    memmove(D, C, sizeof(float) * (size_t)(M * N));
+                emu_gemm_hopper_f16((const uint16_t *)(const void *)A, (const uint16_t *)(const void *)B,
+                                    (float *)(void *)D, M, N, K, gs);
+                continue;
+            }
+            decode(x->c_ek, C, M * N, acc, false);
+            decode(x->a_ek, A, M * K, da, false);
+            decode(x->b_ek, B, K * N, db, false);
+            emu_dot_f16_hopper_ref(da, db, acc, M, N, K);
         } else if (!f32in || x->precision == PREC_TF32) {
             if (fast) {
                 emu_gemm_opnd ga = {A, x->a_ek, f32in}, gb = {B, x->b_ek, f32in};

@@ -2,9 +2,9 @@
  * dot_gemm.c - the fast paths of tt.dot: register-blocked micro-kernels that compute, bit for
  * bit, what the reference loops of dot.c compute.
  *
- * Two computations are served (dot.c says which dot uses which):
+ * Three computations are served (dot.c says which dot uses which):
  *
- *  - the MMA-group model (f16, bf16, tf32 and the F32DotTC decompositions, f32 accumulator):
+ *  - the MMA-group model (bf16, tf32 and the F32DotTC decompositions, f32 accumulator):
  *    for every output and every group of G consecutive k (G = one MMA instruction's K),
  *        t   = ((0 + p[k0]) + p[k0+1]) + ... + p[k1-1]       in double, k in order,
  *        acc = (float)((double)acc + t)
@@ -18,7 +18,9 @@
  *    changes nothing that is kept;
  *
  *  - the FMA dot (input_precision "ieee" on f32): acc = fmaf(a[m][k], b[k][n], acc) for k in
- *    order, the same correctly rounded operation in a vector register.
+ *    order, the same correctly rounded operation in a vector register;
+ *
+ *  - Hopper's f16 x f16 -> f32 accumulation (the section at the end of this file).
  *
  * Design (the usual GEMM structure, written for this model):
  *  - operands: A and B are decoded once into row-major doubles (the FMA dot's f32 operands
@@ -104,10 +106,18 @@ static const struct {
 };
 enum { MAX_MR = 8, MAX_NR = 32 };
 
+static size_t h_layout(int64_t M, int64_t N, int64_t K, void *base, float **fa, int32_t **ea,
+                       float **fb, int8_t **eb, uint8_t **rbad, uint8_t **cbad, float **pa,
+                       int32_t **pea, float **pb, int8_t **peb, float **tmp, void **w);
+
 size_t emu_gemm_scratch_bytes(int64_t M, int64_t N, int64_t K)
 {
-    /* A and B decoded to doubles, a cut panel of each, a cut accumulator tile */
-    return sizeof(double) * (size_t)((M + N + MAX_MR + MAX_NR) * K + MAX_MR * MAX_NR) + 256;
+    /* A and B decoded to doubles, a cut panel of each, a cut accumulator tile; or the
+     * Hopper f16 kernels' pieces */
+    size_t d = sizeof(double) * (size_t)((M + N + MAX_MR + MAX_NR) * K + MAX_MR * MAX_NR) + 256;
+    size_t h = h_layout(M, N, K, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                        NULL, NULL);
+    return d > h ? d : h;
 }
 
 /* ---- decoding ---------------------------------------------------------------------------------- */
@@ -479,4 +489,566 @@ void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64
 #endif
     float *pa = scratch, *pb = pa + MAX_MR * K, *tmp = pb + MAX_NR * K;
     TILES(float, mr, nr, A, B, pa, pb, tmp, kern(K, a, lda, b, ldb, tile, ld));
+}
+
+/* ---- f16 x f16 -> f32 on Hopper -------------------------------------------------------------------
+ *
+ * The model of dot.c (f16_mma_step): per output and per instruction (16 k), emax is the largest of
+ * the products' exponent sums and the accumulator's exponent; every product and the accumulator
+ * are cut toward zero to a multiple of 2^(emax - 25) and summed exactly; the sum is cut toward
+ * zero to 24 significant bits.  Computed here in f32 and int32:
+ *  - operands are decoded to floats: a product of two f16 values (22 significant bits, exponent
+ *    in [-48, 31]) is exact in f32, and so is its product with s = 2^(25 - emax), which is below
+ *    2^27; vcvttps2dq (conversion toward zero) is then exactly the cut term, and 16 of them sum
+ *    in int32 without overflow (each at most 2047^2 2^5, the sum below 2^31);
+ *  - emax: the operands' exponents as bytes, biased so that a sum is the f32 exponent field of
+ *    2^(exponent sum), one add and one max per 64 (AVX-512) or 32 (AVX2) products; its max with
+ *    the accumulator's exponent field gives s's field (279 minus it) and 1 / s's (254 minus s's);
+ *  - the fold: the accumulator's term, cvtt(acc s) (below 2^26; INT32_MIN only for inf and
+ *    NaN), is added in int32, the sum is converted to f32 toward zero (the 24-bit cut: an
+ *    embedded rounding mode on AVX-512; on AVX2 a conversion to nearest, stepped down where it
+ *    went up) and multiplied by 1 / s = 2^(emax - 25): exact, or inf past f32 (emax - 25 >= -53,
+ *    so never subnormal).  A lane whose int32 add overflowed (AVX-512) or whose |terms| reach
+ *    2^31 - 256 (AVX2), which takes operands near f16's largest mantissas and the accumulator
+ *    at the same exponent, is redone in int64.  An accumulator that is inf or NaN stays (the
+ *    products are finite here);
+ *  - tiles with an inf or NaN operand in their rows of A or columns of B run the scalar steps
+ *    (h_step, in int64), which handle them as dot.c does; so does the portable C level.
+ * Per 16 products on AVX-512: two multiplies, a conversion and an add on 16 lanes, against two
+ * FMAs on 8 lanes for the double sums of the model this replaced: the exact model costs about
+ * 1.6 times as much per product (emax and the fold included). */
+
+enum { HMR_MAX = 4, HNR_MAX = 64, H_FRAC = 25 };
+
+/* the exponent field of a finite f16 as f16's exponent, subnormals and zero -14 */
+static inline int h_exp(uint16_t h)
+{
+    int f = (h >> 10) & 0x1f;
+    return (f ? f : 1) - 15;
+}
+
+/* the kernels keep the exponents as unsigned bytes, A's plus H_BA and B's plus H_BB: their sum
+ * is an exponent sum plus 127, f32's bias, in [99, 157] */
+enum { H_BA = 14, H_BB = 113 };
+
+/* one instruction for one output in integers: acc, n products a[k] b[k * ldb] (f16 values as
+ * floats, ea and eb their f16 exponents) */
+static float h_step(float acc, const float *a, const int32_t *ea, const float *b, const int8_t *eb,
+                    int64_t ldb, int64_t n)
+{
+    int emax = INT32_MIN;
+    bool special = !isfinite(acc);
+    for (int64_t k = 0; k < n; k++) {
+        special |= !isfinite(a[k]) || !isfinite(b[k * ldb]);
+        int e = (uint8_t)ea[k] - H_BA + (uint8_t)eb[k * ldb] - H_BB;
+        emax = e > emax ? e : emax;
+    }
+    if (special) {
+        double s = acc;
+        for (int64_t k = 0; k < n; k++)
+            s += (double)a[k] * (double)b[k * ldb];
+        return (float)s;
+    }
+    int eacc = INT32_MIN;
+    int64_t macc = 0; /* acc = macc 2^(eacc - 23) */
+    if (acc != 0) {
+        int ex;
+        float fr = frexpf(acc, &ex); /* acc = fr 2^ex, 0.5 <= |fr| < 1 */
+        eacc = ex - 1;
+        macc = (int64_t)ldexpf(fr, 24); /* exact: acc has at most 24 significant bits */
+        emax = eacc > emax ? eacc : emax;
+    }
+    int64_t t = 0;
+    /* a term x 2^(sh) cut toward zero, |x| < 2^25 */
+    #define H_TERM(x, sh) ((sh) >= 0 ? (x) * ((int64_t)1 << (sh)) : (sh) <= -40 ? 0 : \
+                           (x) < 0 ? -((-(x)) >> -(sh)) : (x) >> -(sh))
+    if (acc != 0)
+        t += H_TERM(macc, eacc - 23 - (emax - H_FRAC));
+    for (int64_t k = 0; k < n; k++) {
+        int e1 = (uint8_t)ea[k] - H_BA, e2 = (uint8_t)eb[k * ldb] - H_BB;
+        /* the f16 mantissas as integers: a = ma 2^(e1 - 10) */
+        int64_t ma = (int64_t)ldexpf(a[k], 10 - e1), mb = (int64_t)ldexpf(b[k * ldb], 10 - e2);
+        int64_t p = ma * mb; /* the product is p 2^(e1 + e2 - 20) */
+        t += H_TERM(p, e1 + e2 - 20 - (emax - H_FRAC));
+    }
+    #undef H_TERM
+    uint64_t u = t < 0 ? (uint64_t)-t : (uint64_t)t;
+    int bits = u ? 64 - __builtin_clzll(u) : 0;
+    if (bits > 24)
+        u = u >> (bits - 24) << (bits - 24);
+    double r = ldexp((double)u, emax - H_FRAC);
+    return (float)(t < 0 ? -r : r);
+}
+
+/* the scalar steps on rows [p, p + rows) and columns [q, q + cols) of c */
+static void h_region(const float *fa, const int32_t *ea, const float *fb, const int8_t *eb, float *c,
+                     int64_t N, int64_t K, int64_t p, int64_t rows, int64_t q, int64_t cols)
+{
+    for (int64_t i = p; i < p + rows; i++)
+        for (int64_t j = q; j < q + cols; j++)
+            for (int64_t k0 = 0; k0 < K; k0 += 16) {
+                int64_t n = K - k0 < 16 ? K - k0 : 16;
+                c[i * N + j] = h_step(c[i * N + j], fa + i * K + k0, ea + i * K + k0, fb + k0 * N + j,
+                                      eb + k0 * N + j, N, n);
+            }
+}
+
+/* the operands: f16 bits to floats (exact), their exponents plus H_BA (A's, as int32 holding the
+ * byte four times, for broadcasts) or H_BB (B's, bytes), and whether a row of A or a column of B
+ * has an inf or NaN.  The loops vectorize; AVX-512 has its own below. */
+EMU_CLONES static void h_decode(const uint16_t *p, int64_t rows, int64_t cols, float *f, void *e,
+                                bool is_a, uint8_t *bad)
+{
+    int64_t n = rows * cols;
+    for (int64_t i = 0; i < n; i++)
+        f[i] = emu_h2f_calc(p[i]);
+    if (is_a)
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t x = (p[i] >> 10) & 0x1f;
+            ((int32_t *)e)[i] = (int32_t)(((x ? x : 1) - 15 + H_BA) * 0x01010101u);
+        }
+    else
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t x = (p[i] >> 10) & 0x1f;
+            ((uint8_t *)e)[i] = (uint8_t)((x ? x : 1) - 15 + H_BB);
+        }
+    if (is_a)
+        for (int64_t r = 0; r < rows; r++) {
+            uint16_t m = 0;
+            for (int64_t j = 0; j < cols; j++)
+                m |= (uint16_t)((p[r * cols + j] & 0x7c00) == 0x7c00);
+            bad[r] = (uint8_t)m;
+        }
+    else {
+        for (int64_t j = 0; j < cols; j++)
+            bad[j] = 0;
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t j = 0; j < cols; j++)
+                bad[j] |= (uint8_t)((p[r * cols + j] & 0x7c00) == 0x7c00);
+    }
+}
+
+#ifdef GEMM_X86
+__attribute__((target("avx512f,avx512bw"))) static void h_decode_avx512(
+    const uint16_t *p, int64_t rows, int64_t cols, float *f, void *e, bool is_a, uint8_t *bad)
+{
+    int64_t n = rows * cols, i = 0;
+    const __m512i c31 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+    const __m512i bias = _mm512_set1_epi32((is_a ? H_BA : H_BB) - 15);
+    __mmask16 any = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+        _mm512_storeu_ps(f + i, _mm512_cvtph_ps(h)); /* exact; NaNs only reach the scalar steps */
+        __m512i x = _mm512_and_si512(_mm512_srli_epi32(_mm512_cvtepu16_epi32(h), 10), c31);
+        any |= _mm512_cmpeq_epi32_mask(x, c31);
+        __m512i ex = _mm512_add_epi32(_mm512_max_epi32(x, one), bias);
+        if (is_a)
+            _mm512_storeu_si512((int32_t *)e + i, _mm512_mullo_epi32(ex, _mm512_set1_epi32(0x01010101)));
+        else
+            _mm_storeu_si128((__m128i *)(void *)((uint8_t *)e + i), _mm512_cvtepi32_epi8(ex));
+    }
+    for (; i < n; i++) {
+        uint32_t x = (p[i] >> 10) & 0x1f;
+        any |= x == 31;
+        f[i] = emu_h2f_calc(p[i]);
+        if (is_a)
+            ((int32_t *)e)[i] = (int32_t)(((x ? x : 1) - 15 + H_BA) * 0x01010101u);
+        else
+            ((uint8_t *)e)[i] = (uint8_t)((x ? x : 1) - 15 + H_BB);
+    }
+    if (!any)
+        memset(bad, 0, (size_t)(is_a ? rows : cols));
+    else if (is_a)
+        for (int64_t r = 0; r < rows; r++) {
+            uint16_t m = 0;
+            for (int64_t j = 0; j < cols; j++)
+                m |= (uint16_t)((p[r * cols + j] & 0x7c00) == 0x7c00);
+            bad[r] = (uint8_t)m;
+        }
+    else {
+        for (int64_t j = 0; j < cols; j++)
+            bad[j] = 0;
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t j = 0; j < cols; j++)
+                bad[j] |= (uint8_t)((p[r * cols + j] & 0x7c00) == 0x7c00);
+    }
+}
+#endif
+
+/* a micro-kernel: c (MR x NR floats, row stride ldc) <- the instructions of a (MR x K floats,
+ * exponents ea, row stride lda) times b (K x NR floats, exponents eb, row stride ldb); w: 64-byte
+ * aligned work space (HMR_MAX x HNR_MAX floats twice, HMR_MAX x HNR_MAX bytes) */
+typedef void (*hkr_fn)(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
+                       const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w);
+
+/* the fold of one lane in int64 (the portable kernel's, and the vector kernels' where the int32 sum
+ * could overflow): T (products' terms)
+ * + as (the accumulator's), scaled by 1 / s = 2^(emax - 25) */
+static float h_fold_wide(int32_t T, int32_t as, float s)
+{
+    /* the sum (below 2^33) is exact in double; clearing the low 29 of its 52 fraction bits cuts
+     * it toward zero to 24 significant bits */
+    double d = (double)((int64_t)T + as);
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    u &= ~(((uint64_t)1 << 29) - 1);
+    memcpy(&d, &u, 8);
+    uint32_t sb, ib;
+    memcpy(&sb, &s, 4);
+    ib = (254u << 23) - sb; /* 1 / s, a power of two */
+    float inv;
+    memcpy(&inv, &ib, 4);
+    return (float)(d * inv);
+}
+
+/* the portable kernel: the same steps as the vector kernels below in plain C, 2 x 8 outputs (the
+ * loops over the 8 columns vectorize; larger tiles spill SSE2's 16 registers); (int32_t) of a
+ * float is the conversion toward zero */
+static void hkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
+                  const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w)
+{
+    enum { R = 2, S = 8 };
+    float *sbuf = w;
+    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+        int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
+        int32_t E[R][S] = {{0}};
+        for (int64_t k = k0; k < k1; k++)
+            for (int i = 0; i < R; i++) {
+                int32_t x = (uint8_t)ea[i * lda + k];
+                for (int j = 0; j < S; j++) {
+                    int32_t e = x + (uint8_t)eb[k * ldb + j];
+                    E[i][j] = e > E[i][j] ? e : E[i][j];
+                }
+            }
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < S; j++) {
+                uint32_t u, pe = (uint32_t)E[i][j] << 23;
+                memcpy(&u, &c[i * ldc + j], 4);
+                u &= 0x7f800000u;
+                u = (279u << 23) - (u > pe ? u : pe);
+                memcpy(&sbuf[i * S + j], &u, 4);
+            }
+        int32_t T[R][S] = {{0}};
+        for (int64_t k = k0; k < k1; k++)
+            for (int i = 0; i < R; i++) {
+                float av = a[i * lda + k];
+                for (int j = 0; j < S; j++)
+                    T[i][j] += (int32_t)(av * b[k * ldb + j] * sbuf[i * S + j]);
+            }
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < S; j++) {
+                float cv = c[i * ldc + j];
+                if (isfinite(cv))
+                    c[i * ldc + j] = h_fold_wide(T[i][j], (int32_t)(cv * sbuf[i * S + j]), sbuf[i * S + j]);
+            }
+    }
+}
+
+#ifdef GEMM_X86
+/* t += x (int32 lanes) in t's register: written as the compiler would, it adds into a new
+ * register and copies that back, one extra instruction per product vector */
+#define H_ACC(t, x)                                                                            \
+    do {                                                                                       \
+        __typeof__(t) x_ = (x);                                                                \
+        __asm__("vpaddd %1, %0, %0" : "+v"(t) : "v"(x_));                                      \
+    } while (0)
+
+__attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
+    int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b, const int8_t *eb,
+    int64_t ldb, float *c, int64_t ldc, void *w)
+{
+    enum { R = 4, V = 4 };
+    float *sbuf = w;
+    uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
+    const __m512i expf = _mm512_set1_epi32(0x7f800000), s279 = _mm512_set1_epi32((int32_t)(279u << 23)),
+                  i254 = _mm512_set1_epi32(254 << 23), imin = _mm512_set1_epi32(INT32_MIN);
+    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+        int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
+        /* emax of the products + 127, 64 lanes of bytes per row */
+        __m512i E[R];
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            E[i] = _mm512_setzero_si512();
+        for (int64_t k = k0; k < k1; k++) {
+            __m512i e = _mm512_loadu_si512(eb + k * ldb);
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+                E[i] = _mm512_max_epu8(E[i], _mm512_add_epi8(e, _mm512_set1_epi32(ea[i * lda + k])));
+        }
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            _mm512_store_si512(ebuf + i * 64, E[i]);
+        /* with the accumulator's exponent, as f32 exponent fields: 2^emax has the larger of
+         * the two; s = 2^(25 - emax) has 279 - that (127 + 127 + 25) */
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++) {
+                __m512i ep = _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)(const void *)(ebuf + i * 64 + 16 * v))), 23);
+                __m512i ec = _mm512_and_si512(_mm512_castps_si512(_mm512_loadu_ps(c + i * ldc + 16 * v)), expf);
+                _mm512_store_si512(sbuf + i * 64 + 16 * v, _mm512_sub_epi32(s279, _mm512_max_epi32(ep, ec)));
+            }
+        /* per half of 32 columns (the sums of a whole tile, the loaded rows of B and the
+         * scales would not fit in the registers): the products' terms, then the fold, in
+         * which the accumulator's term (cvtt gives INT32_MIN only for inf and NaN: the finite
+         * terms are below 2^26) joins, the conversion toward zero cuts the sum to 24 bits, and
+         * 1 / s (whose exponent field is 254 minus s's) scales it */
+#pragma GCC unroll 1
+        for (int h = 0; h < V; h += 2) {
+            __m512i t[R][2];
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+                t[i][0] = t[i][1] = _mm512_setzero_si512();
+#pragma GCC unroll 2
+            for (int64_t k = k0; k < k1; k++) {
+                __m512 b0 = _mm512_loadu_ps(b + k * ldb + 16 * h), b1 = _mm512_loadu_ps(b + k * ldb + 16 * h + 16);
+#pragma GCC unroll 4
+                for (int i = 0; i < R; i++) {
+                    __m512 av = _mm512_set1_ps(a[i * lda + k]);
+                    __m512 p0 = _mm512_mul_ps(_mm512_mul_ps(av, b0), _mm512_load_ps(sbuf + i * 64 + 16 * h));
+                    __m512 p1 = _mm512_mul_ps(_mm512_mul_ps(av, b1), _mm512_load_ps(sbuf + i * 64 + 16 * h + 16));
+                    H_ACC(t[i][0], _mm512_cvttps_epi32(p0));
+                    H_ACC(t[i][1], _mm512_cvttps_epi32(p1));
+                }
+            }
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+#pragma GCC unroll 2
+                for (int u = 0; u < 2; u++) {
+                    int v = h + u;
+                    float *cp = c + i * ldc + 16 * v;
+                    __m512 cv = _mm512_loadu_ps(cp);
+                    __m512i sv = _mm512_load_si512(sbuf + i * 64 + 16 * v);
+                    __m512i as = _mm512_cvttps_epi32(_mm512_mul_ps(cv, _mm512_castsi512_ps(sv)));
+                    __m512i tt = _mm512_add_epi32(t[i][u], as);
+                    __mmask16 fin = _mm512_cmpneq_epi32_mask(as, imin);
+                    __m512 r = _mm512_mul_ps(_mm512_cvt_roundepi32_ps(tt, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC),
+                                             _mm512_castsi512_ps(_mm512_sub_epi32(i254, sv)));
+                    r = _mm512_mask_blend_ps(fin, cv, r);
+                    /* the int32 add overflowed (operands of one sign, the sum of the other):
+                     * redo in int64 */
+                    __mmask16 wide = _mm512_mask_cmplt_epi32_mask(
+                        fin, _mm512_ternarylogic_epi32(t[i][u], as, tt, 0x42), _mm512_setzero_si512());
+                    _mm512_storeu_ps(cp, r);
+                    if (wide) {
+                        int32_t Ts[16], As[16];
+                        _mm512_storeu_si512(Ts, t[i][u]);
+                        _mm512_storeu_si512(As, as);
+                        for (int l = 0; l < 16; l++)
+                            if (wide >> l & 1)
+                                cp[l] = h_fold_wide(Ts[l], As[l], sbuf[i * 64 + 16 * v + l]);
+                    }
+                }
+        }
+    }
+}
+
+__attribute__((target("avx2,fma"))) static void hkr_avx2(
+    int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b, const int8_t *eb,
+    int64_t ldb, float *c, int64_t ldc, void *w)
+{
+    enum { R = 2, V = 4 };
+    float *sbuf = w;
+    uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
+    const __m256i expf = _mm256_set1_epi32(0x7f800000), s279 = _mm256_set1_epi32((int32_t)(279u << 23)),
+                  i254 = _mm256_set1_epi32(254 << 23), sign = _mm256_set1_epi32(INT32_MIN);
+    for (int64_t k0 = 0; k0 < K; k0 += 16) {
+        int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
+        __m256i E[R];
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            E[i] = _mm256_setzero_si256();
+        for (int64_t k = k0; k < k1; k++) {
+            __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(eb + k * ldb));
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+                E[i] = _mm256_max_epu8(E[i], _mm256_add_epi8(e, _mm256_set1_epi32(ea[i * lda + k])));
+        }
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            _mm256_store_si256((__m256i *)(void *)(ebuf + i * 32), E[i]);
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++) {
+                __m256i ep = _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(ebuf + i * 32 + 8 * v))), 23);
+                __m256i ec = _mm256_and_si256(_mm256_castps_si256(_mm256_loadu_ps(c + i * ldc + 8 * v)), expf);
+                _mm256_store_si256((__m256i *)(void *)(sbuf + i * 32 + 8 * v), _mm256_sub_epi32(s279, _mm256_max_epi32(ep, ec)));
+            }
+        __m256i T[R][V];
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++)
+                T[i][v] = _mm256_setzero_si256();
+        for (int64_t k = k0; k < k1; k++) {
+            const float *sp = sbuf; /* in memory, as above */
+            __asm__("" : "+r"(sp));
+            __m256 bv[V];
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++)
+                bv[v] = _mm256_loadu_ps(b + k * ldb + 8 * v);
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++) {
+                __m256 av = _mm256_broadcast_ss(a + i * lda + k);
+#pragma GCC unroll 4
+                for (int v = 0; v < V; v++) {
+                    __m256 p = _mm256_mul_ps(_mm256_mul_ps(av, bv[v]), _mm256_load_ps(sp + i * 32 + 8 * v));
+                    H_ACC(T[i][v], _mm256_cvttps_epi32(p));
+                }
+            }
+        }
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++) {
+                float *cp = c + i * ldc + 8 * v;
+                __m256 cv = _mm256_loadu_ps(cp);
+                __m256i sv = _mm256_load_si256((const __m256i *)(const void *)(sbuf + i * 32 + 8 * v));
+                __m256 inv = _mm256_castsi256_ps(_mm256_sub_epi32(i254, sv));
+                __m256i as = _mm256_cvttps_epi32(_mm256_mul_ps(cv, _mm256_castsi256_ps(sv)));
+                __m256i t = _mm256_add_epi32(T[i][v], as);
+                __m256i nonfin = _mm256_cmpeq_epi32(as, sign); /* as in the AVX-512 kernel */
+                /* |t| to f32 toward zero: to nearest, then one step down where that went up */
+                __m256i at = _mm256_abs_epi32(t);
+                __m256 f = _mm256_cvtepi32_ps(at);
+                __m256i up = _mm256_cmpgt_epi32(_mm256_cvttps_epi32(f), at);
+                __m256i fb = _mm256_or_si256(_mm256_add_epi32(_mm256_castps_si256(f), up),
+                                             _mm256_and_si256(t, sign));
+                __m256 r = _mm256_mul_ps(_mm256_castsi256_ps(fb), inv);
+                r = _mm256_blendv_ps(r, cv, _mm256_castsi256_ps(nonfin));
+                __m256i u = _mm256_add_epi32(_mm256_add_epi32(_mm256_abs_epi32(T[i][v]), _mm256_abs_epi32(as)), _mm256_set1_epi32(256));
+                int wide = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_andnot_si256(nonfin, u)));
+                _mm256_storeu_ps(cp, r);
+                if (wide) {
+                    int32_t Ts[8], As[8];
+                    _mm256_storeu_si256((__m256i *)(void *)Ts, T[i][v]);
+                    _mm256_storeu_si256((__m256i *)(void *)As, as);
+                    for (int l = 0; l < 8; l++)
+                        if (wide >> l & 1)
+                            cp[l] = h_fold_wide(Ts[l], As[l], sbuf[i * 32 + 8 * v + l]);
+                }
+            }
+    }
+}
+#endif
+
+/* aligned pieces of the scratch: size when base is NULL */
+static size_t h_layout(int64_t M, int64_t N, int64_t K, void *base, float **fa, int32_t **ea,
+                       float **fb, int8_t **eb, uint8_t **rbad, uint8_t **cbad, float **pa,
+                       int32_t **pea, float **pb, int8_t **peb, float **tmp, void **w)
+{
+    size_t off = 0;
+    uint8_t *b = base;
+#define H_PIECE(ptr, type, n)                                                                  \
+    do {                                                                                       \
+        if (b)                                                                                 \
+            *(ptr) = (type *)(void *)(b + off);                                                \
+        off += ((size_t)(n) * sizeof(type) + 63) & ~(size_t)63;                                \
+    } while (0)
+    H_PIECE(fa, float, M * K);
+    H_PIECE(ea, int32_t, M * K);
+    H_PIECE(fb, float, K * N);
+    H_PIECE(eb, int8_t, K * N);
+    H_PIECE(rbad, uint8_t, M);
+    H_PIECE(cbad, uint8_t, N);
+    H_PIECE(pa, float, HMR_MAX * K);
+    H_PIECE(pea, int32_t, HMR_MAX * K);
+    H_PIECE(pb, float, K * HNR_MAX);
+    H_PIECE(peb, int8_t, K * HNR_MAX);
+    H_PIECE(tmp, float, HMR_MAX * HNR_MAX);
+    H_PIECE(w, uint8_t, HMR_MAX * HNR_MAX * (2 * sizeof(float) + 1));
+#undef H_PIECE
+    return off + 64;
+}
+
+void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t M, int64_t N,
+                         int64_t K, void *scratch)
+{
+    float *fa = NULL, *fb = NULL, *pa = NULL, *pb = NULL, *tmp = NULL;
+    int32_t *ea = NULL, *pea = NULL;
+    int8_t *eb = NULL, *peb = NULL;
+    uint8_t *rbad = NULL, *cbad = NULL;
+    void *w = NULL;
+    void *base = (void *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    h_layout(M, N, K, base, &fa, &ea, &fb, &eb, &rbad, &cbad, &pa, &pea, &pb, &peb, &tmp, &w);
+    int isa = gemm_isa();
+#ifdef GEMM_X86
+    if (isa == ISA_AVX512) {
+        h_decode_avx512(A, M, K, fa, ea, true, rbad);
+        h_decode_avx512(B, K, N, fb, eb, false, cbad);
+    } else
+#endif
+    {
+        h_decode(A, M, K, fa, ea, true, rbad);
+        h_decode(B, K, N, fb, eb, false, cbad);
+    }
+    hkr_fn kern = hkr_c;
+    int mr = 2, nr = 8;
+#ifdef GEMM_X86
+    if (isa == ISA_AVX512) {
+        kern = hkr_avx512;
+        mr = 4;
+        nr = 64;
+    } else if (isa == ISA_AVX2) {
+        kern = hkr_avx2;
+        mr = 2;
+        nr = 32;
+    }
+#endif
+    const int32_t zexp = (int32_t)((uint32_t)(-14 + H_BA) * 0x01010101u);
+    for (int64_t q = 0; q < N; q += nr) {
+        int cols = N - q < nr ? (int)(N - q) : nr;
+        bool cbadp = false;
+        for (int j = 0; j < cols; j++)
+            cbadp |= cbad[q + j];
+        const float *b = fb + q;
+        const int8_t *ebp = eb + q;
+        int64_t ldb = N;
+        if (cols < nr && !cbadp) { /* zero columns on the right */
+            for (int64_t k = 0; k < K; k++)
+                for (int j = 0; j < nr; j++) {
+                    pb[k * nr + j] = j < cols ? fb[k * N + q + j] : 0.0f;
+                    peb[k * nr + j] = j < cols ? eb[k * N + q + j] : (int8_t)(uint8_t)(-14 + H_BB);
+                }
+            b = pb;
+            ebp = peb;
+            ldb = nr;
+        }
+        for (int64_t p = 0; p < M; p += mr) {
+            int rows = M - p < mr ? (int)(M - p) : mr;
+            bool bad = cbadp;
+            for (int i = 0; i < rows; i++)
+                bad |= rbad[p + i];
+            if (bad) {
+                h_region(fa, ea, fb, eb, c, N, K, p, rows, q, cols);
+                continue;
+            }
+            const float *a = fa + p * K;
+            const int32_t *eap = ea + p * K;
+            if (rows < mr) { /* zero rows below */
+                for (int i = 0; i < mr; i++)
+                    for (int64_t k = 0; k < K; k++) {
+                        pa[i * K + k] = i < rows ? fa[(p + i) * K + k] : 0.0f;
+                        pea[i * K + k] = i < rows ? ea[(p + i) * K + k] : zexp;
+                    }
+                a = pa;
+                eap = pea;
+            }
+            float *tile = c + p * N + q;
+            int64_t ld = N;
+            bool cut = rows < mr || cols < nr;
+            if (cut) {
+                for (int i = 0; i < mr; i++)
+                    for (int j = 0; j < nr; j++)
+                        tmp[i * nr + j] = i < rows && j < cols ? tile[i * N + j] : 0.0f;
+                tile = tmp;
+                ld = nr;
+            }
+            kern(K, a, eap, K, b, ebp, ldb, tile, ld, w);
+            if (cut)
+                for (int i = 0; i < rows; i++)
+                    memcpy(c + (p + i) * N + q, tmp + i * nr, sizeof(float) * (size_t)cols);
+        }
+    }
 }

@@ -356,6 +356,10 @@ size_t emu_dot_scratch_bytes(const emu_dot_aux *a);
  * += A x B, A M x K and B K x N decoded to doubles, rounding to out_ek once per group of G */
 void emu_dot_mma_ref(const double *A, const double *B, double *acc, int64_t M, int64_t N,
                      int64_t K, int G, emu_ek out_ek);
+/* the reference loops of f16 x f16 -> f32 dots, Hopper's wgmma accumulation (dot.c): acc (doubles
+ * holding f32 values) += A x B, A and B decoded f16 values */
+void emu_dot_f16_hopper_ref(const double *A, const double *B, double *acc, int64_t M, int64_t N,
+                            int64_t K);
 /* 1: tt.dot runs its reference loops instead of the fast paths (tests) */
 extern _Atomic int emu_dot_use_reference;
 
@@ -371,6 +375,9 @@ size_t emu_gemm_scratch_bytes(int64_t M, int64_t N, int64_t K);
  * must be exact in double (operands of at most 24 significant bits) */
 void emu_gemm_groups_f32(const emu_gemm_opnd *A, const emu_gemm_opnd *B, float *c, int64_t M,
                          int64_t N, int64_t K, int G, void *scratch);
+/* c (M x N f32) <- the Hopper f16 model (dot.c) of A (M x K f16 bits) x B (K x N f16 bits) */
+void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t M, int64_t N,
+                         int64_t K, void *scratch);
 /* c (M x N f32) <- fmaf(A[m][k], B[k][n], c) for k in order */
 void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64_t N, int64_t K,
                       void *scratch);

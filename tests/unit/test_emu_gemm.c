@@ -111,6 +111,50 @@ static void check_groups(int64_t M, int64_t N, int64_t K, emu_ek ek, bool tf32, 
     free(scratch);
 }
 
+/* one random case of the Hopper f16 kernels against emu_dot_f16_hopper_ref (accumulators with
+ * binary exponents in [-cspread, cspread]); `wide`: operands
+ * with f16's largest mantissas and one exponent, so that the int32 sums of the kernels pass
+ * 2^31 (the accumulator near the same magnitude) */
+static void check_hopper(int64_t M, int64_t N, int64_t K, int spread, int cspread, bool specials,
+                         bool wide)
+{
+    uint16_t *a = malloc(2 * (size_t)(M * K)), *b = malloc(2 * (size_t)(K * N));
+    float *c = malloc(sizeof(float) * (size_t)(M * N));
+    double *da = malloc(sizeof(double) * (size_t)(M * K)), *db = malloc(sizeof(double) * (size_t)(K * N));
+    double *acc = malloc(sizeof(double) * (size_t)(M * N));
+    void *scratch = aligned_alloc(64, (emu_gemm_scratch_bytes(M, N, K) + 63) & ~(size_t)63);
+    bool neg = rnd() & 1;
+    for (int64_t i = 0; i < M * K; i++)
+        a[i] = wide ? (uint16_t)(0x7bf0 + rnd() % 16) : emu_f2h(rand_value(spread, specials));
+    for (int64_t i = 0; i < K * N; i++)
+        b[i] = wide ? (uint16_t)((neg ? 0xfbf0 : 0x7bf0) + rnd() % 16) : emu_f2h(rand_value(spread, specials));
+    for (int64_t i = 0; i < M * K; i++)
+        da[i] = emu_h2f(a[i]);
+    for (int64_t i = 0; i < K * N; i++)
+        db[i] = emu_h2f(b[i]);
+    for (int64_t i = 0; i < M * N; i++) {
+        /* wide: products just below 2^32 (exponent sums 30) and an accumulator of exponent 30:
+         * 16 products' terms and the accumulator's pass 2^31 */
+        c[i] = wide ? (neg ? -1.0f : 1.0f) * ldexpf(1.0f + (float)(rnd() % 1024) / 1024, 30)
+                    : rand_value(cspread, specials);
+        acc[i] = c[i];
+    }
+    emu_dot_f16_hopper_ref(da, db, acc, M, N, K);
+    emu_gemm_hopper_f16(a, b, c, M, N, K, scratch);
+    for (int64_t i = 0; i < M * N; i++)
+        if (!same(c[i], (float)acc[i]))
+            fail_msg("hopper f16 %lldx%lldx%lld isa %d spread %d wide %d: element %lld: %a, reference %a",
+                     (long long)M, (long long)N, (long long)K, cur_isa, spread, wide, (long long)i, c[i],
+                     (float)acc[i]);
+    free(a);
+    free(b);
+    free(c);
+    free(da);
+    free(db);
+    free(acc);
+    free(scratch);
+}
+
 static void check_fma(int64_t M, int64_t N, int64_t K, bool specials)
 {
     float *a = malloc(sizeof(float) * (size_t)(M * K)), *b = malloc(sizeof(float) * (size_t)(K * N));
@@ -157,7 +201,11 @@ static void t_kernels(void **s)
                 check_groups(sh[0], sh[1], sh[2], EK_F32, true, 8, 60, spec);
                 check_groups(sh[0], sh[1], sh[2], EK_F8E5, false, 32, 7, spec);
                 check_fma(sh[0], sh[1], sh[2], spec);
+                check_hopper(sh[0], sh[1], sh[2], 7, 7, spec, false);
+                check_hopper(sh[0], sh[1], sh[2], 20, 20, spec, false);
+                check_hopper(sh[0], sh[1], sh[2], 7, 126, spec, false);
             }
+            check_hopper(sh[0], sh[1], sh[2], 0, 0, false, true);
         }
         for (int r = 0; r < 40; r++) {
             int64_t M = 1 + rnd() % 40, N = 1 + rnd() % 70, K = 1 + rnd() % 70;
@@ -167,6 +215,7 @@ static void t_kernels(void **s)
             /* far-apart magnitudes: the double sums round */
             check_groups(M, N, K, ek, ek == EK_F32, G, ek == EK_F16 ? 14 : 100, rnd() & 1);
             check_fma(M, N, K, rnd() & 1);
+            check_hopper(M, N, K, 1 + rnd() % 20, 1 + rnd() % 126, rnd() & 1, rnd() % 8 == 0);
         }
     }
     emu_gemm_force_isa(-1);

@@ -109,14 +109,17 @@ static bool read_case(const char *path, gold_case *g)
 }
 
 /* Outputs the emulator claims bit-exact against the GPU beyond the reference's tolerance
- * (docs/emulator.md): the fp8 dot follows the model of Hopper's fp8 wgmma fitted to this very
- * capture (src/emu/dot.c), so every element must match; -1: the reference's tolerance only. */
+ * (docs/emulator.md): the fp8 and f16 dots follow the models of Hopper's wgmma accumulation
+ * fitted to these very captures (src/emu/dot.c), so every element must match; -1: the
+ * reference's tolerance only. */
 static int case_ulp_bound(const char *kernel, const char *config, const char *out)
 {
     static const struct {
         const char *kernel, *config, *out;
         int ulp;
-    } b[] = {{"matmul_kernel", "fp8_128x128x64", "c_ptr", 0}};
+    } b[] = {{"matmul_kernel", "fp8_128x128x64", "c_ptr", 0},
+             {"matmul_kernel", "fp16_128x128x64", "c_ptr", 0},
+             {"matmul_kernel", "fp16_64x64x32_relu_tail", "c_ptr", 0}};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
         if (!strcmp(kernel, b[i].kernel) && !strcmp(config, b[i].config) && !strcmp(out, b[i].out))
             return b[i].ulp;
