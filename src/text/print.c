@@ -160,25 +160,43 @@ static void scope_pop(namer *n, size_t mark)
     }
 }
 
-/* ASCII classes, as LLVM's isAlnum (and without <ctype.h>'s call per char) */
+/* ASCII character classes, as LLVM's isAlpha/isDigit (one table lookup per
+ * character: names, symbols and strings are scanned character by character) */
+enum {
+    CH_ALPHA = 1,
+    CH_DIGIT = 2,
+    CH_SYM = 4,  /* _ $ . : also in a bare identifier */
+    CH_DASH = 8, /* - : also in a value name */
+    CH_ESC = 16  /* escaped in a string literal */
+};
+
+static const unsigned char ch_class[256] = {
+    [0 ... 0x1f] = CH_ESC, ['"'] = CH_ESC, ['\\'] = CH_ESC, [0x7f ... 0xff] = CH_ESC,
+    ['a' ... 'z'] = CH_ALPHA, ['A' ... 'Z'] = CH_ALPHA, ['0' ... '9'] = CH_DIGIT,
+    ['_'] = CH_SYM, ['$'] = CH_SYM, ['.'] = CH_SYM, ['-'] = CH_DASH,
+};
+
 static inline bool is_digit(char c)
 {
-    return c >= '0' && c <= '9';
+    return ch_class[(unsigned char)c] & CH_DIGIT;
 }
 
-static inline bool is_alpha(char c)
+/* a character MLIR keeps in a value name (sanitizeIdentifier) */
+static inline bool is_id_char(char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    return ch_class[(unsigned char)c] & (CH_ALPHA | CH_DIGIT | CH_SYM | CH_DASH);
 }
 
-static inline bool is_alnum(char c)
+/* A bare identifier ([a-zA-Z_][a-zA-Z0-9_$.]*): printed without quotes as
+ * a symbol or an attribute name. */
+static bool bare_ident(const char *s)
 {
-    return is_alpha(c) || is_digit(c);
-}
-
-static bool is_id_char(char c)
-{
-    return is_alnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
+    if (!(ch_class[(unsigned char)s[0]] & CH_ALPHA) && s[0] != '_')
+        return false;
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        if (!(ch_class[*c] & (CH_ALPHA | CH_DIGIT | CH_SYM)))
+            return false;
+    return true;
 }
 
 /* Makes `want` a unique name; sets the offset and length of its "%name" text. */
@@ -667,7 +685,7 @@ static void put_string(printer *p, const char *s)
     ct_sb_putc(&p->out, '"');
     const unsigned char *run = (const unsigned char *)s, *c;
     for (c = run; *c; c++) {
-        if (*c == '"' || *c == '\\' || *c < 0x20 || *c >= 0x7f) {
+        if (ch_class[*c] & CH_ESC) {
             ct_sb_putn(&p->out, (const char *)run, (size_t)(c - run));
             if (*c == '"' || *c == '\\')
                 Pf(p, "\\%c", *c);
@@ -680,20 +698,10 @@ static void put_string(printer *p, const char *s)
     ct_sb_putc(&p->out, '"');
 }
 
-static bool bare_symbol(const char *s)
-{
-    if (!(is_alpha(s[0]) || s[0] == '_'))
-        return false;
-    for (const char *c = s; *c; c++)
-        if (!(is_alnum(*c) || *c == '_' || *c == '$' || *c == '.'))
-            return false;
-    return true;
-}
-
 static void put_symbol(printer *p, const char *s)
 {
     ct_sb_putc(&p->out, '@');
-    if (bare_symbol(s))
+    if (bare_ident(s))
         P(p, s);
     else
         put_string(p, s);
@@ -825,16 +833,6 @@ static void put_attr(printer *p, const ct_attr *a, elision el)
     }
 }
 
-static bool attr_key_bare(const char *s)
-{
-    if (!(is_alpha(s[0]) || s[0] == '_'))
-        return false;
-    for (const char *c = s; *c; c++)
-        if (!(is_alnum(*c) || *c == '_' || *c == '$' || *c == '.'))
-            return false;
-    return true;
-}
-
 static bool in_list(const char *name, const char *const *list)
 {
     for (; list && *list; list++)
@@ -856,7 +854,7 @@ static void put_attr_dict(printer *p, const ct_named_attr *attrs, int n,
         else
             P(p, ", ");
         shown++;
-        if (attr_key_bare(attrs[i].name))
+        if (bare_ident(attrs[i].name))
             P(p, attrs[i].name);
         else
             put_string(p, attrs[i].name);
