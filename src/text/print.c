@@ -209,19 +209,19 @@ static bool bare_ident(const char *s)
     return true;
 }
 
-/* Makes `want` a unique name; sets the offset and length of its "%name" text. */
-#define NAME_MAX_LEN 488 /* a longer name is cut there */
+#define NAME_MAX_LEN 488 /* a longer name is cut there (before its _N suffix) */
 
+/* Makes `want` a unique name; sets the offset and length of its "%name" text. */
 static void unique_name(namer *n, counters *c, const char *want, size_t *off, size_t *tlen)
 {
     /* MLIR's sanitizeIdentifier, then _N suffixes until unused; buf holds
      * "%name", the name from buf + 1 */
-    char *buf = text_room(n, NAME_MAX_LEN + 24);
+    char *buf = text_room(n, 1 + NAME_MAX_LEN + 24);
     size_t len = 1;
     buf[0] = '%';
     if (is_digit(want[0]))
         buf[len++] = '_';
-    for (const char *q = want; *q && len < NAME_MAX_LEN; q++)
+    for (const char *q = want; *q && len - 1 < NAME_MAX_LEN; q++)
         buf[len++] = is_id_char(*q) ? *q : '_';
     uint64_t h = hash_name(buf + 1, len - 1);
     if (!name_find(n, buf + 1, len - 1, h)) {
@@ -1323,8 +1323,7 @@ static void put_results(printer *p, const ct_op *op)
             put_vname(p, nm);
         else
             P(p, "%<<UNKNOWN SSA VALUE>>");
-        if (op->nres > 1)
-        {
+        if (op->nres > 1) {
             ct_sb_putc(&p->out, ':');
             ct_sb_putint(&p->out, op->nres);
         }
