@@ -396,6 +396,10 @@ void ct_format_float(double v, ct_float_kind fk, char *out, size_t cap)
 {
     char tmp[2200];
     fsem sem = sem_of(fk);
+    if (v == 0) { /* what the general path prints for zeros, which read back */
+        copy_out(out, cap, signbit(v) ? "-0.000000e+00" : "0.000000e+00");
+        return;
+    }
     if (!isinf(v) && !isnan(v)) {
         apfloat_to_string(v, sem, 6, 0, false, tmp);
         if (same_bits(parse_back(tmp, fk), v, fk)) {
