@@ -782,6 +782,17 @@ typedef struct tl_config {
 
 /* Builds the TTIR module of a kernel for a signature and constexprs.
  * Returns NULL (and diagnostics) if the kernel is refused. */
+/* One runtime parameter of a Triton signature string ("x_ptr=*fp32:16 n=i32 m=1"). */
+typedef struct tl_sig_param {
+    tl_dtype type;       /* a scalar dtype, or a pointer type; NULL when specialized to 1 */
+    int divisibility;    /* 16 or 0 */
+    bool is_const_one;   /* "1": the argument is the constant 1 and not passed */
+} tl_sig_param;
+/* Parses a signature for the kernel's runtime parameters (entries by name or in
+ * order) into out[k->nparams]; false with errors in d (may be NULL) if malformed. */
+bool tl_parse_signature(const tl_kernel_def *k, const char *signature, tl_sig_param *out,
+                        ct_diags *d);
+
 ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *constexprs,
                     const tl_options *opts, ct_diags *diags);
 ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diags *diags);

@@ -32,64 +32,33 @@ typedef struct aot_param {
     bool div16;
 } aot_param;
 
-/* Parses the signature the way tl_build reads it. */
+/* The parameters as tl_build reads the signature (tl_parse_signature), plus
+ * what a C launcher can pass: pointers, and scalars of the C-representable types. */
 static ct_status parse_sig(const tl_kernel_def *def, const char *sig, aot_param *ps)
 {
-    for (int i = 0; i < def->nparams; i++)
-        ps[i] = (aot_param){.name = def->params[i], .sc = TL_VOID};
-    bool seen[MAX_PARAMS] = {0};
-    int pos = 0;
-    for (const char *p = sig ? sig : ""; *p;) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        if (!*p)
-            break;
-        const char *s = p;
-        while (*p && *p != ' ' && *p != ',')
-            p++;
-        char tok[128];
-        snprintf(tok, sizeof tok, "%.*s", (int)(p - s), s);
-        int idx = pos++;
-        char *ty = tok, *eq = strchr(tok, '=');
-        if (eq) {
-            *eq = 0;
-            ty = eq + 1;
-            idx = -1;
-            for (int i = 0; i < def->nparams; i++)
-                if (!strcmp(def->params[i], tok))
-                    idx = i;
-            if (idx < 0)
-                return ct_fail(CT_ERR_INVALID, "signature names `%s`, not a parameter of %s", tok,
-                               def->name);
-        }
-        if (idx >= def->nparams)
-            return ct_fail(CT_ERR_INVALID, "signature has more entries than the %d parameters of %s",
-                           def->nparams, def->name);
-        aot_param *a = &ps[idx];
-        seen[idx] = true;
-        char *colon = strchr(ty, ':');
-        if (colon) {
-            *colon = 0;
-            a->div16 = !strcmp(colon + 1, "16");
-        }
-        if (!strcmp(ty, "1") || !strcmp(ty, "constexpr")) {
-            a->const_one = true;
+    tl_sig_param sp[MAX_PARAMS];
+    ct_diags d;
+    ct_diags_init(&d);
+    bool ok = tl_parse_signature(def, sig, sp, &d);
+    ct_status s = ok ? CT_OK
+                     : ct_fail(CT_ERR_INVALID, "signature of %s: %s", def->name,
+                               ct_diags_first_error(&d));
+    ct_diags_free(&d);
+    if (!ok)
+        return s;
+    for (int i = 0; i < def->nparams; i++) {
+        aot_param *a = &ps[i];
+        *a = (aot_param){.name = def->params[i], .sc = TL_VOID,
+                         .const_one = sp[i].is_const_one, .div16 = sp[i].divisibility == 16};
+        if (a->const_one)
             continue;
-        }
-        a->ptr = *ty == '*';
-        const char *base = a->ptr ? ty + (ty[1] == 'k' ? 2 : 1) : ty;
-        tl_dtype dt = tl_dtype_from_name(base);
-        if (!dt || dt->kind != TL_TY_SCALAR)
-            return ct_fail(CT_ERR_INVALID, "signature: unknown type `%s` for `%s`", ty, a->name);
-        a->sc = dt->sc;
+        a->ptr = sp[i].type->kind == TL_TY_PTR;
+        a->sc = a->ptr ? sp[i].type->elem->sc : sp[i].type->sc;
         if (!a->ptr && (a->sc < TL_INT1 || a->sc > TL_FP64 ||
                         (a->sc >= TL_FP8E4B15 && a->sc <= TL_FP8E5B16)))
             return ct_fail(CT_ERR_INVALID, "signature: `%s` cannot be a scalar argument (%s)",
-                           a->name, ty);
+                           a->name, ct__triton_name(a->sc));
     }
-    for (int i = 0; i < def->nparams; i++)
-        if (!seen[i])
-            return ct_fail(CT_ERR_INVALID, "signature gives no type for `%s`", def->params[i]);
     return CT_OK;
 }
 

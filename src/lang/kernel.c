@@ -29,13 +29,6 @@ void tl_options_default(tl_options *o)
     o->arch = 90;
 }
 
-typedef struct sig_entry {
-    char name[64];
-    const tl_type *type; /* NULL: specialized constant */
-    int divisibility;    /* 0 or 16 */
-    bool is_const_one;
-} sig_entry;
-
 static char *skip_ws(char *p)
 {
     while (*p && (isspace((unsigned char)*p) || *p == ','))
@@ -59,19 +52,11 @@ static const tl_type *parse_ty(const char *s)
     return tl_dtype_from_name(s);
 }
 
-static bool parse_signature(const tl_kernel_def *k, const char *sig, sig_entry *out,
-                            ct_diags *d)
+bool tl_parse_signature(const tl_kernel_def *k, const char *sig, tl_sig_param *out,
+                        ct_diags *d)
 {
-    for (int i = 0; i < k->nparams; i++) {
-        size_t nl = strlen(k->params[i]);
-        if (nl >= sizeof out[i].name)
-            nl = sizeof out[i].name - 1;
-        memcpy(out[i].name, k->params[i], nl);
-        out[i].name[nl] = 0;
-        out[i].type = NULL;
-        out[i].divisibility = 0;
-        out[i].is_const_one = false;
-    }
+    for (int i = 0; i < k->nparams; i++)
+        out[i] = (tl_sig_param){0};
     char *buf = strdup(sig ? sig : "");
     if (!buf)
         return false;
@@ -267,9 +252,9 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
         ct_diag_add(diags, CT_ERROR, k->file, 0, 0, "%s has too many parameters", k->name);
         return NULL;
     }
-    sig_entry sig[64];
+    tl_sig_param sig[64];
     tl_cx cx[64];
-    if (!parse_signature(k, signature, sig, diags))
+    if (!tl_parse_signature(k, signature, sig, diags))
         return NULL;
     if (!parse_constexprs(k, constexprs, cx, diags)) {
         free_cx(k, cx);

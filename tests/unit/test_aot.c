@@ -190,9 +190,14 @@ static void t_refusals(void **state)
     r.name = NULL;
     r.signature = "x_ptr=*fp32 y_ptr=*fp32";
     assert_int_equal(ct_aot_generate(&r, &h, &c, &d), CT_ERR_INVALID);
-    assert_non_null(strstr(ct_errmsg(), "no type for `output_ptr`"));
+    assert_non_null(strstr(ct_errmsg(), "no type for parameter `output_ptr`"));
     r.signature = "x_ptr=*fp99 y_ptr=*fp32 output_ptr=*fp32 n_elements=i32";
     assert_int_equal(ct_aot_generate(&r, &h, &c, &d), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "unknown type `*fp99`"));
+    /* an fp8 scalar has no C type */
+    r.signature = "x_ptr=*fp32 y_ptr=*fp32 output_ptr=*fp32 n_elements=fp8e4nv";
+    assert_int_equal(ct_aot_generate(&r, &h, &c, &d), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "cannot be a scalar argument"));
     r.signature = k->configs[0].signature;
     static const int twice[] = {90, 90};
     r.archs = twice;
