@@ -23,47 +23,9 @@
 
 /* ---- kernels not (yet) in the library: Triton's tutorials ----------------------------- */
 
-/* 05-layer-norm.py: _layer_norm_fwd_fused */
-TL_KERNEL(bench_layer_norm_fwd, (X, Y, W, B, Mean, Rstd, stride, N, eps), (int, BLOCK_SIZE))
-{
-    tl_tensor row = tl_program_id(0);
-    Y = tl_add(Y, tl_mul(row, stride));
-    X = tl_add(X, tl_mul(row, stride));
-    tl_tensor mean = tl_to_tensor(0);
-    tl_tensor _mean = tl_zeros(tl_shape(BLOCK_SIZE), tl_float32);
-    TL_FOR(off, tl_range(0, N, BLOCK_SIZE), _mean)
-    {
-        tl_tensor cols = tl_add(off, tl_arange(0, BLOCK_SIZE));
-        tl_tensor a = tl_to(tl_load(tl_add(X, cols), .mask = tl_lt(cols, N), .other = tl_c(0.0)),
-                            tl_float32);
-        _mean = tl_add(_mean, a);
-    }
-    mean = tl_div(tl_sum(_mean, .axis = 0), N);
-    tl_tensor _var = tl_zeros(tl_shape(BLOCK_SIZE), tl_float32);
-    TL_FOR(off, tl_range(0, N, BLOCK_SIZE), _var)
-    {
-        tl_tensor cols = tl_add(off, tl_arange(0, BLOCK_SIZE));
-        tl_tensor x = tl_to(tl_load(tl_add(X, cols), .mask = tl_lt(cols, N), .other = tl_c(0.0)),
-                            tl_float32);
-        x = tl_where(tl_lt(cols, N), tl_sub(x, mean), 0.0);
-        _var = tl_add(_var, tl_mul(x, x));
-    }
-    tl_tensor var = tl_div(tl_sum(_var, .axis = 0), N);
-    tl_tensor rstd = tl_div(1, tl_sqrt(tl_add(var, eps)));
-    tl_store(tl_add(Mean, row), mean);
-    tl_store(tl_add(Rstd, row), rstd);
-    TL_FOR(off, tl_range(0, N, BLOCK_SIZE))
-    {
-        tl_tensor cols = tl_add(off, tl_arange(0, BLOCK_SIZE));
-        tl_tensor mask = tl_lt(cols, N);
-        tl_tensor w = tl_load(tl_add(W, cols), .mask = mask);
-        tl_tensor b = tl_load(tl_add(B, cols), .mask = mask);
-        tl_tensor x = tl_to(tl_load(tl_add(X, cols), .mask = mask, .other = tl_c(0.0)), tl_float32);
-        tl_tensor x_hat = tl_mul(tl_sub(x, mean), rstd);
-        tl_tensor y = tl_add(tl_mul(x_hat, w), b);
-        tl_store(tl_add(Y, cols), tl_to(y, tl_float16), .mask = mask);
-    }
-}
+/* Layer norm: the library's layer_norm_fwd_kernel (kernels/layer_norm.c), which is
+ * Triton's tutorial kernel 05-layer-norm.py (_layer_norm_fwd_fused). */
+extern const tl_kernel_def layer_norm_fwd_kernel;
 
 /* 03-matrix-multiplication.py (without grouping and activation) */
 TL_KERNEL(bench_matmul, (a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
@@ -284,7 +246,7 @@ static void bench_layernorm(bench *b, int threads)
         ct_emu_set(CT_EMU_F16, w, i, 1 + frand() * 0.1);
         ct_emu_set(CT_EMU_F16, bb, i, frand() * 0.1);
     }
-    ct_emu_kernel *k = compile(&bench_layer_norm_fwd,
+    ct_emu_kernel *k = compile(&layer_norm_fwd_kernel,
                                "X=*fp16:16 Y=*fp16:16 W=*fp16:16 B=*fp16:16 Mean=*fp32:16 "
                                "Rstd=*fp32:16 stride=i32:16 N=i32:16 eps=fp32",
                                "BLOCK_SIZE=1024", 8);

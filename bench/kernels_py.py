@@ -1,45 +1,14 @@
 # Python twins of the benchmark kernels of bench/bench_emu.c that are not in the
-# library (Triton's tutorials 05-layer-norm and 03-matrix-multiplication), for
-# timing them under TRITON_INTERPRET=1 (scripts/gpu_emu_capture.py).
+# library (Triton's tutorial 03-matrix-multiplication), for timing them under
+# TRITON_INTERPRET=1 (scripts/gpu_emu_capture.py); the layer norm benchmark uses
+# the library's kernels/py/layer_norm.py.
 #
 # Triton 3.6's interpreter fails on loops whose bound is a runtime argument
 # with numpy >= 2.4 (it calls int() on a 1-element array); the *_cx variants
-# make the bound a constexpr (the same work) so that it can be timed at all.
+# make the bound a constexpr (the same work) so that it can be timed at all;
+# bench_layer_norm_fwd_cx is kernels/py/layer_norm.py with that change.
 import triton
 import triton.language as tl
-
-
-@triton.jit
-def bench_layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
-    row = tl.program_id(0)
-    Y += row * stride
-    X += row * stride
-    mean = 0
-    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
-        _mean += a
-    mean = tl.sum(_mean, axis=0) / N
-    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
-        x = tl.where(cols < N, x - mean, 0.)
-        _var += x * x
-    var = tl.sum(_var, axis=0) / N
-    rstd = 1 / tl.sqrt(var + eps)
-    tl.store(Mean + row, mean)
-    tl.store(Rstd + row, rstd)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        mask = cols < N
-        w = tl.load(W + cols, mask=mask)
-        b = tl.load(B + cols, mask=mask)
-        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
-        x_hat = (x - mean) * rstd
-        y = x_hat * w + b
-        tl.store(Y + cols, y.to(tl.float16), mask=mask)
 
 
 @triton.jit
