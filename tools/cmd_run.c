@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cli.h"
@@ -510,6 +511,10 @@ static int run_ttir(const run_opts *o)
            1e3 * res.seconds, res.threads);
     ct_emu_print_reports(e, stdout);
     rc = 0;
+    if (o->dump && mkdir(o->dump, 0777) != 0 && errno != EEXIST) {
+        cli_fail(1, "run: cannot create %s: %s", o->dump, strerror(errno));
+        rc = 1;
+    }
     for (int i = 0; o->dump && i < o->nargs; i++) {
         if (!bufs[i].out)
             continue;

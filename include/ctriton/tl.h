@@ -907,7 +907,8 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
         tl__r[0] = name##__body(0 TL__ARGREFS params);                                        \
     }                                                                                         \
     static const char *const name##__argnames[] = {TL__STR_ALL params NULL};                  \
-    static tl_tensor name##__call(tl_src tl__at, int tl__k, const tl_tensor *tl__args)         \
+    __attribute__((unused)) static tl_tensor name##__call(tl_src tl__at, int tl__k,             \
+                                                          const tl_tensor *tl__args)         \
     {                                                                                         \
         tl_tensor r = {0}, a[16];                                                             \
         for (int i = 0; i < tl__k && i < 16; i++)                                             \
@@ -943,7 +944,8 @@ void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at);
             tl__r[i] = t.v[i];                                                                \
     }                                                                                         \
     static const char *const name##__argnames[] = {TL__STR_ALL params NULL};                  \
-    static tl_tuple_t name##__call(tl_src tl__at, int tl__k, const tl_tensor *tl__args)        \
+    __attribute__((unused)) static tl_tuple_t name##__call(tl_src tl__at, int tl__k,            \
+                                                           const tl_tensor *tl__args)        \
     {                                                                                         \
         tl_tensor a[16];                                                                      \
         tl_tuple_t r = {0};                                                                   \
@@ -958,6 +960,38 @@ void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at);
     static tl_tuple_t name##__body(int tl__unused TL__PARAMS params)
 
 #define TL_CALL_TUPLE(name, ...) TL_CALL(name, ##__VA_ARGS__)
+
+/*
+ * tl.reduce(input, axis, combine_fn, keep_dims=False) and
+ * tl.associative_scan(input, axis, combine_fn, reverse=False) with a user combine function:
+ * a TL_JIT helper for one input tensor (the result is a tensor), a TL_JIT_TUPLE helper for a
+ * tuple of inputs, tl_tuple(values, indices) (the result is a tuple).  The helper takes the
+ * left operands then the right ones, as in Python:
+ *
+ *   TL_JIT_TUPLE(combine, (v1, i1, v2, i2)) { ...; return tl_tuple(v, i); }
+ *   TL_UNPACK(tl_associative_scan(tl_tuple(x, idx), 0, combine), values, indices);
+ *   tl_tensor m = tl_reduce(x, 1, my_max, .keep_dims = true);
+ *
+ * axis may be TL_AXIS_NONE (every axis) for tl_reduce.
+ */
+typedef struct tl_combine_def {
+    const char *name, *file;
+    const char *const *argnames;
+    tl__jit_body body;
+} tl_combine_def;
+#define TL__COMBINE(fn) ((tl_combine_def){#fn, __FILE__, fn##__argnames, fn##__thunk})
+#define tl_reduce(input, axis_, combine_fn, ...)                                              \
+    _Generic((input), tl_tuple_t: tl__reduce_user_tuple, default: tl__reduce_user)(            \
+        (input), TL__COMBINE(combine_fn), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), false,   \
+        TL_HERE)
+#define tl_associative_scan(input, axis_, combine_fn, ...)                                    \
+    _Generic((input), tl_tuple_t: tl__reduce_user_tuple, default: tl__reduce_user)(            \
+        (input), TL__COMBINE(combine_fn), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), true,    \
+        TL_HERE)
+tl_tensor tl__reduce_user(tl_tensor input, tl_combine_def fn, tl_reduce_opts o, bool scan,
+                          tl_src at);
+tl_tuple_t tl__reduce_user_tuple(tl_tuple_t input, tl_combine_def fn, tl_reduce_opts o, bool scan,
+                                 tl_src at);
 
 /* Calls a TL_JIT helper: TL_CALL(leaky_relu, x) */
 #define TL_CALL(name, ...)                                                                    \

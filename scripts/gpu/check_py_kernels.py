@@ -75,6 +75,10 @@ INTERP_CASTS = {            # its fp32->fp8 casts lose the rounding carry (127.9
     "ops_cast": "fp32->fp8 and fp32->bf16 casts",
 }
 INTERP_BF16_MATH = ("geglu_kernel", "swiglu_kernel", "ops_float")   # bf16 arithmetic, not just casts
+INTERP_WRONG = {            # the interpreter computes something else
+    # ScanOps.generic_scan compares dimension numbers with the unwrapped axis (-2 != 0)
+    "ops_combine": "associative_scan with a user combine function over a negative axis",
+}
 
 
 def interpreter_skip(entry, shim):
@@ -86,6 +90,8 @@ def interpreter_skip(entry, shim):
         return INTERP_CASTS[name] + " (the interpreter rounds them differently from the hardware)"
     if name in INTERP_BF16_MATH and "bf16" in entry["signature"]:
         return "bfloat16 arithmetic (the interpreter computes on the raw bits)"
+    if name in INTERP_WRONG:
+        return INTERP_WRONG[name] + " (the interpreter's result is wrong)"
     return None
 
 
@@ -567,6 +573,28 @@ def check_matmul(ctx):
 # Conformance kernels (tests/conformance/conformance.py)
 
 
+def check_cummax(ctx):
+    m, n, block = ctx.problem["M"], ctx.problem["N"], ctx.const["BLOCK_SIZE"]
+    dt = ctx.dtype("x_ptr")
+    nb = cdiv(n, block)
+    # multiples of 1/16, so that ties (the last index wins, as torch.cummax) are frequent
+    x = (torch.floor(ctx.uniform(m, n, lo=-4.0, hi=4.0) * 16) / 16).to(dt)
+    values = ctx.out(m, n, dtype=dt)
+    indices = ctx.out(m, n, dtype=torch.int32)
+    block_max = ctx.out(m, nb, dtype=dt)
+    block_idx = ctx.out(m, nb, dtype=torch.int32)
+    ctx.launch((m, nb), ctx.dev(x), values, indices, block_max, block_idx, n)
+    want_v, want_i = torch.empty(m, n, dtype=dt), torch.empty(m, n, dtype=torch.int64)
+    want_bm, want_bi = torch.empty(m, nb, dtype=dt), torch.empty(m, nb, dtype=torch.int64)
+    for b in range(nb):
+        lo, hi = b * block, min(n, (b + 1) * block)
+        v, i = torch.cummax(x[:, lo:hi].float(), dim=1)
+        want_v[:, lo:hi], want_i[:, lo:hi] = v.to(dt), i + lo
+        want_bm[:, b], want_bi[:, b] = v[:, -1].to(dt), i[:, -1] + lo
+    return [compare_exact("values", values, want_v), compare_exact("indices", indices, want_i),
+            compare_exact("block_max", block_max, want_bm), compare_exact("block_idx", block_idx, want_bi)]
+
+
 def check_cf_if_else(ctx):
     programs, n = 8, 4
     x = ctx.randn(programs)
@@ -724,6 +752,19 @@ def check_ops_reduce(ctx):
             compare_exact("i", i_dev, i_ref.view(bm, bn))]
 
 
+def check_ops_combine(ctx):
+    bm, bn = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"]
+    x = ctx.uniform(bm, bn, lo=-1.0, hi=1.0)
+    y = ctx.out(bm, bn, dtype=ctx.dtype("y_ptr"))
+    z = ctx.out(1, dtype=ctx.dtype("z_ptr"))
+    ctx.launch((1,), ctx.dev(x), y, z)
+    x64 = x.double()
+    rev_cumsum = torch.flip(torch.cumsum(torch.flip(x64, [1]), 1), [1])
+    cummax0 = torch.cummax(x64, 0).values
+    return [compare("y", y, rev_cumsum + cummax0 - x64.amax(1, keepdim=True), *tolerance(torch.float32)),
+            compare("z", z, x64.sum().reshape(1), *tolerance(torch.float32))]
+
+
 def check_ops_shape(ctx):
     block = ctx.const["BLOCK"]
     x = ctx.randn(block)
@@ -833,6 +874,7 @@ CHECKS = {
     "per_token_group_quant_fp8_kernel": check_quant_fp8,
     "rope_kernel": check_rope,
     "matmul_kernel": check_matmul,
+    "cummax_kernel": check_cummax,
     "cf_if_else": check_cf_if_else,
     "cf_while": check_cf_while,
     "cf_early_return": check_cf_early_return,
@@ -841,6 +883,7 @@ CHECKS = {
     "ops_float": check_ops_float,
     "ops_cast": check_ops_cast,
     "ops_reduce": check_ops_reduce,
+    "ops_combine": check_ops_combine,
     "ops_shape": check_ops_shape,
     "ops_memory": check_ops_memory,
     "ops_dot": check_ops_dot,

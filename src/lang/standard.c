@@ -481,6 +481,104 @@ tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src
     return n >= 1 ? out[0] : tl__poison();
 }
 
+/* ---- core.reduce / core.associative_scan with a user combine function ------------------- */
+
+typedef struct user_combine {
+    tl_combine_def def;
+    int n;
+    bool scan;
+    tl_src at;
+} user_combine;
+
+/* the combine region's body: _generator.call_JitFunction(combine_fn, args) */
+static void user_combine_fn(const tl_tensor *lr, tl_tensor *out, void *ud)
+{
+    const user_combine *u = ud;
+    tl_tensor args[16], r[8];
+    for (int i = 0; i < 2 * u->n; i++)
+        args[i] = lr[i];
+    int got = tl__call_jit(u->def.name, u->def.file, 2 * u->n, u->def.argnames, args, 8, r,
+                           u->def.body, NULL, u->at);
+    for (int i = 0; i < u->n; i++)
+        out[i] = tl__poison();
+    if (got < 0)
+        return;
+    if (got != u->n) {
+        tl__at(u->at);
+        tl__err("%s: combine_fn `%s` returns %d value%s for %d input%s (one per input)",
+                u->scan ? "associative_scan" : "reduce", u->def.name, got, got == 1 ? "" : "s",
+                u->n, u->n == 1 ? "" : "s");
+        return;
+    }
+    for (int i = 0; i < u->n; i++)
+        out[i] = r[i];
+}
+
+static int reduce_user(int n, const tl_tensor *in, tl_combine_def def, tl_reduce_opts o, bool scan,
+                       tl_src at, tl_tensor *out)
+{
+    const char *what = scan ? "tl_associative_scan" : "tl_reduce";
+    for (int i = 0; i < n; i++)
+        out[i] = tl__poison();
+    if (!tl__active())
+        return -1;
+    tl__at(at);
+    if (!tl__named(o.tl__unnamed, what, at))
+        return -1;
+    if (n < 1 || n > 8) {
+        tl__err("%s takes 1 to 8 input tensors, got %d", what, n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (tl__is_poison(in[i]))
+            return -1;
+        if (in[i].kind != TL_K_TENSOR) {
+            tl__err("%s: input %d is not a tensor", what, i);
+            return -1;
+        }
+    }
+    if (o.dtype) {
+        tl__err("%s has no dtype= option", what);
+        return -1;
+    }
+    if (scan ? o.keep_dims : o.reverse) {
+        tl__err("%s has no %s= option", what, scan ? "keep_dims" : "reverse");
+        return -1;
+    }
+    user_combine u = {def, n, scan, at};
+    int rank = tl_rank(in[0]);
+    if (scan) {
+        if (o.axis == TL_AXIS_NONE) {
+            tl__err("associative_scan needs an axis");
+            return -1;
+        }
+        if (!(-rank <= o.axis && o.axis < rank)) {
+            tl__err("invalid axis %d. Expected %d <= axis < %d", o.axis, -rank, rank);
+            return -1;
+        }
+        int axis = o.axis < 0 ? o.axis + rank : o.axis;
+        return sem_reduction(n, in, axis, false, true, o.reverse, user_combine_fn, &u, out) < 0 ? -1 : n;
+    }
+    tl_tensor r = core_reduce(n, in, o.axis, o.axis == TL_AXIS_NONE, o.keep_dims, user_combine_fn,
+                              &u, out);
+    return tl__is_poison(r) ? -1 : n;
+}
+
+tl_tensor tl__reduce_user(tl_tensor input, tl_combine_def fn, tl_reduce_opts o, bool scan, tl_src at)
+{
+    tl_tensor out[1];
+    return reduce_user(1, &input, fn, o, scan, at, out) == 1 ? out[0] : tl__poison();
+}
+
+tl_tuple_t tl__reduce_user_tuple(tl_tuple_t input, tl_combine_def fn, tl_reduce_opts o, bool scan,
+                                 tl_src at)
+{
+    tl_tuple_t r = {0};
+    int n = reduce_user(input.n, input.v, fn, o, scan, at, r.v);
+    r.n = n < 0 ? 0 : n;
+    return r;
+}
+
 void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce_opts o, tl_src at)
 {
     *v = *i = tl__poison();

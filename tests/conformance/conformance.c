@@ -148,6 +148,29 @@ TL_KERNEL(ops_reduce, (x_ptr, i_ptr, y_ptr), (int, BLOCK_M), (int, BLOCK_N))
     tl_store(tl_add(i_ptr, cols), e);
 }
 
+TL_JIT(add_combine, (a, b))
+{
+    return tl_add(a, b);
+}
+
+TL_JIT(max_combine, (a, b))
+{
+    return tl_maximum(a, b);
+}
+
+TL_KERNEL(ops_combine, (x_ptr, y_ptr, z_ptr), (int, BLOCK_M), (int, BLOCK_N))
+{
+    tl_tensor rows = tl_arange(0, BLOCK_M);
+    tl_tensor cols = tl_arange(0, BLOCK_N);
+    tl_tensor x = tl_load(tl_add(tl_add(x_ptr, tl_mul(tl_idx(rows, ":, None"), BLOCK_N)), tl_idx(cols, "None, :")));
+    tl_tensor m = tl_reduce(x, 1, max_combine, .keep_dims = true);
+    tl_tensor s = tl_reduce(x, TL_AXIS_NONE, add_combine);
+    tl_tensor c = tl_associative_scan(x, 1, add_combine, .reverse = true);
+    tl_tensor t = tl_associative_scan(x, -2, max_combine);
+    tl_store(tl_add(tl_add(y_ptr, tl_mul(tl_idx(rows, ":, None"), BLOCK_N)), tl_idx(cols, "None, :")), tl_sub(tl_add(c, t), m));
+    tl_store(z_ptr, s);
+}
+
 TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
 {
     tl_tensor offs = tl_arange(0, BLOCK);
@@ -278,6 +301,7 @@ TL_CONFIGS(ops_int, {.name = "B64", .signature = "a_ptr=*i32:16 b_ptr=*i32:16 c_
 TL_CONFIGS(ops_float, {.name = "B64", .signature = "x_ptr=*fp32:16 h_ptr=*fp16:16 b_ptr=*bf16:16 y_ptr=*fp32:16 scale=fp32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_cast, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 q_ptr=*fp8e4nv:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_reduce, {.name = "8x32", .signature = "x_ptr=*fp32:16 i_ptr=*i32:16 y_ptr=*fp32:16", .constexprs = "BLOCK_M=8 BLOCK_N=32"});
+TL_CONFIGS(ops_combine, {.name = "8x32", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 z_ptr=*fp32:16", .constexprs = "BLOCK_M=8 BLOCK_N=32"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

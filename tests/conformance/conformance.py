@@ -137,6 +137,29 @@ def ops_reduce(x_ptr, i_ptr, y_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr
 
 
 @triton.jit
+def add_combine(a, b):
+    return a + b
+
+
+@triton.jit
+def max_combine(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def ops_combine(x_ptr, y_ptr, z_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    x = tl.load(x_ptr + rows[:, None] * BLOCK_N + cols[None, :])
+    m = tl.reduce(x, 1, max_combine, keep_dims=True)
+    s = tl.reduce(x, None, add_combine)
+    c = tl.associative_scan(x, 1, add_combine, reverse=True)
+    t = tl.associative_scan(x, -2, max_combine)
+    tl.store(y_ptr + rows[:, None] * BLOCK_N + cols[None, :], c + t - m)
+    tl.store(z_ptr, s)
+
+
+@triton.jit
 def ops_shape(x_ptr, y_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)

@@ -171,6 +171,52 @@ TL_KERNEL(k_jit_arity, (x_ptr))
     tl_store(x_ptr, y);
 }
 
+/* user combine functions: one result for two inputs, a scan option of reductions, an axis
+ * out of range, a combine helper of the wrong arity */
+TL_JIT_TUPLE(first_only, (v1, i1, v2, i2))
+{
+    return tl_tuple(tl_maximum(v1, v2));
+}
+
+TL_JIT(add2, (a, b))
+{
+    return tl_add(a, b);
+}
+
+TL_JIT(add3, (a, b, c))
+{
+    return tl_add(tl_add(a, b), c);
+}
+
+TL_KERNEL(k_combine_count, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    tl_tensor v, i;
+    line_of = __LINE__; TL_UNPACK(tl_reduce(tl_tuple(x, tl_arange(0, B)), 0, first_only), v, i);
+    tl_store(tl_add(x_ptr, tl_arange(0, B)), tl_add(v, tl_to(i, tl_float32)));
+}
+
+TL_KERNEL(k_scan_keep_dims, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    line_of = __LINE__; tl_tensor y = tl_associative_scan(x, 0, add2, .keep_dims = true);
+    tl_store(tl_add(x_ptr, tl_arange(0, B)), y);
+}
+
+TL_KERNEL(k_scan_axis, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    line_of = __LINE__; tl_tensor y = tl_associative_scan(x, 1, add2);
+    tl_store(tl_add(x_ptr, tl_arange(0, B)), y);
+}
+
+TL_KERNEL(k_combine_arity, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    line_of = __LINE__; tl_tensor y = tl_reduce(x, 0, add3);
+    tl_store(x_ptr, y);
+}
+
 static const char *FILE_NAME = "tests/unit/test_lang_errors.c";
 
 /* Builds k and checks it is refused with exactly `nerr` errors, the last at
@@ -348,6 +394,15 @@ static void t_bad_signature(void **s)
     ct_diags_free(&d);
 }
 
+static void t_user_combine(void **s)
+{
+    (void)s;
+    expect_error(&k_combine_count, "*fp32", "B=64", 1, "combine_fn `first_only` returns 1 value for 2 inputs");
+    expect_error(&k_scan_keep_dims, "*fp32", "B=64", 1, "tl_associative_scan has no keep_dims= option");
+    expect_error(&k_scan_axis, "*fp32", "B=64", 1, "invalid axis 1. Expected -1 <= axis < 1");
+    expect_error(&k_combine_arity, "*fp32", "B=64", 1, "`add3` takes 3 arguments, but 2 were given");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -359,7 +414,7 @@ int main(void)
         cmocka_unit_test(t_two_mistakes),      cmocka_unit_test(t_static_assert),
         cmocka_unit_test(t_loop_type),         cmocka_unit_test(t_return_in_loop),
         cmocka_unit_test(t_bad_signature),   cmocka_unit_test(t_positional_options),
-        cmocka_unit_test(t_jit_arity),
+        cmocka_unit_test(t_jit_arity),         cmocka_unit_test(t_user_combine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
