@@ -635,6 +635,63 @@ static ct_status matmul_check(lr_run *r, char *m, size_t c)
     return compare_n(r, 2, r->bufs[2].n, mm_ref, NULL, 2e-3, 1e-3 * sqrt(k), most, m, c);
 }
 
+/* cummax: per block of BLOCK_SIZE columns of each row, the running maximum and the index of
+ * its last occurrence; the block's maximum and index */
+static ct_status cummax_setup(lr_run *r)
+{
+    int64_t m = dim(r, "M", 8), n = dim(r, "N", 3000);
+    unsigned nb = cdiv(n, cx(r, "BLOCK_SIZE", 1024));
+    tl_scalar dt = sig_dtype(r, "x_ptr", TL_FP32);
+    int x, v, i, bm, bi;
+    TRY(new_buf(r, "x", dt, (size_t)(m * n), LR_IN, -4, 4, &x));
+    TRY(new_buf(r, "values", dt, (size_t)(m * n), LR_OUT, 0, 0, &v));
+    TRY(new_buf(r, "indices", TL_INT32, (size_t)(m * n), LR_OUT, 0, 0, &i));
+    TRY(new_buf(r, "block_max", dt, (size_t)m * nb, LR_OUT, 0, 0, &bm));
+    TRY(new_buf(r, "block_idx", TL_INT32, (size_t)m * nb, LR_OUT, 0, 0, &bi));
+    ptr(r, x), ptr(r, v), ptr(r, i), ptr(r, bm), ptr(r, bi), arg(r, ct_int(n), -1);
+    r->grid = ct_grid((unsigned)m, nb);
+    r->bytes = (double)m * n * (2.0 * lr_dtype_size(dt) + 4);
+    return CT_OK;
+}
+static double from_array(lr_run *r, size_t i, void *ud)
+{
+    (void)r;
+    return ((const double *)ud)[i];
+}
+static ct_status cummax_check(lr_run *r, char *m, size_t c)
+{
+    int64_t n = r->args[5].v.i, rows = (int64_t)r->bufs[1].n / n, bs = cx(r, "BLOCK_SIZE", 1024);
+    int64_t nb = (n + bs - 1) / bs;
+    double *w = malloc(sizeof(double) * (size_t)(2 * rows * n + 2 * rows * nb));
+    if (!w)
+        return ct_fail(CT_ERR_NOMEM, "cummax check: out of memory");
+    double *wv = w, *wi = w + rows * n, *wbm = wi + rows * n, *wbi = wbm + rows * nb;
+    for (int64_t row = 0; row < rows; row++)
+        for (int64_t b = 0; b < nb; b++) {
+            double v = -INFINITY, idx = -1;
+            for (int64_t j = b * bs; j < (b + 1) * bs && j < n; j++) {
+                double x = in(r, 0, (size_t)(row * n + j));
+                if (x >= v) { /* larger, or equal with the larger index */
+                    v = x;
+                    idx = (double)j;
+                }
+                wv[row * n + j] = v;
+                wi[row * n + j] = idx;
+            }
+            wbm[row * nb + b] = v;
+            wbi[row * nb + b] = idx;
+        }
+    ct_status s = compare(r, 1, r->bufs[1].n, from_array, wv, 0, 0, m, c);
+    if (s == CT_OK)
+        s = compare(r, 2, r->bufs[2].n, from_array, wi, 0, 0, m, c);
+    if (s == CT_OK)
+        s = compare(r, 3, r->bufs[3].n, from_array, wbm, 0, 0, m, c);
+    if (s == CT_OK)
+        s = compare(r, 4, r->bufs[4].n, from_array, wbi, 0, 0, m, c);
+    free(w);
+    return s;
+}
+
 static const recipe recipes[] = {
     {"add_kernel", add_setup, add_check},
     {"asin_kernel", asin_setup, asin_check},
@@ -648,6 +705,7 @@ static const recipe recipes[] = {
     {"softmax_kernel", softmax_setup, softmax_check},
     {"softmax_persistent_kernel", softmax_persistent_setup, softmax_persistent_check},
     {"matmul_kernel", matmul_setup, matmul_check},
+    {"cummax_kernel", cummax_setup, cummax_check},
 };
 
 static const recipe *find_recipe(const char *kernel)
@@ -689,6 +747,8 @@ static const struct {
     {"matmul_kernel", "fp16_128x128x64", "M=4096 N=4096 K=4096"},
     {"matmul_kernel", "fp16_64x64x32_relu_tail", "M=4104 N=4104 K=4100"},
     {"matmul_kernel", "fp8_128x128x64", "M=4096 N=4096 K=4096"},
+    {"cummax_kernel", "fp32_N3000_B1024", "M=16384 N=3000"},
+    {"cummax_kernel", "fp16_N500_B256", "M=65536 N=500"},
 };
 
 const char *lr_bench_problem(const char *kernel, const char *config)
