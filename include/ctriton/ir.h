@@ -117,7 +117,7 @@ typedef enum ct_float_kind {
     CT_F8E4M3B11FNUZ  /* tl.float8e4b15 */
 } ct_float_kind;
 
-#define CT_MAX_RANK 8
+#define CT_MAX_RANK 16
 
 struct ct_type {
     ct_type_kind kind;

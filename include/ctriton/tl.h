@@ -600,6 +600,23 @@ tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src
 #define tl_min_with_indices(x, v, i, ...) tl__max_idx(false, (x), (v), (i), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
 void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce_opts o, tl_src at);
 
+/* tl.sort(x, dim=None, descending=...), tl.topk(x, k, dim=None), tl.bitonic_merge(x, dim=None,
+ * descending=...): along the last dimension, whose size (and the tensor's) must be powers of two.
+ * `.descending = true` is Python's descending=True; left out, Python's default (the integer 0). */
+typedef struct tl_sort_opts {
+    int dim;          /* TL_AXIS_NONE (default): None, the last dimension */
+    int descending;   /* -1 (default): Python's default; 0/1: False/True */
+    TL__OPTS_TAIL;
+} tl_sort_opts;
+#define TL__SORT_OPTS(...) TL__OPTS(tl_sort_opts, .dim = TL_AXIS_NONE, .descending = -1, TL__POS, __VA_ARGS__)
+#define tl_sort(x, ...) tl__sort_std(0, (x), 0, TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_topk(x, k, ...) tl__sort_std(1, (x), (k), TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_bitonic_merge(x, ...) tl__sort_std(2, (x), 0, TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
+tl_tensor tl__sort_std(int what, tl_tensor x, int k, tl_sort_opts o, tl_src at);
+/* tl.flip(x, dim): dim is required (Triton 3.6 fails on dim=None) */
+#define tl_flip(x, dim) tl__flip((x), (dim), TL_HERE)
+tl_tensor tl__flip(tl_tensor x, int dim, tl_src at);
+
 /* ------------------------------------------------------------------ */
 /* Linear algebra                                                      */
 /* ------------------------------------------------------------------ */

@@ -765,6 +765,37 @@ def check_ops_combine(ctx):
             compare("z", z, x64.sum().reshape(1), *tolerance(torch.float32))]
 
 
+def bitonic_merge_ref(x):
+    """The merge network of tl.bitonic_merge along the last dimension, ascending: half-cleaners
+    at distances n/2, ..., 1 (exact for any input, bitonic or not)."""
+    y = x.clone()
+    n = y.shape[-1]
+    d = n // 2
+    while d >= 1:
+        idx = torch.arange(n)
+        left = idx[(idx & d) == 0]
+        a, b = y[..., left], y[..., left + d]
+        y[..., left], y[..., left + d] = torch.minimum(a, b), torch.maximum(a, b)
+        d //= 2
+    return y
+
+
+def check_ops_sort(ctx):
+    bm, bn, k = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"], ctx.const["K"]
+    dt = ctx.dtype("x_ptr")
+    x = ctx.randn(bm, bn, dtype=dt)
+    iv = ctx.randint(bm, bn, lo=-1000, hi=1000)
+    y = ctx.out(4 * bm * bn + bm * k, dtype=dt)
+    j = ctx.out(bm, bn, dtype=torch.int32)
+    ctx.launch((1,), ctx.dev(x), ctx.dev(iv), y, j)
+    xf = x.float()
+    want = torch.cat([torch.sort(xf, 1).values.flatten(), torch.sort(xf, 1, descending=True).values.flatten(),
+                      torch.flip(xf, [0]).flatten(), bitonic_merge_ref(xf).flatten(),
+                      torch.topk(xf, k, 1).values.flatten()])
+    return [compare_exact("y", y, want.to(dt)),
+            compare_exact("j", j, torch.sort(iv, 1).values + torch.flip(iv, [1]))]
+
+
 def check_ops_shape(ctx):
     block = ctx.const["BLOCK"]
     x = ctx.randn(block)
@@ -884,6 +915,7 @@ CHECKS = {
     "ops_cast": check_ops_cast,
     "ops_reduce": check_ops_reduce,
     "ops_combine": check_ops_combine,
+    "ops_sort": check_ops_sort,
     "ops_shape": check_ops_shape,
     "ops_memory": check_ops_memory,
     "ops_dot": check_ops_dot,

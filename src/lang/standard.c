@@ -579,6 +579,351 @@ tl_tuple_t tl__reduce_user_tuple(tl_tuple_t input, tl_combine_def fn, tl_reduce_
     return r;
 }
 
+/* ---- sort, topk, bitonic_merge, flip: standard.py's bitonic network on a hypercube -------- */
+
+/* _log2 and _is_power_of_two (constexpr functions) */
+static int log2_floor(int64_t i)
+{
+    int l = 0;
+    for (int64_t n = i; n > 1; n >>= 1)
+        l++;
+    return l;
+}
+
+static bool is_power_of_two(int64_t i)
+{
+    return (i & (i - 1)) == 0 && i != 0;
+}
+
+/* core.get_int_dtype(bitwidth, signed=True) */
+static const tl_type *signed_int_dtype(int bits)
+{
+    switch (bits) {
+    case 1:
+        return tl_int1;
+    case 8:
+        return tl_int8;
+    case 16:
+        return tl_int16;
+    case 32:
+        return tl_int32;
+    case 64:
+        return tl_int64;
+    }
+    return NULL;
+}
+
+/* x.to(int type of x's width, bitcast=True) */
+static tl_tensor as_int_bits(tl_tensor x)
+{
+    const tl_type *it = signed_int_dtype(tl__prim_bits(tl__scalar(x.type)));
+    if (!it)
+        return tl__err("no integer type of %d bits", tl__prim_bits(tl__scalar(x.type)));
+    return sem_bitcast(x, it);
+}
+
+/* core.reshape(x, [2] * n (or [1] when n is 0)) */
+static tl_tensor to_hypercube(tl_tensor x, int n)
+{
+    if (n > CT_MAX_RANK)
+        return tl__err("a tensor of %lld elements would be reshaped to rank %d; ranks above %d "
+                       "are not supported", (long long)tl_numel(x), n, CT_MAX_RANK);
+    int64_t shape[CT_MAX_RANK];
+    for (int d = 0; d < n; d++)
+        shape[d] = 2;
+    if (n == 0)
+        shape[0] = 1;
+    return sem_reshape(x, n ? n : 1, shape, false);
+}
+
+/* xor_sum(x, axis, True) */
+static tl_tensor xor_sum_keep(tl_tensor x, int axis)
+{
+    tl_tensor args[3] = {x, I(axis), F(true)}, out[1];
+    return tl__jit(STD "xor_sum", 3, xs_names, args, 0, NULL, NULL, bitred_body, NULL, out) == 1
+               ? out[0]
+               : tl__poison();
+}
+
+static const char *const indicator_names[] = {"n_dims", "j"};
+
+/* @jit def _indicator(n_dims, j): arange(0, 2) reshaped to [1] * (n_dims - j - 1) + [2] + [1] * j */
+static void indicator_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    int n_dims = (int)a[0].i, j = (int)a[1].i;
+    tl_tensor ar = sem_arange(0, 2);
+    int64_t shape[CT_MAX_RANK];
+    int rank = 0;
+    for (int d = 0; d < n_dims - j - 1 && rank < CT_MAX_RANK; d++)
+        shape[rank++] = 1;
+    shape[rank++] = 2;
+    for (int d = 0; d < j && rank < CT_MAX_RANK; d++)
+        shape[rank++] = 1;
+    r[0] = sem_reshape(ar, rank, shape, false);
+}
+
+static tl_tensor indicator(int n_dims, int j)
+{
+    tl_tensor args[2] = {I(n_dims), I(j)}, out[1];
+    return tl__jit(STD "_indicator", 2, indicator_names, args, 0, NULL, NULL, indicator_body, NULL,
+                   out) == 1
+               ? out[0]
+               : tl__poison();
+}
+
+static const char *const cas_names[] = {"x", "flip", "i"};
+
+/* @jit def _compare_and_swap(x, flip, i): compare-and-swap on the i-th innermost dimension */
+static void cas_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor x = a[0], flip = a[1];
+    int i = (int)a[2].i;
+    int n_dims = log2_floor(tl_numel(x));
+    /* the partner along the dimension, by xor (optimised away later) */
+    tl_tensor ix = as_int_bits(x);
+    tl_tensor iy = tl__binop(TL_XOR, ix, xor_sum_keep(ix, n_dims - 1 - i), CUR);
+    tl_tensor y = sem_bitcast(iy, tl__scalar(x.type));
+    /* whether we are the right (rather than left) element along the axis */
+    tl_tensor is_right = indicator(n_dims, i);
+    /* conditional swap */
+    tl_tensor gt = tl__binop(TL_GT, x, y, CUR);
+    tl_tensor ne = tl__binop(TL_NE, gt, tl__binop(TL_XOR, flip, is_right, CUR), CUR);
+    r[0] = tl__where(ne, y, x, CUR);
+}
+
+static const char *const hyper_names[] = {"x", "stage", "order"};
+
+/* @jit def _bitonic_merge_hypercube(x, stage, order): order 0 ascending, 1 descending, 2
+ * alternating */
+static void hyper_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor x = a[0], order = a[2];
+    int stage = (int)a[1].i;
+    tl_tensor flip;
+    if (order.kind == TL_K_INT && order.i == 2)
+        flip = indicator(log2_floor(tl_numel(x)), stage);
+    else
+        flip = tl__to_tensor(order, CUR); /* `flip = order` assigns a tensor */
+    for (int i = 0; i < stage; i++) {
+        tl_tensor args[3] = {x, flip, I(stage - 1 - i)}, out[1];
+        x = tl__jit(STD "_compare_and_swap", 3, cas_names, args, 0, NULL, NULL, cas_body, NULL, out) == 1
+                ? out[0]
+                : tl__poison();
+    }
+    r[0] = x;
+}
+
+static tl_tensor hypercube_merge(tl_tensor h, int stage, tl_tensor order)
+{
+    tl_tensor args[3] = {h, I(stage), order}, out[1];
+    return tl__jit(STD "_bitonic_merge_hypercube", 3, hyper_names, args, 0, NULL, NULL, hyper_body,
+                   NULL, out) == 1
+               ? out[0]
+               : tl__poison();
+}
+
+/* a constexpr's truth value, as Python's `if descending` */
+static bool cx_true(tl_tensor c)
+{
+    return c.kind == TL_K_FLOAT ? c.f != 0 : c.i != 0;
+}
+
+/* the minor dimension a sort runs along: dim None or the last one */
+static bool minor_dim(tl_tensor x, tl_tensor dim)
+{
+    int rank = tl_rank(x);
+    int d = dim.kind == TL_K_NONE ? rank - 1 : (int)dim.i;
+    if (d != rank - 1) {
+        tl__err("static_assert failed: only minor dimension is currently supported");
+        return false;
+    }
+    return true;
+}
+
+static const char *const sort_impl_names[] = {"x", "k", "dim", "descending"};
+
+/* @jit def sort_impl(x, k=None, dim=None, descending=CONSTEXPR_0) */
+static void sort_impl_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor x = a[0], descending = a[3];
+    r[0] = tl__poison();
+    if (!minor_dim(x, a[2]))
+        return;
+    int rank = tl_rank(x);
+    int log_n = log2_floor(tl_dim(x, rank - 1));
+    int log_k = a[1].kind == TL_K_NONE ? log_n : log2_floor(a[1].i);
+    int n_dims = log2_floor(tl_numel(x));
+    tl_tensor h = to_hypercube(x, n_dims);
+    /* the first log_k bitonic sort iterations */
+    for (int i = 1; i <= log_k; i++)
+        h = hypercube_merge(h, i, i < log_n ? I(2) : descending);
+    /* the top k elements by bitonic top-k */
+    for (int i = log_k + 1; i <= log_n; i++) {
+        bool is_max = cx_true(descending);
+        tl_tensor args[5] = {h, I(log2_floor(tl_numel(h)) - 1 - log_k), F(false), F(true), F(false)},
+                  out[2];
+        h = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, NULL, max_body,
+                    is_max ? (void *)1 : NULL, out) == 1
+                ? out[0]
+                : tl__poison();
+        h = hypercube_merge(h, log_k, i < log_n ? I(2) : descending);
+    }
+    if (tl__is_poison(h))
+        return;
+    int64_t shape[CT_MAX_RANK];
+    for (int d = 0; d < rank - 1; d++)
+        shape[d] = tl_dim(x, d);
+    shape[rank - 1] = (int64_t)1 << log_k;
+    r[0] = sem_reshape(h, rank, shape, false);
+}
+
+/* sort_impl(x, k=k, dim=dim, descending=descending): dim, passed on, is an explicit None */
+static int call_sort_impl(tl_tensor x, tl_tensor k, tl_tensor dim, tl_tensor descending, tl_tensor *r)
+{
+    tl_tensor args[4] = {x, k, dim, descending};
+    int pos = 2;
+    const char *rep = "constexpr[None]";
+    return tl__jit(STD "sort_impl", 4, sort_impl_names, args, dim.kind == TL_K_NONE ? 1 : 0, &pos,
+                   &rep, sort_impl_body, NULL, r);
+}
+
+/* @jit def sort(x, dim=None, descending=CONSTEXPR_0) */
+static void sort_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    if (call_sort_impl(a[0], TL_NONE, a[1], a[2], r) != 1)
+        r[0] = tl__poison();
+}
+
+/* @jit def topk(x, k, dim=None) */
+static void topk_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    if (call_sort_impl(a[0], a[1], a[2], F(true), r) != 1)
+        r[0] = tl__poison();
+}
+
+static const char *const merge_names[] = {"x", "stage", "order", "n_dims"};
+
+/* @jit def _bitonic_merge(x, stage, order, n_dims) */
+static void merge_inner_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor x = a[0];
+    tl_tensor h = to_hypercube(x, log2_floor(tl_numel(x)));
+    h = hypercube_merge(h, (int)a[1].i, a[2]);
+    r[0] = tl__is_poison(h) ? h : sem_reshape(h, tl_rank(x), x.type->shape, false);
+}
+
+/* @jit def bitonic_merge(x, dim=None, descending=CONSTEXPR_0) */
+static void bitonic_merge_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor x = a[0];
+    r[0] = tl__poison();
+    if (!minor_dim(x, a[1]))
+        return;
+    int n_dims = log2_floor(tl_dim(x, tl_rank(x) - 1));
+    tl_tensor args[4] = {x, I(n_dims), a[2], I(n_dims)};
+    if (tl__jit(STD "_bitonic_merge", 4, merge_names, args, 0, NULL, NULL, merge_inner_body, NULL, r) != 1)
+        r[0] = tl__poison();
+}
+
+static const char *const flip_names[] = {"x", "dim"};
+
+/* @jit def flip(x, dim=None) */
+static void flip_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor x = a[0];
+    int rank = tl_rank(x), dim = (int)a[1].i;
+    r[0] = tl__poison();
+    if (!(-rank <= dim && dim < rank)) {
+        tl__err("static_assert failed: flip dim %d is out of range for a tensor of rank %d", dim, rank);
+        return;
+    }
+    if (dim < 0)
+        dim += rank;
+    if (!is_power_of_two(tl_dim(x, dim))) {
+        tl__err("static_assert failed: flip needs a power-of-two size along dim %d, got %lld", dim,
+                (long long)tl_dim(x, dim));
+        return;
+    }
+    int steps = log2_floor(tl_dim(x, dim));
+    if (rank - 1 + steps > CT_MAX_RANK) {
+        tl__err("flip would reshape to rank %d; ranks above %d are not supported", rank - 1 + steps,
+                CT_MAX_RANK);
+        return;
+    }
+    /* reshape the swap dimension to (2, 2, ..., 2) */
+    int64_t shape[CT_MAX_RANK];
+    int n = 0;
+    for (int d = 0; d < dim; d++)
+        shape[n++] = tl_dim(x, d);
+    for (int d = 0; d < steps; d++)
+        shape[n++] = 2;
+    for (int d = dim + 1; d < rank; d++)
+        shape[n++] = tl_dim(x, d);
+    tl_tensor y = sem_reshape(as_int_bits(x), n, shape, false);
+    for (int i = 0; i < steps; i++)
+        y = tl__binop(TL_XOR, y, xor_sum_keep(y, dim + i), CUR);
+    if (tl__is_poison(y))
+        return;
+    r[0] = sem_bitcast(sem_reshape(y, rank, x.type->shape, false), tl__scalar(x.type));
+}
+
+static const char *const sort_names[] = {"x", "dim", "descending"};
+static const char *const topk_names[] = {"x", "k", "dim"};
+
+tl_tensor tl__sort_std(int what, tl_tensor x, int k, tl_sort_opts o, tl_src at)
+{
+    static const char *const fn[] = {"tl_sort", "tl_topk", "tl_bitonic_merge"};
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (!tl__named(o.tl__unnamed, fn[what], at))
+        return tl__poison();
+    if (tl__is_poison(x))
+        return x;
+    if (x.kind != TL_K_TENSOR || !tl__is_block(x.type))
+        return tl__err("%s needs a block tensor", fn[what]);
+    tl_tensor dim = o.dim == TL_AXIS_NONE ? TL_NONE : I(o.dim);
+    /* descending: Python's default is the integer 0; .descending = true/false are True/False */
+    tl_tensor desc = o.descending < 0 ? I(0) : F(o.descending != 0);
+    tl_tensor out[1];
+    int n = -1;
+    if (what == 1) {
+        if (o.descending >= 0)
+            return tl__err("tl_topk has no descending= option (it sorts in descending order)");
+        tl_tensor args[3] = {x, I(k), dim};
+        n = tl__jit(STD "topk", 3, topk_names, args, 0, NULL, NULL, topk_body, NULL, out);
+    } else {
+        tl_tensor args[3] = {x, dim, desc};
+        n = tl__jit(what == 0 ? STD "sort" : STD "bitonic_merge", 3, sort_names, args, 0, NULL, NULL,
+                    what == 0 ? sort_body : bitonic_merge_body, NULL, out);
+    }
+    return n == 1 ? out[0] : tl__poison();
+}
+
+tl_tensor tl__flip(tl_tensor x, int dim, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (tl__is_poison(x))
+        return x;
+    if (x.kind != TL_K_TENSOR || !tl__is_block(x.type))
+        return tl__err("tl_flip needs a block tensor");
+    tl_tensor args[2] = {x, I(dim)}, out[1];
+    return tl__jit(STD "flip", 2, flip_names, args, 0, NULL, NULL, flip_body, NULL, out) == 1
+               ? out[0]
+               : tl__poison();
+}
+
 void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce_opts o, tl_src at)
 {
     *v = *i = tl__poison();

@@ -171,6 +171,22 @@ TL_KERNEL(ops_combine, (x_ptr, y_ptr, z_ptr), (int, BLOCK_M), (int, BLOCK_N))
     tl_store(z_ptr, s);
 }
 
+TL_KERNEL(ops_sort, (x_ptr, i_ptr, y_ptr, j_ptr), (int, BLOCK_M), (int, BLOCK_N), (int, K))
+{
+    tl_tensor rows = tl_arange(0, BLOCK_M);
+    tl_tensor cols = tl_arange(0, BLOCK_N);
+    tl_tensor offs = tl_add(tl_mul(tl_idx(rows, ":, None"), BLOCK_N), tl_idx(cols, "None, :"));
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor iv = tl_load(tl_add(i_ptr, offs));
+    tl_store(tl_add(y_ptr, offs), tl_sort(x));
+    tl_store(tl_add(tl_add(y_ptr, BLOCK_M * BLOCK_N), offs), tl_sort(x, .descending = true));
+    tl_store(tl_add(tl_add(y_ptr, 2 * BLOCK_M * BLOCK_N), offs), tl_flip(x, 0));
+    tl_store(tl_add(tl_add(y_ptr, 3 * BLOCK_M * BLOCK_N), offs), tl_bitonic_merge(x));
+    tl_tensor top = tl_to(tl_topk(x, K), tl_dtype_of(x)); /* topk of fp16 comes back as fp32 (its max promotes) */
+    tl_store(tl_add(tl_add(tl_add(y_ptr, 4 * BLOCK_M * BLOCK_N), tl_mul(tl_idx(rows, ":, None"), K)), tl_idx(tl_arange(0, K), "None, :")), top);
+    tl_store(tl_add(j_ptr, offs), tl_add(tl_sort(iv, .dim = 1), tl_flip(iv, -1)));
+}
+
 TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
 {
     tl_tensor offs = tl_arange(0, BLOCK);
@@ -302,6 +318,9 @@ TL_CONFIGS(ops_float, {.name = "B64", .signature = "x_ptr=*fp32:16 h_ptr=*fp16:1
 TL_CONFIGS(ops_cast, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 q_ptr=*fp8e4nv:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_reduce, {.name = "8x32", .signature = "x_ptr=*fp32:16 i_ptr=*i32:16 y_ptr=*fp32:16", .constexprs = "BLOCK_M=8 BLOCK_N=32"});
 TL_CONFIGS(ops_combine, {.name = "8x32", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 z_ptr=*fp32:16", .constexprs = "BLOCK_M=8 BLOCK_N=32"});
+TL_CONFIGS(ops_sort,
+    {.name = "4x16_k4", .signature = "x_ptr=*fp32:16 i_ptr=*i32:16 y_ptr=*fp32:16 j_ptr=*i32:16", .constexprs = "BLOCK_M=4 BLOCK_N=16 K=4"},
+    {.name = "2x64_k8_fp16", .signature = "x_ptr=*fp16:16 i_ptr=*i32:16 y_ptr=*fp16:16 j_ptr=*i32:16", .constexprs = "BLOCK_M=2 BLOCK_N=64 K=8"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

@@ -160,6 +160,22 @@ def ops_combine(x_ptr, y_ptr, z_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexp
 
 
 @triton.jit
+def ops_sort(x_ptr, i_ptr, y_ptr, j_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, K: tl.constexpr):
+    rows = tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    offs = rows[:, None] * BLOCK_N + cols[None, :]
+    x = tl.load(x_ptr + offs)
+    iv = tl.load(i_ptr + offs)
+    tl.store(y_ptr + offs, tl.sort(x))
+    tl.store(y_ptr + BLOCK_M * BLOCK_N + offs, tl.sort(x, descending=True))
+    tl.store(y_ptr + 2 * BLOCK_M * BLOCK_N + offs, tl.flip(x, 0))
+    tl.store(y_ptr + 3 * BLOCK_M * BLOCK_N + offs, tl.bitonic_merge(x))
+    top = tl.topk(x, K).to(x.dtype)  # topk of fp16 comes back as fp32 (its max promotes)
+    tl.store(y_ptr + 4 * BLOCK_M * BLOCK_N + rows[:, None] * K + tl.arange(0, K)[None, :], top)
+    tl.store(j_ptr + offs, tl.sort(iv, dim=1) + tl.flip(iv, -1))
+
+
+@triton.jit
 def ops_shape(x_ptr, y_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)

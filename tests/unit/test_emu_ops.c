@@ -955,6 +955,76 @@ static void t_shapes(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* ---- sort, topk, flip, user combine functions ------------------------------------------------ */
+
+TL_JIT(sort_test_add, (a, b))
+{
+    return tl_add(a, b);
+}
+
+TL_KERNEL(k_sort, (x_ptr, s_ptr, d_ptr, f_ptr, t_ptr, c_ptr, r_ptr), (int, M), (int, N), (int, K))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N);
+    tl_tensor idx = tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"));
+    tl_tensor x = tl_load(tl_add(x_ptr, idx));
+    tl_store(tl_add(s_ptr, idx), tl_sort(x));
+    tl_store(tl_add(d_ptr, idx), tl_sort(x, .descending = true));
+    tl_store(tl_add(f_ptr, idx), tl_flip(x, 1));
+    tl_tensor kidx = tl_add(tl_mul(tl_idx(rm, ":, None"), K), tl_idx(tl_arange(0, K), "None, :"));
+    tl_store(tl_add(t_ptr, kidx), tl_topk(x, K));
+    /* a reverse cumulative sum along rows, and each row's total, with a user combine */
+    tl_store(tl_add(c_ptr, idx), tl_associative_scan(x, 1, sort_test_add, .reverse = true));
+    tl_store(tl_add(r_ptr, rm), tl_reduce(x, 1, sort_test_add));
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x < y) - (x > y);
+}
+
+static void t_sort(void **s)
+{
+    (void)s;
+    enum { M = 4, N = 32, K = 8 };
+    float x[M * N], so[M * N], de[M * N], fl[M * N], tk[M * K], cs[M * N], rs[M];
+    for (int i = 0; i < M * N; i++)
+        x[i] = (float)((i * 37) % 61) - 30; /* integers: sums are exact in any order */
+    ct_emu_kernel *k = emu_build(&k_sort, "x_ptr=*fp32 s_ptr=*fp32 d_ptr=*fp32 f_ptr=*fp32 t_ptr=*fp32 c_ptr=*fp32 r_ptr=*fp32", "M=4 N=32 K=8");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "s", so, sizeof so, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "d", de, sizeof de, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "f", fl, sizeof fl, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "t", tk, sizeof tk, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "c", cs, sizeof cs, CT_EMU_F32, CT_EMU_OUT),
+                      io_buf(&o, "r", rs, sizeof rs, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 7, a);
+    for (int m = 0; m < M; m++) {
+        float want[N];
+        memcpy(want, x + m * N, sizeof want);
+        qsort(want, N, sizeof(float), cmp_desc);
+        float total = 0;
+        for (int n = 0; n < N; n++) {
+            assert_true(de[m * N + n] == want[n]);
+            assert_true(so[m * N + n] == want[N - 1 - n]);
+            assert_true(fl[m * N + n] == x[m * N + N - 1 - n]);
+            total += x[m * N + n];
+        }
+        for (int j = 0; j < K; j++)
+            assert_true(tk[m * K + j] == want[j]);
+        float run = 0;
+        for (int n = N - 1; n >= 0; n--) {
+            run += x[m * N + n];
+            assert_true(cs[m * N + n] == run);
+        }
+        assert_true(rs[m] == total);
+    }
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
 /* ---- atomics across programs --------------------------------------------------------------- */
 
 TL_KERNEL(k_atomics, (acc_ptr, f_ptr), (int, N))
@@ -1234,7 +1304,7 @@ int main(void)
         cmocka_unit_test(t_integers),          cmocka_unit_test(t_fp_conversions),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
-        cmocka_unit_test(t_reduce_layout_from_ttgir),
+        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_sort),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),

@@ -217,6 +217,29 @@ TL_KERNEL(k_combine_arity, (x_ptr), (int, B))
     tl_store(x_ptr, y);
 }
 
+/* sorting: a dimension other than the last, a flip dim out of range, topk with descending=
+ * (block dimensions are always powers of two, so flip's own check of that cannot fire) */
+TL_KERNEL(k_sort_dim, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_add(tl_mul(tl_idx(tl_arange(0, B), ":, None"), B), tl_idx(tl_arange(0, B), "None, :"))));
+    line_of = __LINE__; tl_tensor y = tl_sort(x, .dim = 0);
+    tl_store(x_ptr, tl_sum(y));
+}
+
+TL_KERNEL(k_flip_dim, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    line_of = __LINE__; tl_tensor y = tl_flip(x, 1);
+    tl_store(tl_add(x_ptr, tl_arange(0, B)), y);
+}
+
+TL_KERNEL(k_topk_desc, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    line_of = __LINE__; tl_tensor y = tl_topk(x, 4, .descending = false);
+    tl_store(tl_add(x_ptr, tl_arange(0, 4)), y);
+}
+
 static const char *FILE_NAME = "tests/unit/test_lang_errors.c";
 
 /* Builds k and checks it is refused with exactly `nerr` errors, the last at
@@ -403,6 +426,14 @@ static void t_user_combine(void **s)
     expect_error(&k_combine_arity, "*fp32", "B=64", 1, "`add3` takes 3 arguments, but 2 were given");
 }
 
+static void t_sort_rules(void **s)
+{
+    (void)s;
+    expect_error(&k_sort_dim, "*fp32", "B=16", 1, "only minor dimension is currently supported");
+    expect_error(&k_flip_dim, "*fp32", "B=16", 1, "flip dim 1 is out of range for a tensor of rank 1");
+    expect_error(&k_topk_desc, "*fp32", "B=16", 1, "tl_topk has no descending= option");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +446,7 @@ int main(void)
         cmocka_unit_test(t_loop_type),         cmocka_unit_test(t_return_in_loop),
         cmocka_unit_test(t_bad_signature),   cmocka_unit_test(t_positional_options),
         cmocka_unit_test(t_jit_arity),         cmocka_unit_test(t_user_combine),
+        cmocka_unit_test(t_sort_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
