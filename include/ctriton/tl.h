@@ -979,6 +979,27 @@ void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at);
 #define TL_CALL_TUPLE(name, ...) TL_CALL(name, ##__VA_ARGS__)
 
 /*
+ * Block pointers:
+ *   tl.make_block_ptr(base, shape=(M, K), strides=(sm, sk), offsets=(pid * BM, 0),
+ *                     block_shape=(BM, BK), order=(1, 0))
+ *   tl_make_block_ptr(base, tl_tuple(M, K), tl_tuple(sm, sk), tl_tuple(tl_mul(pid, BM), 0),
+ *                     tl_shape(BM, BK), tl_ints(1, 0))
+ *   tl.advance(p, (0, BK))  ->  tl_advance(p, tl_tuple(0, BK))
+ * Load and store through them with .boundary_check = tl_ints(0, 1) and .padding_option.
+ */
+int tl__pusht(tl_tuple_t t);
+tl_tuple_t tl__popt(void);
+#define tl_make_block_ptr(base, shape, strides, offsets, block_shape, order)                  \
+    (TL__P(base), tl__pusht(shape), tl__pusht(strides), tl__pusht(offsets),                   \
+     tl__make_block_ptr_s((block_shape), (order), TL_HERE))
+tl_tensor tl__make_block_ptr_s(tl_shape_t block_shape, tl_ints_t order, tl_src at);
+tl_tensor tl__make_block_ptr(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides, tl_tuple_t offsets,
+                             tl_shape_t block_shape, tl_ints_t order, tl_src at);
+#define tl_advance(base, offsets) (TL__P(base), tl__pusht(offsets), tl__advance_s(TL_HERE))
+tl_tensor tl__advance_s(tl_src at);
+tl_tensor tl__advance(tl_tensor base, tl_tuple_t offsets, tl_src at);
+
+/*
  * tl.reduce(input, axis, combine_fn, keep_dims=False) and
  * tl.associative_scan(input, axis, combine_fn, reverse=False) with a user combine function:
  * a TL_JIT helper for one input tensor (the result is a tensor), a TL_JIT_TUPLE helper for a

@@ -796,6 +796,17 @@ def check_ops_sort(ctx):
             compare_exact("j", j, torch.sort(iv, 1).values + torch.flip(iv, [1]))]
 
 
+def check_ops_block_ptr(ctx):
+    m, n, k = ctx.problem["M"], ctx.problem["N"], ctx.problem["K"]
+    bm, bn = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"]
+    a = ctx.randn(m, k, dtype=torch.float16)
+    b = ctx.randn(k, n, dtype=torch.float16)
+    c = ctx.out(m, n, dtype=torch.float16)
+    ctx.launch((cdiv(m, bm), cdiv(n, bn)), ctx.dev(a), ctx.dev(b), c, m, n, k, k, 1, n, 1, n, 1)
+    ref = (a.double() @ b.double()).to(torch.float16)
+    return [compare("c", c, ref, 1e-2, 1e-2)]
+
+
 def check_ops_shape(ctx):
     block = ctx.const["BLOCK"]
     x = ctx.randn(block)
@@ -916,6 +927,7 @@ CHECKS = {
     "ops_reduce": check_ops_reduce,
     "ops_combine": check_ops_combine,
     "ops_sort": check_ops_sort,
+    "ops_block_ptr": check_ops_block_ptr,
     "ops_shape": check_ops_shape,
     "ops_memory": check_ops_memory,
     "ops_dot": check_ops_dot,

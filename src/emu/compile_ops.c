@@ -560,7 +560,7 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
     const ct_type *ps = ct_type_scalar(pt);
     bool bptr = ps->kind == CT_TY_PTR && ps->elem && ps->elem->kind == CT_TY_TENSOR;
     emu_mem_aux *x = emu_cc_aux(C, sizeof *x);
-    x->scalar = pt->kind != CT_TY_TENSOR;
+    x->scalar = pt->kind != CT_TY_TENSOR && !bptr; /* a block pointer's lanes are its block's */
     x->inner = pt->kind == CT_TY_TENSOR && pt->rank > 0 ? pt->shape[pt->rank - 1] : 1;
     if (bptr) {
         const ct_type *blk = ps->elem;

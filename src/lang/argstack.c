@@ -313,6 +313,45 @@ tl_tuple_t tl__tuple_s(int n)
     return t;
 }
 
+/* tuples passed to builtins (tl_make_block_ptr's shape, strides, offsets): a stack, so that
+ * several tuple arguments are built left to right */
+#define TSTACK_MAX 32
+static _Thread_local tl_tuple_t tstack[TSTACK_MAX];
+static _Thread_local int tsp;
+
+int tl__pusht(tl_tuple_t t)
+{
+    if (tsp >= TSTACK_MAX) {
+        if (tl__cur)
+            tl__err("expression nested too deeply (tuple arguments)");
+        return 0;
+    }
+    tstack[tsp++] = t;
+    return 0;
+}
+
+tl_tuple_t tl__popt(void)
+{
+    tl_tuple_t t = {0};
+    if (tsp > 0)
+        t = tstack[--tsp];
+    return t;
+}
+
+tl_tensor tl__make_block_ptr_s(tl_shape_t block_shape, tl_ints_t order, tl_src at)
+{
+    tl_tuple_t offsets = tl__popt(), strides = tl__popt(), shape = tl__popt();
+    tl_tensor base = tl__pop();
+    return tl__make_block_ptr(base, shape, strides, offsets, block_shape, order, at);
+}
+
+tl_tensor tl__advance_s(tl_src at)
+{
+    tl_tuple_t offsets = tl__popt();
+    tl_tensor base = tl__pop();
+    return tl__advance(base, offsets, at);
+}
+
 void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at)
 {
     if (t.n != n) {

@@ -373,6 +373,9 @@ tl_tensor tl__load(tl_tensor ptr, tl_load_opts o, tl_src at)
         other = sem_to_tensor(other);
     if (tl__any_poison(2, mask, other))
         return tl__poison();
+    if (sem_is_block_ptr(ptr))
+        return sem_load_block_ptr(ptr, mask, other, o.boundary_check, o.padding_option,
+                                  o.cache_modifier, o.eviction_policy, o.is_volatile);
     if ((o.padding_option && *o.padding_option) || o.boundary_check.rank)
         return tl__err("`padding_option` or `boundary_check` argument is not supported for "
                        "loading a tensor of pointers or loading a scalar. Because the compiler "
@@ -396,6 +399,10 @@ void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at)
         mask = sem_to_tensor(mask);
     if (tl__any_poison(2, value, mask))
         return;
+    if (sem_is_block_ptr(ptr)) {
+        sem_store_block_ptr(ptr, value, mask, o.boundary_check, o.cache_modifier, o.eviction_policy);
+        return;
+    }
     if (o.boundary_check.rank) {
         tl__err("`boundary_check` argument is not supported for storing a tensor of pointers or "
                 "storing a scalar. Because the compiler does not know the boundary; please use "
@@ -934,4 +941,21 @@ tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at)
     if (ra >= 4 && !tl__is_poison(res))
         res = sem_reshape(res, ra, c_shape, false);
     return res;
+}
+
+tl_tensor tl__make_block_ptr(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides, tl_tuple_t offsets,
+                             tl_shape_t block_shape, tl_ints_t order, tl_src at)
+{
+    ENTER(at);
+    if (tl__is_poison(base))
+        return base;
+    return sem_make_block_ptr(base, shape, strides, offsets, block_shape, order);
+}
+
+tl_tensor tl__advance(tl_tensor base, tl_tuple_t offsets, tl_src at)
+{
+    ENTER(at);
+    if (tl__is_poison(base))
+        return base;
+    return sem_advance(base, offsets);
 }

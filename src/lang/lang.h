@@ -268,6 +268,15 @@ void sem_split(tl_tensor a, tl_tensor *l, tl_tensor *r);
 tl_tensor sem_permute(tl_tensor x, int n, const int64_t *dims);
 tl_tensor sem_bitcast(tl_tensor x, const tl_type *dst);
 tl_tensor sem_cast(tl_tensor x, const tl_type *dst, const char *fp_downcast_rounding);
+bool sem_is_block_ptr(tl_tensor p);
+tl_tensor sem_make_block_ptr(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides,
+                             tl_tuple_t offsets, tl_shape_t block_shape, tl_ints_t order);
+tl_tensor sem_advance(tl_tensor base, tl_tuple_t offsets);
+tl_tensor sem_load_block_ptr(tl_tensor ptr, tl_tensor mask, tl_tensor other, tl_ints_t boundary,
+                             const char *padding, const char *cache, const char *evict,
+                             bool is_volatile);
+void sem_store_block_ptr(tl_tensor ptr, tl_tensor val, tl_tensor mask, tl_ints_t boundary,
+                         const char *cache, const char *evict);
 tl_tensor sem_load(tl_tensor ptr, tl_tensor mask, tl_tensor other, const char *cache,
                    const char *evict, bool is_volatile);
 void sem_store(tl_tensor ptr, tl_tensor val, tl_tensor mask, const char *cache,

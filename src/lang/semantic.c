@@ -1138,8 +1138,6 @@ tl_tensor sem_load(tl_tensor ptr, tl_tensor mask, tl_tensor other, const char *c
     if (ptr.kind != TL_K_TENSOR)
         return tl__err("tl.load expects a pointer or a tensor of pointers, got a %s",
                        vty(ptr, b1, sizeof b1));
-    if (tl__is_ptr(ty(ptr)) && tl__is_block(ty(ptr)->elem))
-        return tl__err("loads through block pointers (make_block_ptr) are not supported yet");
     if (!tl__is_ptr(sca(ptr)))
         return tl__err("Unsupported ptr type %s in `tl.load`", TN(ty(ptr), b1));
     if (mask.kind == TL_K_NONE && other.kind != TL_K_NONE)
@@ -1226,10 +1224,6 @@ void sem_store(tl_tensor ptr, tl_tensor val, tl_tensor mask, const char *cache, 
     }
     if (tl__is_ptr(ty(ptr)) && ty(ptr)->is_const) {
         tl__err("Cannot store to a constant pointer");
-        return;
-    }
-    if (tl__is_ptr(ty(ptr)) && tl__is_block(ty(ptr)->elem)) {
-        tl__err("stores through block pointers (make_block_ptr) are not supported yet");
         return;
     }
     if (!tl__is_ptr(sca(ptr))) {
@@ -1711,4 +1705,236 @@ tl_tensor sem_math_unary(tl_unary op, tl_tensor x)
         return tl__err("tl.%s expects dtype %s but got %s (cast it with tl_to first)", names[op],
                        fp32_only ? "fp32" : "fp32 or fp64", TN(d, b1));
     return tl__tensor(b_op1(codes[op], 1, &x.handle, x.handle->type), ty(x));
+}
+
+/* ------------------------------------------------------------------ */
+/* Block pointers (make_block_ptr, advance, and loads/stores through them)  */
+/* ------------------------------------------------------------------ */
+
+bool sem_is_block_ptr(tl_tensor p)
+{
+    return p.kind == TL_K_TENSOR && tl__is_ptr(ty(p)) && tl__is_block(ty(p)->elem);
+}
+
+/* _convert_elem_to_ir_value(elem, require_i64) */
+static ct_value *bp_value(tl_tensor e, bool require_i64, const char *what)
+{
+    char b1[64];
+    if (e.kind == TL_K_BOOL)
+        return b_const_int(ct_type_int(B->m, 1), e.i != 0);
+    if (e.kind == TL_K_INT) {
+        if (!require_i64 && (e.i < -2147483648LL || e.i > 2147483647LL)) {
+            tl__err("Block pointers only support 32 bit `offsets/block_shape`, got a value %lld "
+                    "which is out of the range", (long long)e.i);
+            return NULL;
+        }
+        return b_const_int(ct_type_int(B->m, require_i64 ? 64 : 32), e.i);
+    }
+    if (e.kind != TL_K_TENSOR) {
+        tl__err("Unsupported element type in %s: %s", what, vty(e, b1, sizeof b1));
+        return NULL;
+    }
+    if (tl__is_block(ty(e)) && tl_numel(e) != 1) {
+        tl__err("Expected a scalar in shape/strides/offsets, got %s", TN(ty(e), b1));
+        return NULL;
+    }
+    const tl_type *d = sca(e);
+    if (!tl__is_int(d)) {
+        tl__err("Expected an integer scalar type in shape/strides/offsets, got %s", TN(d, b1));
+        return NULL;
+    }
+    if (d->sc != TL_INT64 && require_i64)
+        return b_int_cast(e.handle, ct_type_int(B->m, 64), tl__is_signed(d));
+    if (d->sc == TL_INT64 && !require_i64) {
+        tl__err("Block pointers only support 32 bit `offsets/block_shape`, add a `.to(tl.int32)` "
+                "or use regular indexing for 64 bit support");
+        return NULL;
+    }
+    return e.handle;
+}
+
+tl_tensor sem_make_block_ptr(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides,
+                             tl_tuple_t offsets, tl_shape_t block_shape, tl_ints_t order)
+{
+    char b1[96];
+    int r = block_shape.rank;
+    ct_value *ops[1 + 3 * CT_MAX_RANK];
+    if (r < 1 || r > CT_MAX_RANK)
+        return tl__err("make_block_ptr: block_shape needs 1 to %d dimensions, got %d", CT_MAX_RANK, r);
+    /* shapes and strides are converted to i64, offsets stay i32, in this order */
+    const tl_tuple_t *lists[3] = {&shape, &strides, &offsets};
+    for (int g = 0; g < 3; g++)
+        for (int i = 0; i < lists[g]->n; i++)
+            if (tl__is_poison(lists[g]->v[i]))
+                return tl__poison();
+    int k = 1;
+    for (int g = 0; g < 3; g++)
+        for (int i = 0; i < lists[g]->n && k < 1 + 3 * CT_MAX_RANK; i++) {
+            ct_value *v = bp_value(lists[g]->v[i], g < 2, g == 0 ? "shape" : g == 1 ? "strides" : "offsets");
+            if (!v)
+                return tl__poison();
+            ops[k++] = v;
+        }
+    if (base.kind != TL_K_TENSOR || !tl__is_ptr(ty(base)) || tl__is_block(ty(base)->elem))
+        return tl__err("Expected `base` to be a pointer type (but not a block pointer type or "
+                       "others), got %s", vty(base, b1, sizeof b1));
+    if (tl__is_bool(ty(base)->elem))
+        base = sem_cast(base, tl_pointer_type_ex(tl_int8, ty(base)->addrspace, false), NULL);
+    for (int i = 0; i < r; i++)
+        if (block_shape.d[i] < -2147483648LL || block_shape.d[i] > 2147483647LL)
+            return tl__err("Expected a list of constant integers (`int32_t` range) in `block_shape`");
+    bool seen[CT_MAX_RANK] = {0};
+    for (int i = 0; i < order.rank; i++) {
+        if (order.d[i] < 0 || order.d[i] >= order.rank || seen[order.d[i]])
+            return tl__err("Expected a permutation of (0, 1, ..., len(order)-1) in order");
+        seen[order.d[i]] = true;
+    }
+    if (shape.n != r || strides.n != r || offsets.n != r || order.rank != r)
+        return tl__err("Expected shape/strides/offsets/block_shape to have the same length "
+                       "(got %d, %d, %d, %d and order %d)", shape.n, strides.n, offsets.n, r,
+                       order.rank);
+    if (tl__is_poison(base))
+        return base;
+    ops[0] = base.handle;
+    const tl_type *blk = tl__block_type(ty(base)->elem, r, block_shape.d);
+    const tl_type *pt = tl_pointer_type_ex(blk, ty(base)->addrspace, false);
+    ct_op *op = b_op(CT_OP_TT_MAKE_TENSOR_PTR, 1 + 3 * r, ops, 1, (const ct_type *[]){tl__ir_type(pt)});
+    int64_t ord[CT_MAX_RANK];
+    for (int i = 0; i < r; i++)
+        ord[i] = order.d[i];
+    b_attr(op, "order", ct_attr_dense_array(B->m, ct_type_int(B->m, 32), r, ord));
+    return tl__tensor(&op->res[0], pt);
+}
+
+tl_tensor sem_advance(tl_tensor base, tl_tuple_t offsets)
+{
+    char b1[96];
+    ct_value *ops[1 + CT_MAX_RANK];
+    for (int i = 0; i < offsets.n; i++)
+        if (tl__is_poison(offsets.v[i]))
+            return tl__poison();
+    int k = 1;
+    for (int i = 0; i < offsets.n && k < 1 + CT_MAX_RANK; i++) {
+        ct_value *v = bp_value(offsets.v[i], false, "offsets");
+        if (!v)
+            return tl__poison();
+        ops[k++] = v;
+    }
+    if (!sem_is_block_ptr(base))
+        return tl__err("tl.advance expects a block pointer (made by make_block_ptr), got %s",
+                       vty(base, b1, sizeof b1));
+    if (offsets.n != ty(base)->elem->rank)
+        return tl__err("tl.advance: %d offsets for a block of rank %d", offsets.n,
+                       ty(base)->elem->rank);
+    ops[0] = base.handle;
+    ct_op *op = b_op(CT_OP_TT_ADVANCE, k, ops, 1, (const ct_type *[]){tl__ir_type(ty(base))});
+    return tl__tensor(&op->res[0], ty(base));
+}
+
+/* _canonicalize_boundary_check: sorted, each dimension once */
+static bool boundary_dims(tl_ints_t bc, int rank, int64_t *out, int *n)
+{
+    *n = bc.rank;
+    for (int i = 0; i < bc.rank; i++) {
+        if (bc.d[i] < 0 || bc.d[i] >= rank) {
+            tl__err("boundary_check dimension %lld is out of range for a block of rank %d",
+                    (long long)bc.d[i], rank);
+            return false;
+        }
+        out[i] = bc.d[i];
+    }
+    for (int i = 1; i < *n; i++)
+        for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            int64_t t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    for (int i = 1; i < *n; i++)
+        if (out[i] == out[i - 1]) {
+            tl__err("Duplicate dimension in `boundary_check`");
+            return false;
+        }
+    return true;
+}
+
+tl_tensor sem_load_block_ptr(tl_tensor ptr, tl_tensor mask, tl_tensor other, tl_ints_t boundary,
+                             const char *padding, const char *cache, const char *evict,
+                             bool is_volatile)
+{
+    const char *cw, *ew;
+    if (!cache_word(cache, true, &cw) || !evict_word(evict, &ew))
+        return tl__poison();
+    int pad = 0;
+    if (padding && *padding) {
+        if (!strcmp(padding, "zero"))
+            pad = 1;
+        else if (!strcmp(padding, "nan"))
+            pad = 2;
+        else
+            return tl__err("Padding option %s not supported", padding);
+    }
+    if (mask.kind != TL_K_NONE || other.kind != TL_K_NONE)
+        return tl__err("`mask` and `other` arguments cannot be specified for loading block pointers");
+    const tl_type *dst = ty(ptr)->elem, *elt = dst->elem;
+    if (tl__is_int(elt) && pad == 2)
+        return tl__err("Padding option `nan` is not supported for integer block pointers");
+    int64_t dims[CT_MAX_RANK];
+    int nd;
+    if (!boundary_dims(boundary, dst->rank, dims, &nd))
+        return tl__poison();
+    ct_op *op = b_op(CT_OP_TT_LOAD, 1, &ptr.handle, 1, (const ct_type *[]){tl__ir_type(dst)});
+    if (nd)
+        b_attr(op, "boundaryCheck", ct_attr_dense_array(B->m, ct_type_int(B->m, 32), nd, dims));
+    if (pad)
+        b_attr(op, "padding", ct_attr_int(B->m, ct_type_int(B->m, 32), pad));
+    if (cw)
+        b_attr(op, "cache", ct_attr_enum(B->m, cw));
+    if (ew)
+        b_attr(op, "evict", ct_attr_enum(B->m, ew));
+    if (is_volatile)
+        b_attr(op, "isVolatile", ct_attr_bool(B->m, true));
+    return tl__tensor(&op->res[0], dst);
+}
+
+void sem_store_block_ptr(tl_tensor ptr, tl_tensor val, tl_tensor mask, tl_ints_t boundary,
+                         const char *cache, const char *evict)
+{
+    const char *cw, *ew;
+    char b1[96], b2[96];
+    if (!cache_word(cache, false, &cw) || !evict_word(evict, &ew))
+        return;
+    if (mask.kind != TL_K_NONE) {
+        tl__err("`mask` and `other` arguments cannot be specified for loading block pointers");
+        return;
+    }
+    const tl_type *blk = ty(ptr)->elem, *elt = blk->elem;
+    if (!is_block(val)) {
+        val = sem_broadcast_shape(val, blk->rank, blk->shape);
+        if (tl__is_poison(val))
+            return;
+    }
+    if (!tl_type_eq(tl__with_elem(ty(val), tl_int1), tl__with_elem(blk, tl_int1))) {
+        char s1[64], s2[64];
+        shape_str(blk, s1, sizeof s1);
+        shape_str(ty(val), s2, sizeof s2);
+        tl__err("Block shape(%s) and value shape(%s) mismatch", s1, s2);
+        return;
+    }
+    if (!tl_type_eq(elt, sca(val))) {
+        tl__err("Block element type(%s) and value element type(%s) mismatch", TN(elt, b1),
+                TN(sca(val), b2));
+        return;
+    }
+    int64_t dims[CT_MAX_RANK];
+    int nd;
+    if (!boundary_dims(boundary, blk->rank, dims, &nd))
+        return;
+    ct_value *ops[2] = {ptr.handle, val.handle};
+    ct_op *op = b_op(CT_OP_TT_STORE, 2, ops, 0, NULL);
+    if (nd)
+        b_attr(op, "boundaryCheck", ct_attr_dense_array(B->m, ct_type_int(B->m, 32), nd, dims));
+    if (cw)
+        b_attr(op, "cache", ct_attr_enum(B->m, cw));
+    if (ew)
+        b_attr(op, "evict", ct_attr_enum(B->m, ew));
 }

@@ -187,6 +187,30 @@ TL_KERNEL(ops_sort, (x_ptr, i_ptr, y_ptr, j_ptr), (int, BLOCK_M), (int, BLOCK_N)
     tl_store(tl_add(j_ptr, offs), tl_add(tl_sort(iv, .dim = 1), tl_flip(iv, -1)));
 }
 
+TL_KERNEL(ops_block_ptr, (a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                          stride_cm, stride_cn), (int, BLOCK_M), (int, BLOCK_N), (int, BLOCK_K))
+{
+    tl_tensor pid_m = tl_program_id(0);
+    tl_tensor pid_n = tl_program_id(1);
+    tl_tensor a_block_ptr = tl_make_block_ptr(a_ptr, tl_tuple(M, K), tl_tuple(stride_am, stride_ak),
+                                              tl_tuple(tl_mul(pid_m, BLOCK_M), 0), tl_shape(BLOCK_M, BLOCK_K), tl_ints(1, 0));
+    tl_tensor b_block_ptr = tl_make_block_ptr(b_ptr, tl_tuple(K, N), tl_tuple(stride_bk, stride_bn),
+                                              tl_tuple(0, tl_mul(pid_n, BLOCK_N)), tl_shape(BLOCK_K, BLOCK_N), tl_ints(1, 0));
+    tl_tensor acc = tl_zeros(tl_shape(BLOCK_M, BLOCK_N), tl_float32);
+    TL_FOR(k, tl_range(0, K, BLOCK_K), a_block_ptr, b_block_ptr, acc)
+    {
+        tl_tensor a = tl_load(a_block_ptr, .boundary_check = tl_ints(0, 1), .padding_option = "zero");
+        tl_tensor b = tl_load(b_block_ptr, .boundary_check = tl_ints(1, 0), .padding_option = "zero");
+        acc = tl_add(acc, tl_dot(a, b));
+        a_block_ptr = tl_advance(a_block_ptr, tl_tuple(0, BLOCK_K));
+        b_block_ptr = tl_advance(b_block_ptr, tl_tuple(BLOCK_K, 0));
+    }
+    tl_tensor c_block_ptr = tl_make_block_ptr(c_ptr, tl_tuple(M, N), tl_tuple(stride_cm, stride_cn),
+                                              tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_shape(BLOCK_M, BLOCK_N),
+                                              tl_ints(1, 0));
+    tl_store(c_block_ptr, tl_to(acc, tl_float16), .boundary_check = tl_ints(0, 1));
+}
+
 TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
 {
     tl_tensor offs = tl_arange(0, BLOCK);
@@ -321,6 +345,9 @@ TL_CONFIGS(ops_combine, {.name = "8x32", .signature = "x_ptr=*fp32:16 y_ptr=*fp3
 TL_CONFIGS(ops_sort,
     {.name = "4x16_k4", .signature = "x_ptr=*fp32:16 i_ptr=*i32:16 y_ptr=*fp32:16 j_ptr=*i32:16", .constexprs = "BLOCK_M=4 BLOCK_N=16 K=4"},
     {.name = "2x64_k8_fp16", .signature = "x_ptr=*fp16:16 i_ptr=*i32:16 y_ptr=*fp16:16 j_ptr=*i32:16", .constexprs = "BLOCK_M=2 BLOCK_N=64 K=8"});
+TL_CONFIGS(ops_block_ptr,
+    {.name = "64x64x32_tail", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 K=i32 stride_am=i32 stride_ak=1 stride_bk=i32 stride_bn=1 stride_cm=i32 stride_cn=1",
+     .constexprs = "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32", .problem = "M=100 N=72 K=90"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

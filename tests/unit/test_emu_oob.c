@@ -111,6 +111,23 @@ TL_KERNEL(k_write_input, (x_ptr, n), (int, BLOCK))
     tl_store(tl_add(x_ptr, offs), 1.0, .mask = tl_lt(offs, n)); MARK(L_in);
 }
 
+/* a BM x BN block of an M x N matrix through block pointers: rows checked only if CHECK_ROWS */
+static int L_bload;
+TL_KERNEL(k_block_ptr, (x_ptr, y_ptr, M, N), (int, BM), (int, BN), (bool, CHECK_ROWS))
+{
+    tl_tensor p = tl_make_block_ptr(x_ptr, tl_tuple(M, N), tl_tuple(N, 1), tl_tuple(tl_mul(tl_program_id(0), BM), 0),
+                                    tl_shape(BM, BN), tl_ints(1, 0));
+    tl_tensor x;
+    if (CHECK_ROWS) {
+        x = tl_load(p, .boundary_check = tl_ints(0, 1), .padding_option = "zero");
+    } else {
+        x = tl_load(p, .boundary_check = tl_ints(1)); MARK(L_bload);
+    }
+    tl_tensor q = tl_make_block_ptr(y_ptr, tl_tuple(M, N), tl_tuple(N, 1), tl_tuple(tl_mul(tl_program_id(0), BM), 0),
+                                    tl_shape(BM, BN), tl_ints(1, 0));
+    tl_store(q, tl_add(x, 0.5f), .boundary_check = tl_ints(0, 1));
+}
+
 static const char *SIG4 = "x_ptr=*fp32 y_ptr=*fp32 n=i32 shift=i32";
 
 typedef struct bufs {
@@ -437,6 +454,37 @@ static void t_lowest_program_reported(void **s)
     ct_emu_kernel_free(k);
 }
 
+static void t_block_ptr(void **s)
+{
+    (void)s;
+    enum { M = 10, N = 12 };
+    const char *sig = "x_ptr=*fp32 y_ptr=*fp32 M=i32 N=i32";
+    float x[M * N], y[M * N];
+    for (int i = 0; i < M * N; i++)
+        x[i] = (float)i;
+    /* rows and columns checked: 3 programs of 4 x 16 cover the 10 x 12 matrix exactly once */
+    ct_emu_kernel *k = emu_build(&k_block_ptr, sig, "BM=4 BN=16 CHECK_ROWS=True");
+    ct_emu *e = ct_emu_new();
+    int bx = ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+    int by = ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT);
+    ct_emu_arg a[] = {ct_emu_ptr(bx), ct_emu_ptr(by), ct_emu_int(M), ct_emu_int(N)};
+    ct_emu_result r;
+    assert_int_equal(emu_go(e, k, 3, 1, 1, 2, 4, a, &r), CT_EMU_OK);
+    for (int i = 0; i < M * N; i++)
+        assert_true(y[i] == x[i] + 0.5f);
+    ct_emu_kernel_free(k);
+    /* rows unchecked: program 2 reads rows 8..11 of a 10-row matrix; row 10 starts at element
+     * 120, one past the end, in lane 2 * 16 = 32 of the block */
+    k = emu_build(&k_block_ptr, sig, "BM=4 BN=16 CHECK_ROWS=False");
+    emu_go(e, k, 3, 1, 1, 1, 4, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_bload, __FILE__);
+    assert_int_equal(r.fault.pid[0], 2);
+    assert_int_equal(r.fault.lane, 32);
+    assert_int_equal(r.fault.offset, 480);
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +494,7 @@ int main(void)
         cmocka_unit_test(t_atomic_oob),             cmocka_unit_test(t_tile_2d),
         cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows),           cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
+        cmocka_unit_test(t_block_ptr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -240,6 +240,35 @@ TL_KERNEL(k_topk_desc, (x_ptr), (int, B))
     tl_store(tl_add(x_ptr, tl_arange(0, 4)), y);
 }
 
+/* block pointers: a mask on a block-pointer load, a boundary_check dimension out of range,
+ * shape and block_shape of different lengths, a store of another element type */
+TL_KERNEL(k_bp_mask, (x_ptr, n), (int, B))
+{
+    tl_tensor p = tl_make_block_ptr(x_ptr, tl_tuple(n), tl_tuple(1), tl_tuple(0), tl_shape(B), tl_ints(0));
+    line_of = __LINE__; tl_tensor x = tl_load(p, .mask = tl_lt(tl_arange(0, B), n));
+    tl_store(p, x);
+}
+
+TL_KERNEL(k_bp_check, (x_ptr, n), (int, B))
+{
+    tl_tensor p = tl_make_block_ptr(x_ptr, tl_tuple(n), tl_tuple(1), tl_tuple(0), tl_shape(B), tl_ints(0));
+    line_of = __LINE__; tl_tensor x = tl_load(p, .boundary_check = tl_ints(1));
+    tl_store(p, x);
+}
+
+TL_KERNEL(k_bp_len, (x_ptr, n), (int, B))
+{
+    line_of = __LINE__; tl_tensor p = tl_make_block_ptr(x_ptr, tl_tuple(n, n), tl_tuple(n, 1), tl_tuple(0, 0), tl_shape(B), tl_ints(0));
+    tl_store(p, tl_load(p));
+}
+
+TL_KERNEL(k_bp_store_type, (x_ptr, n), (int, B))
+{
+    tl_tensor p = tl_make_block_ptr(x_ptr, tl_tuple(n), tl_tuple(1), tl_tuple(0), tl_shape(B), tl_ints(0));
+    tl_tensor x = tl_load(p);
+    line_of = __LINE__; tl_store(p, tl_to(x, tl_float16));
+}
+
 static const char *FILE_NAME = "tests/unit/test_lang_errors.c";
 
 /* Builds k and checks it is refused with exactly `nerr` errors, the last at
@@ -434,6 +463,15 @@ static void t_sort_rules(void **s)
     expect_error(&k_topk_desc, "*fp32", "B=16", 1, "tl_topk has no descending= option");
 }
 
+static void t_block_ptr_rules(void **s)
+{
+    (void)s;
+    expect_error(&k_bp_mask, "*fp32 i32", "B=16", 1, "`mask` and `other` arguments cannot be specified for loading block pointers");
+    expect_error(&k_bp_check, "*fp32 i32", "B=16", 1, "boundary_check dimension 1 is out of range for a block of rank 1");
+    expect_error(&k_bp_len, "*fp32 i32", "B=16", 1, "Expected shape/strides/offsets/block_shape to have the same length");
+    expect_error(&k_bp_store_type, "*fp32 i32", "B=16", 1, "Block element type(fp32) and value element type(fp16) mismatch");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,7 +484,7 @@ int main(void)
         cmocka_unit_test(t_loop_type),         cmocka_unit_test(t_return_in_loop),
         cmocka_unit_test(t_bad_signature),   cmocka_unit_test(t_positional_options),
         cmocka_unit_test(t_jit_arity),         cmocka_unit_test(t_user_combine),
-        cmocka_unit_test(t_sort_rules),
+        cmocka_unit_test(t_sort_rules),        cmocka_unit_test(t_block_ptr_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
