@@ -122,6 +122,7 @@ typedef enum ct_float_kind {
 struct ct_type {
     ct_type_kind kind;
     int bits;                  /* INT width; FLOAT storage width */
+    int signedness;            /* INT: 0 signless (iN), 1 signed (siN), 2 unsigned (uiN) */
     ct_float_kind fk;          /* FLOAT */
     const ct_type *elem;       /* PTR pointee, TENSOR element, TENSORDESC block */
     int addrspace;             /* PTR */
@@ -137,6 +138,8 @@ struct ct_type {
 const ct_type *ct_type_none(ct_module *m);
 const ct_type *ct_type_index(ct_module *m);
 const ct_type *ct_type_int(ct_module *m, int bits);
+/* siN (signedness 1) and uiN (2), as in a signed integer tensor descriptor's block type */
+const ct_type *ct_type_int_signed(ct_module *m, int bits, int signedness);
 const ct_type *ct_type_float(ct_module *m, ct_float_kind fk);
 const ct_type *ct_type_ptr(ct_module *m, const ct_type *pointee, int addrspace);
 const ct_type *ct_type_tensor(ct_module *m, const ct_type *elem, int rank, const int64_t *shape);

@@ -77,9 +77,10 @@ typedef enum tl_scalar {
     TL_FP64
 } tl_scalar;
 
-typedef enum tl_type_kind { TL_TY_SCALAR, TL_TY_PTR, TL_TY_BLOCK } tl_type_kind;
+typedef enum tl_type_kind { TL_TY_SCALAR, TL_TY_PTR, TL_TY_BLOCK, TL_TY_DESC } tl_type_kind;
 
-/* A Triton type: a dtype, a pointer_type or a block_type. */
+/* A Triton type: a dtype, a pointer_type, a block_type or a tensor_descriptor type (DESC, elem =
+ * the block type). */
 typedef struct tl_type {
     tl_type_kind kind;
     tl_scalar sc;                /* SCALAR */
@@ -998,6 +999,29 @@ tl_tensor tl__make_block_ptr(tl_tensor base, tl_tuple_t shape, tl_tuple_t stride
 #define tl_advance(base, offsets) (TL__P(base), tl__pusht(offsets), tl__advance_s(TL_HERE))
 tl_tensor tl__advance_s(tl_src at);
 tl_tensor tl__advance(tl_tensor base, tl_tuple_t offsets, tl_src at);
+
+/*
+ * Tensor descriptors made in the kernel (TMA on Hopper):
+ *   desc = tl.make_tensor_descriptor(p, shape=[M, N], strides=[sm, 1], block_shape=[BM, BN])
+ *   desc = tl_make_tensor_descriptor(p, tl_tuple(M, N), tl_tuple(sm, 1), tl_shape(BM, BN))
+ *   x = desc.load([m0, n0])       ->  x = tl_desc_load(desc, tl_tuple(m0, n0))
+ *   desc.store([m0, n0], x)       ->  tl_desc_store(desc, tl_tuple(m0, n0), x)
+ * (tl.load_tensor_descriptor / tl.store_tensor_descriptor are the same two.)  Option:
+ * .padding_option = "nan" (default "zero": what a load reads outside the tensor).
+ */
+typedef struct tl_desc_opts {
+    const char *padding_option;
+    TL__OPTS_TAIL;
+} tl_desc_opts;
+#define tl_make_tensor_descriptor(base, shape, strides, block_shape, ...)                    \
+    (TL__P(base), tl__pusht(shape), tl__pusht(strides),                                       \
+     tl__make_tensor_descriptor_s((block_shape), TL__OPTS(tl_desc_opts, TL__POS, __VA_ARGS__), TL_HERE))
+tl_tensor tl__make_tensor_descriptor_s(tl_shape_t block_shape, tl_desc_opts o, tl_src at);
+#define tl_desc_load(desc, offsets) (TL__P(desc), tl__pusht(offsets), tl__desc_load_s(TL_HERE))
+tl_tensor tl__desc_load_s(tl_src at);
+#define tl_desc_store(desc, offsets, value)                                                   \
+    (TL__P(desc), tl__pusht(offsets), TL__P(value), tl__desc_store_s(TL_HERE))
+void tl__desc_store_s(tl_src at);
 
 /*
  * tl.reduce(input, axis, combine_fn, keep_dims=False) and

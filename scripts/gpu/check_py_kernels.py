@@ -807,6 +807,17 @@ def check_ops_block_ptr(ctx):
     return [compare("c", c, ref, 1e-2, 1e-2)]
 
 
+def check_ops_tensor_desc(ctx):
+    m, n = ctx.problem["M"], ctx.problem["N"]
+    bm, bn = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"]
+    # descriptors made in the kernel live in global scratch, which Triton asks the allocator for
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
+    a = ctx.randn(m, n, dtype=torch.float16)
+    c = ctx.out(m, n, dtype=torch.float16)
+    ctx.launch((cdiv(m, bm), cdiv(n, bn)), ctx.dev(a), c, m, n, n, n)
+    return [compare_exact("c", c, a * 2)]
+
+
 def check_ops_shape(ctx):
     block = ctx.const["BLOCK"]
     x = ctx.randn(block)
@@ -928,6 +939,7 @@ CHECKS = {
     "ops_combine": check_ops_combine,
     "ops_sort": check_ops_sort,
     "ops_block_ptr": check_ops_block_ptr,
+    "ops_tensor_desc": check_ops_tensor_desc,
     "ops_shape": check_ops_shape,
     "ops_memory": check_ops_memory,
     "ops_dot": check_ops_dot,

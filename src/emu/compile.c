@@ -162,6 +162,8 @@ int emu_cc_ek_of(const ct_type *t)
         return -1;
     case CT_TY_PTR:
         return t->elem && t->elem->kind == CT_TY_TENSOR ? EK_BPTR : EK_PTR;
+    case CT_TY_TENSORDESC:
+        return EK_BPTR; /* a descriptor is a block pointer at offset 0 */
     default:
         return -1;
     }
@@ -754,6 +756,10 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     case CT_OP_TT_MAKE_TENSOR_PTR:
     case CT_OP_TT_ADVANCE:
         return emu_cc_bptr(C, op);
+    case CT_OP_TT_MAKE_TENSOR_DESC:
+    case CT_OP_TT_DESCRIPTOR_LOAD:
+    case CT_OP_TT_DESCRIPTOR_STORE:
+        return emu_cc_desc(C, op);
     case CT_OP_TT_DOT:
         return emu_cc_dot(C, op);
     case CT_OP_TT_REDUCE:

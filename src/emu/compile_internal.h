@@ -120,6 +120,7 @@ bool emu_cc_cast(cctx *C, const ct_op *op);
 bool emu_cc_shape_op(cctx *C, const ct_op *op);
 bool emu_cc_memory(cctx *C, const ct_op *op);
 bool emu_cc_bptr(cctx *C, const ct_op *op);
+bool emu_cc_desc(cctx *C, const ct_op *op);
 bool emu_cc_dot(cctx *C, const ct_op *op);
 bool emu_cc_print(cctx *C, const ct_op *op);
 emu_shape_aux *emu_cc_shape_aux(cctx *C, const ct_type *src, const ct_type *dst);

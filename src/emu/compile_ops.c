@@ -744,6 +744,86 @@ bool emu_cc_bptr(cctx *C, const ct_op *op)
     return true;
 }
 
+/* ---- tensor descriptors ---------------------------------------------------------------------------------- */
+
+bool emu_cc_desc(cctx *C, const ct_op *op)
+{
+    if (!emu_cc_no_batch(C, op))
+        return false;
+    if (op->code == CT_OP_TT_MAKE_TENSOR_DESC) {
+        int r = (op->nopnds - 1) / 2;
+        const ct_type *dt = op->res[0].type;
+        if (r < 1 || r > CT_MAX_RANK || op->nopnds != 1 + 2 * r || dt->kind != CT_TY_TENSORDESC) {
+            emu_cc_err(C, op, "malformed make_tensor_descriptor");
+            return false;
+        }
+        bptr_ops *o = emu_cc_aux(C, sizeof *o);
+        int d = emu_cc_new_val(C, op, dt);
+        o->rank = r;
+        o->base = OFF(emu_cc_val(C, op, op->opnds[0]));
+        o->shape_ek = emu_cc_opnd_ek(op, 1);
+        o->stride_ek = emu_cc_opnd_ek(op, 1 + r);
+        for (int j = 0; j < r; j++) {
+            o->shape[j] = OFF(emu_cc_val(C, op, op->opnds[1 + j]));
+            o->strides[j] = OFF(emu_cc_val(C, op, op->opnds[1 + r + j]));
+        }
+        static const char *const pw[] = {"zero", "nan"};
+        static const int pv[] = {1, 2};
+        o->fill = emu_cc_attr_enum(op, "padding", pw, 2, pv, 1);
+        int i = emu_cc_emit(C, emu_h_make_desc, op);
+        INS(i)->d = OFF(d);
+        INS(i)->x.p = o;
+        emu_cc_bind(C, &op->res[0], d);
+        return true;
+    }
+    const ct_type *dt = op->opnds[0]->type;
+    if (dt->kind != CT_TY_TENSORDESC || !dt->elem || dt->elem->kind != CT_TY_TENSOR) {
+        emu_cc_err(C, op, "the first operand is not a tensor descriptor");
+        return false;
+    }
+    const ct_type *blk = dt->elem;
+    int r = blk->rank;
+    bool store = op->code == CT_OP_TT_DESCRIPTOR_STORE;
+    if (r < 1 || r > CT_MAX_RANK || op->nopnds != 1 + r + store) {
+        emu_cc_err(C, op, "a descriptor access needs one index per dimension");
+        return false;
+    }
+    desc_ops *o = emu_cc_aux(C, sizeof *o);
+    int ek = emu_cc_ek_of(blk->elem);
+    if (ek < 0) {
+        emu_cc_err(C, op, "unsupported descriptor element type");
+        return false;
+    }
+    o->m.ek = (emu_ek)ek;
+    o->m.esize = emu_ek_size(o->m.ek);
+    o->m.rank = r;
+    for (int j = 0; j < r; j++)
+        o->m.shape[j] = blk->shape[j];
+    o->m.boundary = (uint32_t)((1ull << r) - 1);
+    o->idx_ek = emu_cc_opnd_ek(op, 1);
+    for (int j = 0; j < r; j++)
+        o->idx[j] = OFF(emu_cc_val(C, op, op->opnds[1 + j]));
+    int p = emu_cc_val(C, op, op->opnds[0]);
+    int i;
+    if (store) {
+        int v = emu_cc_val(C, op, op->opnds[1 + r]);
+        REQUIRE(ES_(v) == o->m.esize && NE_(v) == ct_type_numel(blk), "the value does not match the block");
+        i = emu_cc_emit(C, emu_h_desc_store, op);
+        INS(i)->b = OFF(v);
+        INS(i)->n = C->vals[v].n;
+    } else {
+        int d = emu_cc_new_val(C, op, op->res[0].type);
+        REQUIRE(ES_(d) == o->m.esize && NE_(d) == ct_type_numel(blk), "the result does not match the block");
+        i = emu_cc_emit(C, emu_h_desc_load, op);
+        INS(i)->d = OFF(d);
+        INS(i)->n = C->vals[d].n;
+        emu_cc_bind(C, &op->res[0], d);
+    }
+    INS(i)->a = OFF(p);
+    INS(i)->x.p = o;
+    return true;
+}
+
 /* ---- dot ---------------------------------------------------------------------------------------------------- */
 
 bool emu_cc_dot(cctx *C, const ct_op *op)

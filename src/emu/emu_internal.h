@@ -58,7 +58,7 @@ int emu_ek_int_bits(emu_ek k);
 typedef struct emu_bptr {
     uint64_t base;
     int32_t rank;
-    int32_t pad;
+    int32_t fill;       /* a tensor descriptor's padding: 1 zero (0 too), 2 nan */
     int64_t shape[CT_MAX_RANK];
     int64_t strides[CT_MAX_RANK];
     int32_t offsets[CT_MAX_RANK];
@@ -296,7 +296,18 @@ typedef struct bptr_ops {
     int rank;
     uint32_t base, shape[CT_MAX_RANK], strides[CT_MAX_RANK], offsets[CT_MAX_RANK];
     emu_ek shape_ek, stride_ek, off_ek;
+    int fill;                /* tt.make_tensor_descriptor's padding */
 } bptr_ops;
+
+/* tt.descriptor_load / tt.descriptor_store: the block, and the index operands */
+typedef struct desc_ops {
+    emu_mem_aux m;           /* the block's element kind and shape; every dimension checked */
+    uint32_t idx[CT_MAX_RANK];
+    emu_ek idx_ek;
+} desc_ops;
+int emu_h_make_desc(emu_frame *F, const emu_ins *I);
+int emu_h_desc_load(emu_frame *F, const emu_ins *I);
+int emu_h_desc_store(emu_frame *F, const emu_ins *I);
 
 int emu_h_make_bptr(emu_frame *F, const emu_ins *I);
 int emu_h_advance(emu_frame *F, const emu_ins *I);

@@ -910,3 +910,78 @@ int emu_h_store_bptr(emu_frame *F, const emu_ins *I)
     }
     return EMU_NEXT;
 }
+
+/* ---- tensor descriptors: block pointers at offset 0 whose every dimension is checked ---------- */
+
+int emu_h_make_desc(emu_frame *F, const emu_ins *I)
+{
+    const bptr_ops *o = I->x.p;
+    emu_bptr *b = SLOT(F, I->d, emu_bptr);
+    memset(b, 0, sizeof *b);
+    b->base = *SLOT(F, o->base, uint64_t);
+    b->rank = o->rank;
+    b->fill = o->fill;
+    for (int d = 0; d < o->rank; d++) {
+        b->shape[d] = emu_load_i64(o->shape_ek, F->mem + o->shape[d], 0);
+        b->strides[d] = emu_load_i64(o->stride_ek, F->mem + o->strides[d], 0);
+    }
+    return EMU_NEXT;
+}
+
+/* the descriptor moved to the access's indices */
+static emu_bptr desc_at(emu_frame *F, const emu_ins *I, const desc_ops *o)
+{
+    emu_bptr b = *SLOT(F, I->a, emu_bptr);
+    for (int d = 0; d < b.rank && d < o->m.rank; d++)
+        b.offsets[d] = (int32_t)emu_load_i64(o->idx_ek, F->mem + o->idx[d], 0);
+    return b;
+}
+
+/* elements outside the tensor read as the padding (TMA), all others must lie in a buffer */
+int emu_h_desc_load(emu_frame *F, const emu_ins *I)
+{
+    const desc_ops *o = I->x.p;
+    const emu_mem_aux *x = &o->m;
+    emu_bptr b = desc_at(F, I, o);
+    size_t es = x->esize;
+    uint8_t *d = F->mem + I->d;
+    const ct_emu *e = F->run->e;
+    win w = win_init();
+    for (int64_t i = 0; i < I->n; i++) {
+        uint64_t a;
+        if (!bptr_addr(&b, x, i, &a)) {
+            if (b.fill == 2 && emu_ek_is_float(x->ek))
+                emu_store_f64(x->ek, d, i, NAN);
+            else
+                memset(d + (size_t)i * es, 0, es);
+            continue;
+        }
+        uint8_t *h = resolve(e, &w, a, es, false);
+        if (!h)
+            return lane_fault(F, I, i, a, es, false);
+        memcpy(d + (size_t)i * es, h, es);
+    }
+    return EMU_NEXT;
+}
+
+/* elements outside the tensor are not written (TMA) */
+int emu_h_desc_store(emu_frame *F, const emu_ins *I)
+{
+    const desc_ops *o = I->x.p;
+    const emu_mem_aux *x = &o->m;
+    emu_bptr b = desc_at(F, I, o);
+    size_t es = x->esize;
+    const uint8_t *v = F->mem + I->b;
+    const ct_emu *e = F->run->e;
+    win w = win_init();
+    for (int64_t i = 0; i < I->n; i++) {
+        uint64_t a;
+        if (!bptr_addr(&b, x, i, &a))
+            continue;
+        uint8_t *h = resolve(e, &w, a, es, true);
+        if (!h)
+            return lane_fault(F, I, i, a, es, true);
+        memcpy(h, v + (size_t)i * es, es);
+    }
+    return EMU_NEXT;
+}

@@ -37,6 +37,7 @@ static uint64_t hash_of(const ct_type *t)
 {
     uint64_t h = mix(0, (uint64_t)t->kind);
     h = mix(h, (uint64_t)t->bits);
+    h = mix(h, (uint64_t)t->signedness);
     h = mix(h, (uint64_t)t->fk);
     h = mix(h, (uint64_t)(uintptr_t)t->elem);
     h = mix(h, (uint64_t)t->addrspace);
@@ -55,7 +56,8 @@ static uint64_t hash_of(const ct_type *t)
 /* same key, elements compared by pointer (they are interned already) */
 static bool same_key(const ct_type *a, const ct_type *b)
 {
-    if (a->kind != b->kind || a->bits != b->bits || a->fk != b->fk || a->elem != b->elem ||
+    if (a->kind != b->kind || a->bits != b->bits || a->signedness != b->signedness ||
+        a->fk != b->fk || a->elem != b->elem ||
         a->addrspace != b->addrspace || a->rank != b->rank || a->nin != b->nin ||
         a->nout != b->nout)
         return false;
@@ -126,6 +128,14 @@ const ct_type *ct_type_int(ct_module *m, int bits)
     return t;
 }
 
+const ct_type *ct_type_int_signed(ct_module *m, int bits, int signedness)
+{
+    if (!signedness)
+        return ct_type_int(m, bits);
+    ct_type k = {.kind = CT_TY_INT, .bits = bits, .signedness = signedness};
+    return intern(m, &k);
+}
+
 int ct_float_bits(ct_float_kind fk)
 {
     switch (fk) {
@@ -189,7 +199,7 @@ const ct_type *ct_type_import(ct_module *m, const ct_type *t)
     case CT_TY_INDEX:
         return ct_type_index(m);
     case CT_TY_INT:
-        return ct_type_int(m, t->bits);
+        return ct_type_int_signed(m, t->bits, t->signedness);
     case CT_TY_FLOAT:
         return ct_type_float(m, t->fk);
     case CT_TY_PTR:
@@ -221,7 +231,7 @@ bool ct_type_equal(const ct_type *a, const ct_type *b)
     case CT_TY_INDEX:
         return true;
     case CT_TY_INT:
-        return a->bits == b->bits;
+        return a->bits == b->bits && a->signedness == b->signedness;
     case CT_TY_FLOAT:
         return a->fk == b->fk;
     case CT_TY_PTR:
@@ -357,7 +367,7 @@ static void put_type(sbuf *b, const ct_type *t)
         put(b, "index");
         break;
     case CT_TY_INT:
-        put(b, "i");
+        put(b, t->signedness == 1 ? "si" : t->signedness == 2 ? "ui" : "i");
         put_int(b, t->bits);
         break;
     case CT_TY_FLOAT:

@@ -345,6 +345,46 @@ tl_tensor tl__make_block_ptr_s(tl_shape_t block_shape, tl_ints_t order, tl_src a
     return tl__make_block_ptr(base, shape, strides, offsets, block_shape, order, at);
 }
 
+tl_tensor tl__make_tensor_descriptor_s(tl_shape_t block_shape, tl_desc_opts o, tl_src at)
+{
+    tl_tuple_t strides = tl__popt(), shape = tl__popt();
+    tl_tensor base = tl__pop();
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (!tl__named(o.tl__unnamed, "tl_make_tensor_descriptor", at) || tl__is_poison(base))
+        return tl__poison();
+    return sem_make_tensor_descriptor(base, shape, strides, block_shape, o.padding_option);
+}
+
+tl_tensor tl__desc_load_s(tl_src at)
+{
+    tl_tuple_t offsets = tl__popt();
+    tl_tensor desc = tl__pop();
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (tl__is_poison(desc))
+        return desc;
+    return sem_descriptor_load(desc, offsets);
+}
+
+void tl__desc_store_s(tl_src at)
+{
+    tl_tensor value = tl__pop();
+    tl_tuple_t offsets = tl__popt();
+    tl_tensor desc = tl__pop();
+    if (!tl__active())
+        return;
+    tl__at(at);
+    if (tl__is_poison(desc) || tl__is_poison(value))
+        return;
+    value = sem_to_tensor(value);
+    if (tl__is_poison(value))
+        return;
+    sem_descriptor_store(desc, offsets, value);
+}
+
 tl_tensor tl__advance_s(tl_src at)
 {
     tl_tuple_t offsets = tl__popt();

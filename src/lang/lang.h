@@ -96,6 +96,12 @@ static inline const tl_type *tl__scalar(const tl_type *t)
     return t && t->kind == TL_TY_BLOCK ? t->elem : t;
 }
 
+const tl_type *tl__desc_type(const tl_type *block);
+static inline bool tl__is_desc(const tl_type *t)
+{
+    return t && t->kind == TL_TY_DESC;
+}
+
 static inline bool tl__is_block(const tl_type *t)
 {
     return t && t->kind == TL_TY_BLOCK;
@@ -277,6 +283,10 @@ tl_tensor sem_load_block_ptr(tl_tensor ptr, tl_tensor mask, tl_tensor other, tl_
                              bool is_volatile);
 void sem_store_block_ptr(tl_tensor ptr, tl_tensor val, tl_tensor mask, tl_ints_t boundary,
                          const char *cache, const char *evict);
+tl_tensor sem_make_tensor_descriptor(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides,
+                                     tl_shape_t block_shape, const char *padding_option);
+tl_tensor sem_descriptor_load(tl_tensor desc, tl_tuple_t offsets);
+void sem_descriptor_store(tl_tensor desc, tl_tuple_t offsets, tl_tensor value);
 tl_tensor sem_load(tl_tensor ptr, tl_tensor mask, tl_tensor other, const char *cache,
                    const char *evict, bool is_volatile);
 void sem_store(tl_tensor ptr, tl_tensor val, tl_tensor mask, const char *cache,

@@ -1938,3 +1938,163 @@ void sem_store_block_ptr(tl_tensor ptr, tl_tensor val, tl_tensor mask, tl_ints_t
     if (ew)
         b_attr(op, "evict", ct_attr_enum(B->m, ew));
 }
+
+/* ------------------------------------------------------------------ */
+/* Tensor descriptors (device-side: make_tensor_descriptor, desc.load/store) */
+/* ------------------------------------------------------------------ */
+
+/* make_scalar(value, dtype): a constant, or a size-1 tensor cast to dtype */
+static tl_tensor desc_scalar(tl_tensor v, const tl_type *dt)
+{
+    char b1[96];
+    if (v.kind == TL_K_TENSOR) {
+        if (tl__is_block(ty(v)) && tl_numel(v) != 1)
+            return tl__err("only accepts size-1 tensor, got %s", TN(ty(v), b1));
+        return sem_cast(v, dt, NULL);
+    }
+    if (v.kind != TL_K_INT && v.kind != TL_K_BOOL)
+        return tl__err("tensor descriptor shapes and strides are integers, got %s", vty(v, b1, sizeof b1));
+    return sem_scalar_constant(v, dt);
+}
+
+tl_tensor sem_make_tensor_descriptor(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides,
+                                     tl_shape_t block_shape, const char *padding_option)
+{
+    char b1[96];
+    int nd = shape.n;
+    for (int i = 0; i < shape.n; i++)
+        if (tl__is_poison(shape.v[i]))
+            return tl__poison();
+    for (int i = 0; i < strides.n; i++)
+        if (tl__is_poison(strides.v[i]))
+            return tl__poison();
+    if (nd < 1 || nd > 5)
+        return tl__err("Expected 1 <= ndim <= 5 but got %d dimensions", nd);
+    if (strides.n != nd)
+        return tl__err("Expected %d strides but got %d", nd, strides.n);
+    if (block_shape.rank != nd)
+        return tl__err("Expected block_shape to have %d dimensions but got %d", nd, block_shape.rank);
+    if (base.kind != TL_K_TENSOR || !tl__is_ptr(ty(base)) || tl__is_block(ty(base)->elem))
+        return tl__err("make_tensor_descriptor expects a pointer as its base, got %s",
+                       vty(base, b1, sizeof b1));
+    const tl_type *elt = ty(base)->elem;
+    int elem_size = tl__prim_bits(elt) / 8;
+    int64_t contig = block_shape.d[nd - 1];
+    if (contig * elem_size < 16)
+        return tl__err("Descriptor block shape must have at least 16 bytes in the last dimension, "
+                       "but got %lld * %d = %lld bytes", (long long)contig, elem_size,
+                       (long long)(contig * elem_size));
+    tl_tensor last = strides.v[nd - 1];
+    if (last.kind != TL_K_INT || last.i != 1) {
+        if (last.kind == TL_K_INT)
+            return tl__err("Tensor descriptor last dim must be 1 but got %lld", (long long)last.i);
+        return tl__err("Tensor descriptor last dim must be the constant 1 (a runtime stride cannot "
+                       "be checked; Python fails on it too)");
+    }
+    int pad = 1;
+    if (padding_option && *padding_option) {
+        if (!strcmp(padding_option, "nan"))
+            pad = 2;
+        else if (strcmp(padding_option, "zero"))
+            return tl__err("Padding option %s not supported", padding_option);
+    }
+    ct_value *ops[1 + 2 * 5];
+    for (int i = 0; i < nd; i++) {
+        tl_tensor v = desc_scalar(shape.v[i], tl_int32);
+        if (tl__is_poison(v))
+            return v;
+        ops[1 + i] = v.handle;
+    }
+    for (int i = 0; i < nd; i++) {
+        tl_tensor v = desc_scalar(strides.v[i], tl_int64);
+        if (tl__is_poison(v))
+            return v;
+        ops[1 + nd + i] = v.handle;
+    }
+    if (tl__is_int(elt) && pad == 2)
+        return tl__err("Padding option `nan` is not supported for integer blocks");
+    const tl_type *blk = tl__block_type(elt, nd, block_shape.d);
+    const tl_type *dt = tl__desc_type(blk);
+    ops[0] = base.handle;
+    ct_op *op = b_op(CT_OP_TT_MAKE_TENSOR_DESC, 1 + 2 * nd, ops, 1, (const ct_type *[]){tl__ir_type(dt)});
+    if (pad != 1)
+        b_attr(op, "padding", ct_attr_int(B->m, ct_type_int(B->m, 32), pad));
+    return tl__tensor(&op->res[0], dt);
+}
+
+static bool desc_offsets(tl_tensor desc, tl_tuple_t offsets, ct_value **out)
+{
+    int nd = ty(desc)->elem->rank;
+    for (int i = 0; i < offsets.n; i++)
+        if (tl__is_poison(offsets.v[i]))
+            return false;
+    if (offsets.n != nd) {
+        tl__err("expected %d offsets, but got %d", nd, offsets.n);
+        return false;
+    }
+    for (int i = 0; i < nd; i++)
+        if (!(out[i] = bp_value(offsets.v[i], false, "offsets")))
+            return false;
+    return true;
+}
+
+static bool is_desc(tl_tensor d, const char *what)
+{
+    char b1[96];
+    if (d.kind == TL_K_TENSOR && tl__is_desc(ty(d)))
+        return true;
+    tl__err("%s expects a tensor descriptor (make_tensor_descriptor), got %s", what,
+            vty(d, b1, sizeof b1));
+    return false;
+}
+
+tl_tensor sem_descriptor_load(tl_tensor desc, tl_tuple_t offsets)
+{
+    if (!is_desc(desc, "descriptor load"))
+        return tl__poison();
+    ct_value *ops[1 + 5];
+    if (!desc_offsets(desc, offsets, ops + 1))
+        return tl__poison();
+    ops[0] = desc.handle;
+    const tl_type *blk = ty(desc)->elem;
+    ct_op *op = b_op(CT_OP_TT_DESCRIPTOR_LOAD, 1 + blk->rank, ops, 1, (const ct_type *[]){tl__ir_type(blk)});
+    return tl__tensor(&op->res[0], blk);
+}
+
+void sem_descriptor_store(tl_tensor desc, tl_tuple_t offsets, tl_tensor value)
+{
+    char b1[96], b2[96];
+    if (!is_desc(desc, "descriptor store"))
+        return;
+    const tl_type *blk = ty(desc)->elem, *elt = blk->elem;
+    int nd = blk->rank;
+    if (offsets.n != nd) {
+        tl__err("expected %d offsets, but got %d", nd, offsets.n);
+        return;
+    }
+    if (!is_block(value) || !tl_type_eq(tl__with_elem(ty(value), tl_int1), tl__with_elem(blk, tl_int1))) {
+        char s1[64], s2[64];
+        shape_str(blk, s1, sizeof s1);
+        if (is_block(value))
+            shape_str(ty(value), s2, sizeof s2);
+        else
+            snprintf(s2, sizeof s2, "a scalar");
+        tl__err("a descriptor store needs a value of the block's shape %s, got %s", s1, s2);
+        return;
+    }
+    if (!B->opts.implicit_store_casts && !store_conversion_ok(sca(value), elt)) {
+        tl__err("storing %s values through a descriptor of %s converts them implicitly; write "
+                "tl_to(value, ...) to make the conversion explicit (Python converts silently)",
+                TN(sca(value), b1), TN(elt, b2));
+        return;
+    }
+    value = sem_cast(value, elt, NULL);
+    if (tl__is_poison(value))
+        return;
+    ct_value *ops[1 + 5 + 1];
+    if (!desc_offsets(desc, offsets, ops + 1))
+        return;
+    ops[0] = desc.handle;
+    ops[1 + nd] = value.handle;
+    b_op(CT_OP_TT_DESCRIPTOR_STORE, 2 + nd, ops, 0, NULL);
+}

@@ -178,6 +178,12 @@ tl_dtype tl_pointer_type(tl_dtype elem)
     return tl_pointer_type_ex(elem, 1, false);
 }
 
+const tl_type *tl__desc_type(const tl_type *block)
+{
+    tl_type k = {.kind = TL_TY_DESC, .elem = block};
+    return alloc_type(&k);
+}
+
 const tl_type *tl__block_type(const tl_type *elem, int rank, const int64_t *shape)
 {
     tl_type k = {.kind = TL_TY_BLOCK, .elem = elem, .rank = rank};
@@ -198,6 +204,8 @@ bool tl_type_eq(tl_dtype a, tl_dtype b)
     case TL_TY_PTR:
         return a->addrspace == b->addrspace && a->is_const == b->is_const &&
                tl_type_eq(a->elem, b->elem);
+    case TL_TY_DESC:
+        return tl_type_eq(a->elem, b->elem);
     case TL_TY_BLOCK:
         if (a->rank != b->rank || !tl_type_eq(a->elem, b->elem))
             return false;
@@ -354,6 +362,14 @@ const ct_type *tl__ir_type(const tl_type *t)
     unsigned k = (unsigned)(((uintptr_t)t * 0x9e3779b97f4a7c15ull) >> 56) % TC_SLOTS;
     if (tc->slot[k].t == t && ir_type_of(tc->slot[k].ir, t, elem))
         return tc->slot[k].ir;
+    if (t->kind == TL_TY_DESC) {
+        /* the block of a signed integer descriptor has a signed element type (si32) */
+        const tl_type *be = t->elem->elem;
+        if (tl__is_int(be) && tl__is_signed(be) && !tl__is_bool(be))
+            elem = ct_type_tensor(m, ct_type_int_signed(m, tl__int_bits(be), 1), t->elem->rank,
+                                  t->elem->shape);
+        return ct_type_tensordesc(m, elem);
+    }
     const ct_type *ir = t->kind == TL_TY_PTR ? ct_type_ptr(m, elem, t->addrspace)
                                              : ct_type_tensor(m, elem, t->rank, t->shape);
     tc->slot[k].t = t;
@@ -366,6 +382,10 @@ void tl__mangle_type(const tl_type *t, ct_strbuf *out)
     switch (t->kind) {
     case TL_TY_PTR:
         ct_sb_putc(out, 'P');
+        tl__mangle_type(t->elem, out);
+        return;
+    case TL_TY_DESC:
+        ct_sb_puts(out, "TD");
         tl__mangle_type(t->elem, out);
         return;
     case TL_TY_BLOCK:
@@ -400,6 +420,9 @@ const char *tl_type_name(tl_dtype t, char *buf, size_t cap)
     } else if (t->kind == TL_TY_PTR) {
         const char *inner = tl_type_name(t->elem, buf, cap);
         ct_sb_printf(&b, "pointer<%s>", inner);
+    } else if (t->kind == TL_TY_DESC) {
+        char eb[160];
+        ct_sb_printf(&b, "tensor_descriptor<%s>", tl_type_name(t->elem, eb, sizeof eb));
     } else if (t->kind == TL_TY_BLOCK) {
         char eb[128];
         ct_sb_puts(&b, tl_type_name(t->elem, eb, sizeof eb));

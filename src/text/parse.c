@@ -667,9 +667,13 @@ static const fname float_names[] = {
 /* Scalar builtin types by name, or NULL: iN, index, none, float names. */
 static const ct_type *builtin_type(parser *P, span id)
 {
-    if (id.n >= 2 && id.s[0] == 'i' && isdigit((unsigned char)id.s[1])) {
+    /* siN and uiN: integers with a signedness (a signed tensor descriptor's block) */
+    int sg = id.n >= 3 && id.s[1] == 'i' && isdigit((unsigned char)id.s[2])
+                 ? (id.s[0] == 's' ? 1 : id.s[0] == 'u' ? 2 : 0)
+                 : 0;
+    if (sg || (id.n >= 2 && id.s[0] == 'i' && isdigit((unsigned char)id.s[1]))) {
         int bits = 0;
-        for (size_t i = 1; i < id.n; i++) {
+        for (size_t i = sg ? 2 : 1; i < id.n; i++) {
             if (!isdigit((unsigned char)id.s[i]))
                 return NULL;
             bits = bits * 10 + (id.s[i] - '0');
@@ -678,7 +682,7 @@ static const ct_type *builtin_type(parser *P, span id)
         }
         if (bits == 0)
             fail_at(P, id.s, "integer type of width 0");
-        return ct_type_int(P->m, bits);
+        return ct_type_int_signed(P->m, bits, sg);
     }
     if (span_is(id, "index"))
         return P->index;
@@ -857,6 +861,13 @@ static bool is_type_start(parser *P)
         return true;
     if (id.n >= 2 && id.s[0] == 'i' && isdigit((unsigned char)id.s[1])) {
         for (size_t i = 1; i < id.n; i++)
+            if (!isdigit((unsigned char)id.s[i]))
+                return false;
+        return true;
+    }
+    if (id.n >= 3 && (id.s[0] == 's' || id.s[0] == 'u') && id.s[1] == 'i' &&
+        isdigit((unsigned char)id.s[2])) {
+        for (size_t i = 2; i < id.n; i++)
             if (!isdigit((unsigned char)id.s[i]))
                 return false;
         return true;

@@ -211,6 +211,16 @@ TL_KERNEL(ops_block_ptr, (a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, st
     tl_store(c_block_ptr, tl_to(acc, tl_float16), .boundary_check = tl_ints(0, 1));
 }
 
+TL_KERNEL(ops_tensor_desc, (a_ptr, c_ptr, M, N, stride_am, stride_cm), (int, BLOCK_M), (int, BLOCK_N))
+{
+    tl_tensor pid_m = tl_program_id(0);
+    tl_tensor pid_n = tl_program_id(1);
+    tl_tensor a_desc = tl_make_tensor_descriptor(a_ptr, tl_tuple(M, N), tl_tuple(stride_am, 1), tl_shape(BLOCK_M, BLOCK_N));
+    tl_tensor c_desc = tl_make_tensor_descriptor(c_ptr, tl_tuple(M, N), tl_tuple(stride_cm, 1), tl_shape(BLOCK_M, BLOCK_N));
+    tl_tensor a = tl_desc_load(a_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)));
+    tl_desc_store(c_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_mul(a, 2));
+}
+
 TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
 {
     tl_tensor offs = tl_arange(0, BLOCK);
@@ -348,6 +358,9 @@ TL_CONFIGS(ops_sort,
 TL_CONFIGS(ops_block_ptr,
     {.name = "64x64x32_tail", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 K=i32 stride_am=i32 stride_ak=1 stride_bk=i32 stride_bn=1 stride_cm=i32 stride_cn=1",
      .constexprs = "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32", .problem = "M=100 N=72 K=90"});
+TL_CONFIGS(ops_tensor_desc,
+    {.name = "64x64_tail", .signature = "a_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 stride_am=i32:16 stride_cm=i32:16",
+     .constexprs = "BLOCK_M=64 BLOCK_N=64", .problem = "M=100 N=80"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

@@ -5,6 +5,8 @@
  * caught with the kernel, program id, lane, buffer, byte offset and the
  * C line of the offending builtin; masked-off lanes must not be reported.
  */
+#include <math.h>
+
 #include "emu_test.h"
 
 static int L_load, L_store, L_atomic, L_tile, L_cas, L_scalar, L_mis, L_ok, L_in;
@@ -126,6 +128,18 @@ TL_KERNEL(k_block_ptr, (x_ptr, y_ptr, M, N), (int, BM), (int, BN), (bool, CHECK_
     tl_tensor q = tl_make_block_ptr(y_ptr, tl_tuple(M, N), tl_tuple(N, 1), tl_tuple(tl_mul(tl_program_id(0), BM), 0),
                                     tl_shape(BM, BN), tl_ints(1, 0));
     tl_store(q, tl_add(x, 0.5f), .boundary_check = tl_ints(0, 1));
+}
+
+/* a BM x BN block of an M x N matrix through tensor descriptors (TMA): what lies outside the
+ * tensor reads as the padding and is not written; the tensor's own shape (SHAPE_M rows) may
+ * claim more than the buffer holds, which the emulator reports */
+static int L_dload;
+TL_KERNEL(k_desc, (x_ptr, y_ptr, M, N, SHAPE_M), (int, BM), (int, BN), (const char *, PAD))
+{
+    tl_tensor xd = tl_make_tensor_descriptor(x_ptr, tl_tuple(SHAPE_M, N), tl_tuple(N, 1), tl_shape(BM, BN), .padding_option = PAD);
+    tl_tensor yd = tl_make_tensor_descriptor(y_ptr, tl_tuple(M, N), tl_tuple(N, 1), tl_shape(BM, BN));
+    tl_tensor x = tl_desc_load(xd, tl_tuple(tl_mul(tl_program_id(0), BM), -4)); MARK(L_dload);
+    tl_desc_store(yd, tl_tuple(tl_mul(tl_program_id(0), BM), 0), tl_add(x, 0.5f));
 }
 
 static const char *SIG4 = "x_ptr=*fp32 y_ptr=*fp32 n=i32 shift=i32";
@@ -485,6 +499,43 @@ static void t_block_ptr(void **s)
     ct_emu_kernel_free(k);
 }
 
+static void t_tensor_desc(void **s)
+{
+    (void)s;
+    enum { M = 10, N = 16 };
+    const char *sig = "x_ptr=*fp32 y_ptr=*fp32 M=i32 N=i32 SHAPE_M=i32";
+    float x[M * N], y[M * N];
+    for (int i = 0; i < M * N; i++)
+        x[i] = (float)i;
+    /* 3 programs of 4 x 16 rows, read 4 columns to the left: columns -4..-1 and rows 10, 11
+     * are outside the tensor (NaN), and rows 10, 11 are not stored */
+    ct_emu_kernel *k = emu_build(&k_desc, sig, "BM=4 BN=16 PAD='nan'");
+    ct_emu *e = ct_emu_new();
+    int bx = ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+    int by = ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT);
+    ct_emu_arg a[] = {ct_emu_ptr(bx), ct_emu_ptr(by), ct_emu_int(M), ct_emu_int(N), ct_emu_int(M)};
+    ct_emu_result r;
+    assert_int_equal(emu_go(e, k, 3, 1, 1, 2, 5, a, &r), CT_EMU_OK);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            if (j < 4)
+                assert_true(isnan(y[i * N + j]));
+            else
+                assert_true(y[i * N + j] == x[i * N + j - 4] + 0.5f);
+        }
+    ct_emu_kernel_free(k);
+    /* the descriptor says 12 rows, the buffer has 10: row 10 (element 160) is outside it */
+    k = emu_build(&k_desc, sig, "BM=4 BN=16 PAD='zero'");
+    a[4] = ct_emu_int(12);
+    emu_go(e, k, 3, 1, 1, 1, 5, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_dload, __FILE__);
+    assert_int_equal(r.fault.pid[0], 2);
+    assert_int_equal(r.fault.lane, 2 * 16 + 4);
+    assert_int_equal(r.fault.offset, 640);
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -494,7 +545,7 @@ int main(void)
         cmocka_unit_test(t_atomic_oob),             cmocka_unit_test(t_tile_2d),
         cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows),           cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
-        cmocka_unit_test(t_block_ptr),
+        cmocka_unit_test(t_block_ptr), cmocka_unit_test(t_tensor_desc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

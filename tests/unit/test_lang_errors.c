@@ -269,6 +269,34 @@ TL_KERNEL(k_bp_store_type, (x_ptr, n), (int, B))
     line_of = __LINE__; tl_store(p, tl_to(x, tl_float16));
 }
 
+/* tensor descriptors: a last stride other than 1, a block row under 16 bytes, offsets of the wrong
+ * count, a stored value of another shape */
+TL_KERNEL(k_td_stride, (x_ptr, n), (int, B))
+{
+    line_of = __LINE__; tl_tensor d = tl_make_tensor_descriptor(x_ptr, tl_tuple(n, n), tl_tuple(n, 2), tl_shape(B, B));
+    tl_desc_store(d, tl_tuple(0, 0), tl_desc_load(d, tl_tuple(0, 0)));
+}
+
+TL_KERNEL(k_td_narrow, (x_ptr, n), (int, B))
+{
+    line_of = __LINE__; tl_tensor d = tl_make_tensor_descriptor(x_ptr, tl_tuple(n, n), tl_tuple(n, 1), tl_shape(B, 2));
+    tl_desc_store(d, tl_tuple(0, 0), tl_desc_load(d, tl_tuple(0, 0)));
+}
+
+TL_KERNEL(k_td_offsets, (x_ptr, n), (int, B))
+{
+    tl_tensor d = tl_make_tensor_descriptor(x_ptr, tl_tuple(n, n), tl_tuple(n, 1), tl_shape(B, B));
+    line_of = __LINE__; tl_tensor x = tl_desc_load(d, tl_tuple(0));
+    tl_desc_store(d, tl_tuple(0, 0), x);
+}
+
+TL_KERNEL(k_td_shape, (x_ptr, n), (int, B))
+{
+    tl_tensor d = tl_make_tensor_descriptor(x_ptr, tl_tuple(n, n), tl_tuple(n, 1), tl_shape(B, B));
+    tl_tensor x = tl_desc_load(d, tl_tuple(0, 0));
+    line_of = __LINE__; tl_desc_store(d, tl_tuple(0, 0), tl_sum(x, .axis = 0));
+}
+
 static const char *FILE_NAME = "tests/unit/test_lang_errors.c";
 
 /* Builds k and checks it is refused with exactly `nerr` errors, the last at
@@ -472,6 +500,15 @@ static void t_block_ptr_rules(void **s)
     expect_error(&k_bp_store_type, "*fp32 i32", "B=16", 1, "Block element type(fp32) and value element type(fp16) mismatch");
 }
 
+static void t_tensor_desc_rules(void **s)
+{
+    (void)s;
+    expect_error(&k_td_stride, "*fp32 i32", "B=16", 1, "Tensor descriptor last dim must be 1 but got 2");
+    expect_error(&k_td_narrow, "*fp32 i32", "B=16", 1, "at least 16 bytes in the last dimension, but got 2 * 4 = 8 bytes");
+    expect_error(&k_td_offsets, "*fp32 i32", "B=16", 1, "expected 2 offsets, but got 1");
+    expect_error(&k_td_shape, "*fp32 i32", "B=16", 1, "a descriptor store needs a value of the block's shape");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +522,7 @@ int main(void)
         cmocka_unit_test(t_bad_signature),   cmocka_unit_test(t_positional_options),
         cmocka_unit_test(t_jit_arity),         cmocka_unit_test(t_user_combine),
         cmocka_unit_test(t_sort_rules),        cmocka_unit_test(t_block_ptr_rules),
+        cmocka_unit_test(t_tensor_desc_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
