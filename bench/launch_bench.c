@@ -422,6 +422,41 @@ static int cmd_features(void)
     const ct_kernel_entry *sm = ct_kernel_find("softmax_kernel");
     const ct_kernel_entry *add = ct_kernel_find("add_kernel");
 
+    /* 0. a kernel that makes tensor descriptors: its global scratch comes from ct_launch */
+    {
+        const ct_kernel_entry *td = ct_kernel_find("ops_tensor_desc");
+        enum { M = 100, N = 80 };
+        static uint16_t ha[M * N], hc[M * N];
+        for (int i = 0; i < M * N; i++)
+            ha[i] = (uint16_t)(0x3c00 + (i % 512)); /* fp16 values in [1, 2) */
+        ct_kernel *k = NULL;
+        ct_devptr a = 0, c = 0;
+        ct_kernel_opts o = {.constexprs = "BLOCK_M=64 BLOCK_N=64"};
+        ct_status s = td ? ct_kernel_new(td->def, &o, &k) : CT_ERR_INVALID;
+        if (s == CT_OK)
+            s = ct_mem_alloc(&a, sizeof ha);
+        if (s == CT_OK)
+            s = ct_mem_alloc(&c, sizeof hc);
+        if (s == CT_OK)
+            s = ct_mem_upload(a, ha, sizeof ha);
+        if (s == CT_OK)
+            s = CT_LAUNCH(k, ct_grid(2, 2), NULL, ct_ptr(a, tl_float16), ct_ptr(c, tl_float16),
+                          ct_int(M), ct_int(N), ct_int(N), ct_int(N));
+        if (s == CT_OK)
+            s = ct_mem_download(hc, c, sizeof hc);
+        int bad = 0;
+        for (int i = 0; i < M * N && s == CT_OK; i++)
+            bad += hc[i] != (uint16_t)(ha[i] + 0x400); /* 2x: one more in the exponent */
+        snprintf(msg, sizeof msg, "%s; %d of %d elements differ from 2a", s == CT_OK ? "ok" : ct_errmsg(),
+                 bad, M * N);
+        feature("tensor descriptors made in the kernel (global scratch)", s == CT_OK && !bad, msg);
+        if (a)
+            ct_mem_free(a);
+        if (c)
+            ct_mem_free(c);
+        if (k)
+            ct_kernel_free(k);
+    }
     /* 1. a stream of our own */
     {
         lr_run r;
