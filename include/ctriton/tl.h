@@ -650,6 +650,24 @@ tl_tensor tl__rand(tl_rand_kind k, tl_tensor seed, tl_tensor offset, int n_round
 void tl__randint4x(tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out[4], tl_src at);
 #define tl_randint4x(seed, offset, out) (TL__P(seed), TL__P(offset), tl__randint4x_s((out), TL_HERE))
 void tl__randint4x_s(tl_tensor out[4], tl_src at);
+/* u1, u2, u3, u4 = tl.rand4x(seed, offsets); n1, ..., n4 = tl.randn4x(seed, offsets) */
+void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, tl_tensor out[4], tl_src at);
+#define tl_rand4x(seed, offset, out) (TL__P(seed), TL__P(offset), tl__rand4x_s(false, (out), TL_HERE))
+#define tl_randn4x(seed, offset, out) (TL__P(seed), TL__P(offset), tl__rand4x_s(true, (out), TL_HERE))
+void tl__rand4x_s(bool normal, tl_tensor out[4], tl_src at);
+/* c0, c1, c2, c3 = tl.philox(seed, c0, c1, c2, c3) (10 rounds) */
+void tl__philox(tl_tensor seed, tl_tensor c0, tl_tensor c1, tl_tensor c2, tl_tensor c3,
+                tl_tensor out[4], tl_src at);
+#define tl_philox(seed, c0, c1, c2, c3, out)                                                  \
+    (TL__P(seed), TL__P(c0), TL__P(c1), TL__P(c2), TL__P(c3), tl__philox_s((out), TL_HERE))
+void tl__philox_s(tl_tensor out[4], tl_src at);
+/* tl.uint_to_uniform_float(x); n1, n2 = tl.pair_uniform_to_normal(u1, u2) */
+tl_tensor tl__uint_to_uniform_float(tl_tensor x, tl_src at);
+#define tl_uint_to_uniform_float(x) tl__uint_to_uniform_float(tl_c(x), TL_HERE)
+void tl__pair_uniform_to_normal(tl_tensor u1, tl_tensor u2, tl_tensor out[2], tl_src at);
+#define tl_pair_uniform_to_normal(u1, u2, out)                                                \
+    (TL__P(u1), TL__P(u2), tl__pair_uniform_to_normal_s((out), TL_HERE))
+void tl__pair_uniform_to_normal_s(tl_tensor out[2], tl_src at);
 
 /* ------------------------------------------------------------------ */
 /* Compiler hints and debugging                                        */
@@ -978,6 +996,24 @@ void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at);
     static tl_tuple_t name##__body(int tl__unused TL__PARAMS params)
 
 #define TL_CALL_TUPLE(name, ...) TL_CALL(name, ##__VA_ARGS__)
+
+/* tl.softmax(x, dim=None, keep_dims=False, ieee_rounding=False) */
+typedef struct tl_softmax_opts {
+    int dim;            /* TL_AXIS_NONE (default): None, which softmax reads as 0 */
+    bool keep_dims;
+    bool ieee_rounding; /* accepted and ignored, as Triton's fdiv does */
+    TL__OPTS_TAIL;
+} tl_softmax_opts;
+#define tl_softmax(x, ...)                                                                    \
+    tl__softmax((x), TL__OPTS(tl_softmax_opts, .dim = TL_AXIS_NONE, TL__POS, __VA_ARGS__), TL_HERE)
+tl_tensor tl__softmax(tl_tensor x, tl_softmax_opts o, tl_src at);
+/* new_i, new_j = tl.swizzle2d(i, j, size_i, size_j, size_g):
+ * TL_UNPACK(tl_swizzle2d(i, j, size_i, size_j, size_g), new_i, new_j) */
+#define tl_swizzle2d(i, j, size_i, size_j, size_g)                                            \
+    (TL__P(i), TL__P(j), TL__P(size_i), TL__P(size_j), TL__P(size_g), tl__swizzle2d_s(TL_HERE))
+tl_tuple_t tl__swizzle2d_s(tl_src at);
+tl_tuple_t tl__swizzle2d(tl_tensor i, tl_tensor j, tl_tensor size_i, tl_tensor size_j,
+                         tl_tensor size_g, tl_src at);
 
 /*
  * Block pointers:

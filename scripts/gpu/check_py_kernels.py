@@ -818,6 +818,39 @@ def check_ops_tensor_desc(ctx):
     return [compare_exact("c", c, a * 2)]
 
 
+def check_ops_extras(ctx):
+    bm, bn, group = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"], ctx.const["GROUP"]
+    x = ctx.randn(bm, bn, scale=2.0)
+    y = ctx.out(bm * bn + bn, dtype=torch.float32)
+    r = ctx.out(bm, bn, dtype=torch.float32)
+    i = ctx.out(bm, bn, dtype=torch.int32)
+    seed = 1234
+    ctx.launch((1,), ctx.dev(x), y, r, i, seed)
+    x64 = x.double()
+    want_y = torch.cat([torch.softmax(x64, 1).flatten(), torch.softmax(x64[0], 0)])
+    # swizzle2d, as standard.py computes it
+    ii, jj = torch.meshgrid(torch.arange(bm), torch.arange(bn), indexing="ij")
+    ij = ii * bn + jj
+    size_gj = group * bn
+    off_i = (ij // size_gj) * group
+    size_g = torch.clamp(bm - off_i, max=group)
+    ij = ij % size_gj
+    want_i = (off_i + ij % size_g) * bn + ij // size_g
+    # the four Philox streams at offsets 0..BM*BN-1, their uniforms, Box-Muller pairs
+    offs = torch.arange(bm * bn, dtype=torch.int64).view(bm, bn)
+    u = [uint_to_uniform(c).double() for c in philox4x32(seed, offs)]
+    def pair(u1, u2):
+        u1 = torch.clamp(u1, min=1.0e-7)
+        rad = torch.sqrt(-2.0 * torch.log(u1))
+        th = 6.283185307179586 * u2
+        return rad * torch.cos(th), rad * torch.sin(th)
+    n1, n2 = pair(u[0], u[1])
+    n3, n4 = pair(u[2], u[3])
+    want_r = u[0] + u[1] + u[2] + u[3] + n1 + n2 + n3 + n4 + u[0] + n1 + n2
+    return [compare("y", y, want_y, 1e-7, 1e-5), compare_exact("i", i, want_i),
+            compare("r", r, want_r, 1e-4, 1e-4)]
+
+
 def check_ops_shape(ctx):
     block = ctx.const["BLOCK"]
     x = ctx.randn(block)
@@ -940,6 +973,7 @@ CHECKS = {
     "ops_sort": check_ops_sort,
     "ops_block_ptr": check_ops_block_ptr,
     "ops_tensor_desc": check_ops_tensor_desc,
+    "ops_extras": check_ops_extras,
     "ops_shape": check_ops_shape,
     "ops_memory": check_ops_memory,
     "ops_dot": check_ops_dot,

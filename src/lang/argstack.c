@@ -277,6 +277,32 @@ void tl__randint4x_s(tl_tensor out[4], tl_src at)
     tl__randint4x(seed, offset, 10, out, at);
 }
 
+void tl__rand4x_s(bool normal, tl_tensor out[4], tl_src at)
+{
+    tl_tensor offset = tl__pop(), seed = tl__pop();
+    tl__rand4x(normal, seed, offset, out, at);
+}
+
+void tl__philox_s(tl_tensor out[4], tl_src at)
+{
+    const tl_tensor *a = tl__popn(5);
+    tl_tensor v[5] = {a[0], a[1], a[2], a[3], a[4]};
+    tl__philox(v[0], v[1], v[2], v[3], v[4], out, at);
+}
+
+void tl__pair_uniform_to_normal_s(tl_tensor out[2], tl_src at)
+{
+    tl_tensor u2 = tl__pop(), u1 = tl__pop();
+    tl__pair_uniform_to_normal(u1, u2, out, at);
+}
+
+tl_tuple_t tl__swizzle2d_s(tl_src at)
+{
+    const tl_tensor *a = tl__popn(5);
+    tl_tensor v[5] = {a[0], a[1], a[2], a[3], a[4]};
+    return tl__swizzle2d(v[0], v[1], v[2], v[3], v[4], at);
+}
+
 void tl__device_print_s(const char *prefix, int n, bool hex, tl_src at)
 {
     const tl_tensor *a = tl__popn(n);

@@ -67,8 +67,14 @@ static inline bool tl__is_poison(tl_tensor x)
 }
 
 /* True when some argument is poison: the builtin returns poison silently.
- * `n` is the literal 2 or 3. */
+ * `n` is the literal 2, 3 or 5. */
 #define tl__any_poison(n, ...) tl__any_poison##n(__VA_ARGS__)
+
+static inline bool tl__any_poison5(tl_tensor a, tl_tensor b, tl_tensor c, tl_tensor d, tl_tensor e)
+{
+    return tl__is_poison(a) || tl__is_poison(b) || tl__is_poison(c) || tl__is_poison(d) ||
+           tl__is_poison(e) || !tl__cur;
+}
 
 static inline bool tl__any_poison2(tl_tensor a, tl_tensor b)
 {

@@ -239,3 +239,103 @@ void tl__randint4x(tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out
         for (int i = 0; i < 4; i++)
             out[i] = tl__poison();
 }
+
+/* ---- the rest of random.py's public functions ------------------------------------------------- */
+
+static const char *const so_names4[] = {"seed", "offsets", "n_rounds"};
+static const char *const pair_names[] = {"u1", "u2"};
+
+static int call_pair(tl_tensor u1, tl_tensor u2, tl_tensor *out)
+{
+    tl_tensor args[2] = {u1, u2};
+    return tl__jit(RND "pair_uniform_to_normal", 2, pair_names, args, 0, NULL, NULL,
+                   pair_uniform_to_normal_body, NULL, out);
+}
+
+/* @jit def rand4x(seed, offsets, n_rounds) */
+static void rand4x_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor i4[4];
+    if (call_randint4x(a[0], a[1], a[2], i4) != 4) {
+        r[0] = tl__poison();
+        return;
+    }
+    for (int k = 0; k < 4; k++)
+        r[k] = call_uniform(i4[k]);
+}
+
+static int call_rand4x(tl_tensor seed, tl_tensor offset, tl_tensor n_rounds, tl_tensor *out)
+{
+    tl_tensor args[3] = {seed, offset, n_rounds};
+    return tl__jit(RND "rand4x", 3, so_names4, args, 0, NULL, NULL, rand4x_body, NULL, out);
+}
+
+/* @jit def randn4x(seed, offset, n_rounds) */
+static void randn4x_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor u[4];
+    if (call_rand4x(a[0], a[1], a[2], u) != 4 || call_pair(u[0], u[1], r) != 2 ||
+        call_pair(u[2], u[3], r + 2) != 2)
+        r[0] = tl__poison();
+}
+
+void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, tl_tensor out[4], tl_src at)
+{
+    for (int i = 0; i < 4; i++)
+        out[i] = tl__poison();
+    if (!tl__active())
+        return;
+    tl__at(at);
+    if (tl__any_poison(2, seed, offset))
+        return;
+    tl_tensor args[3] = {seed, offset, I(10)}, r[4];
+    int n = normal ? tl__jit(RND "randn4x", 3, so_names, args, 0, NULL, NULL, randn4x_body, NULL, r)
+                   : call_rand4x(seed, offset, I(10), r);
+    if (n == 4)
+        for (int i = 0; i < 4; i++)
+            out[i] = r[i];
+}
+
+void tl__philox(tl_tensor seed, tl_tensor c0, tl_tensor c1, tl_tensor c2, tl_tensor c3,
+                tl_tensor out[4], tl_src at)
+{
+    static const char *const names[] = {"seed", "c0", "c1", "c2", "c3", "n_rounds"};
+    for (int i = 0; i < 4; i++)
+        out[i] = tl__poison();
+    if (!tl__active())
+        return;
+    tl__at(at);
+    if (tl__any_poison(5, seed, c0, c1, c2, c3))
+        return;
+    tl_tensor args[6] = {seed, c0, c1, c2, c3, I(10)}, r[4];
+    if (tl__jit(RND "philox", 6, names, args, 0, NULL, NULL, philox_body, NULL, r) == 4)
+        for (int i = 0; i < 4; i++)
+            out[i] = r[i];
+}
+
+tl_tensor tl__uint_to_uniform_float(tl_tensor x, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (tl__is_poison(x))
+        return x;
+    return call_uniform(x);
+}
+
+void tl__pair_uniform_to_normal(tl_tensor u1, tl_tensor u2, tl_tensor out[2], tl_src at)
+{
+    out[0] = out[1] = tl__poison();
+    if (!tl__active())
+        return;
+    tl__at(at);
+    if (tl__any_poison(2, u1, u2))
+        return;
+    tl_tensor r[2];
+    if (call_pair(u1, u2, r) == 2) {
+        out[0] = r[0];
+        out[1] = r[1];
+    }
+}

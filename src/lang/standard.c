@@ -924,6 +924,90 @@ tl_tensor tl__flip(tl_tensor x, int dim, tl_src at)
                : tl__poison();
 }
 
+/* ---- softmax, swizzle2d ------------------------------------------------------------------------ */
+
+static const char *const softmax_names[] = {"x", "dim", "keep_dims", "ieee_rounding"};
+
+/* @jit def softmax(x, dim=None, keep_dims=False, ieee_rounding=False) */
+static void softmax_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor x = a[0];
+    int dim = a[1].kind == TL_K_NONE ? 0 : (int)a[1].i;
+    bool keep_dims = a[2].i != 0;
+    tl_tensor margs[5] = {x, I(dim), F(false), F(true), F(keep_dims)}, m[2];
+    if (tl__jit(STD "max", 5, max_names, margs, 0, NULL, NULL, max_body, (void *)1, m) != 1) {
+        r[0] = tl__poison();
+        return;
+    }
+    tl_tensor z = tl__binop(TL_SUB, x, m[0], CUR);
+    tl_tensor num = tl__unary(TL_EXP, z, CUR);
+    tl_tensor sargs[4] = {num, I(dim), F(keep_dims), TL_NONE}, den[1];
+    sum_ud u = {NULL, false, false};
+    if (tl__jit(STD "sum", 4, sum_names, sargs, 0, NULL, NULL, sum_body, &u, den) != 1) {
+        r[0] = tl__poison();
+        return;
+    }
+    r[0] = tl__fdiv(num, den[0], CUR);
+}
+
+tl_tensor tl__softmax(tl_tensor x, tl_softmax_opts o, tl_src at)
+{
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    if (!tl__named(o.tl__unnamed, "tl_softmax", at) || tl__is_poison(x))
+        return tl__poison();
+    if (x.kind != TL_K_TENSOR)
+        return tl__err("tl_softmax needs a tensor");
+    tl_tensor args[4] = {x, o.dim == TL_AXIS_NONE ? TL_NONE : I(o.dim), F(o.keep_dims),
+                         F(o.ieee_rounding)},
+              out[1];
+    return tl__jit(STD "softmax", 4, softmax_names, args, 0, NULL, NULL, softmax_body, NULL, out) == 1
+               ? out[0]
+               : tl__poison();
+}
+
+static const char *const swizzle_names[] = {"i", "j", "size_i", "size_j", "size_g"};
+
+/* @jit def swizzle2d(i, j, size_i, size_j, size_g) */
+static void swizzle2d_body(const tl_tensor *a, tl_tensor *r, void *ud)
+{
+    (void)ud;
+    tl_tensor i = a[0], j = a[1], size_i = a[2], size_j = a[3], size_g = a[4];
+    /* "unrolled index in array" */
+    tl_tensor ij = tl__binop(TL_ADD, tl__binop(TL_MUL, i, size_j, CUR), j, CUR);
+    /* number of elements in `size_g` groups of `size_j` columns */
+    tl_tensor size_gj = tl__binop(TL_MUL, size_g, size_j, CUR);
+    /* index of the group in which (i,j) is */
+    tl_tensor group_id = tl__binop(TL_FLOORDIV, ij, size_gj, CUR);
+    /* row-index of the first element of this group */
+    tl_tensor off_i = tl__binop(TL_MUL, group_id, size_g, CUR);
+    /* last group may have fewer rows */
+    size_g = tl__minimum(tl__binop(TL_SUB, size_i, off_i, CUR), size_g,
+                         TL__OPTS(tl_minmax_opts, TL__POS), CUR);
+    /* linear index with respect to the first element in this group */
+    ij = tl__binop(TL_MOD, ij, size_gj, CUR);
+    /* new row and column indices */
+    r[0] = tl__binop(TL_ADD, off_i, tl__binop(TL_MOD, ij, size_g, CUR), CUR);
+    r[1] = tl__binop(TL_FLOORDIV, ij, size_g, CUR);
+}
+
+tl_tuple_t tl__swizzle2d(tl_tensor i, tl_tensor j, tl_tensor size_i, tl_tensor size_j,
+                         tl_tensor size_g, tl_src at)
+{
+    tl_tuple_t t = {0};
+    if (!tl__active())
+        return t;
+    tl__at(at);
+    if (tl__any_poison(5, i, j, size_i, size_j, size_g))
+        return t;
+    tl_tensor args[5] = {i, j, size_i, size_j, size_g};
+    int n = tl__jit(STD "swizzle2d", 5, swizzle_names, args, 0, NULL, NULL, swizzle2d_body, NULL, t.v);
+    t.n = n == 2 ? 2 : 0;
+    return t;
+}
+
 void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce_opts o, tl_src at)
 {
     *v = *i = tl__poison();

@@ -221,6 +221,27 @@ TL_KERNEL(ops_tensor_desc, (a_ptr, c_ptr, M, N, stride_am, stride_cm), (int, BLO
     tl_desc_store(c_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_mul(a, 2));
 }
 
+TL_KERNEL(ops_extras, (x_ptr, y_ptr, r_ptr, i_ptr, seed), (int, BLOCK_M), (int, BLOCK_N), (int, GROUP))
+{
+    tl_tensor rows = tl_arange(0, BLOCK_M);
+    tl_tensor cols = tl_arange(0, BLOCK_N);
+    tl_tensor offs = tl_add(tl_mul(tl_idx(rows, ":, None"), BLOCK_N), tl_idx(cols, "None, :"));
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_store(tl_add(y_ptr, offs), tl_softmax(x, .dim = 1, .keep_dims = true));
+    tl_store(tl_add(tl_add(y_ptr, BLOCK_M * BLOCK_N), cols), tl_softmax(tl_load(tl_add(x_ptr, cols))));
+    tl_tensor new_i, new_j;
+    TL_UNPACK(tl_swizzle2d(tl_idx(rows, ":, None"), tl_idx(cols, "None, :"), BLOCK_M, BLOCK_N, GROUP), new_i, new_j);
+    tl_store(tl_add(i_ptr, offs), tl_add(tl_mul(new_i, BLOCK_N), new_j));
+    tl_tensor u[4], n[4], c[4], g[2];
+    tl_rand4x(seed, offs, u);
+    tl_randn4x(seed, offs, n);
+    tl_philox(seed, offs, 0, 0, 0, c);
+    tl_tensor f = tl_uint_to_uniform_float(c[0]);
+    tl_pair_uniform_to_normal(u[0], u[1], g);
+    tl_store(tl_add(r_ptr, offs),
+             tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(u[0], u[1]), u[2]), u[3]), n[0]), n[1]), n[2]), n[3]), f), g[0]), g[1]));
+}
+
 TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
 {
     tl_tensor offs = tl_arange(0, BLOCK);
@@ -361,6 +382,8 @@ TL_CONFIGS(ops_block_ptr,
 TL_CONFIGS(ops_tensor_desc,
     {.name = "64x64_tail", .signature = "a_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 stride_am=i32:16 stride_cm=i32:16",
      .constexprs = "BLOCK_M=64 BLOCK_N=64", .problem = "M=100 N=80"});
+TL_CONFIGS(ops_extras,
+    {.name = "8x16_g3", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 r_ptr=*fp32:16 i_ptr=*i32:16 seed=i32", .constexprs = "BLOCK_M=8 BLOCK_N=16 GROUP=3"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

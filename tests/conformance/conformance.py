@@ -208,6 +208,24 @@ def ops_tensor_desc(a_ptr, c_ptr, M, N, stride_am, stride_cm, BLOCK_M: tl.conste
 
 
 @triton.jit
+def ops_extras(x_ptr, y_ptr, r_ptr, i_ptr, seed, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, GROUP: tl.constexpr):
+    rows = tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    offs = rows[:, None] * BLOCK_N + cols[None, :]
+    x = tl.load(x_ptr + offs)
+    tl.store(y_ptr + offs, tl.softmax(x, dim=1, keep_dims=True))
+    tl.store(y_ptr + BLOCK_M * BLOCK_N + cols, tl.softmax(tl.load(x_ptr + cols)))
+    new_i, new_j = tl.swizzle2d(rows[:, None], cols[None, :], BLOCK_M, BLOCK_N, GROUP)
+    tl.store(i_ptr + offs, new_i * BLOCK_N + new_j)
+    u1, u2, u3, u4 = tl.rand4x(seed, offs)
+    n1, n2, n3, n4 = tl.randn4x(seed, offs)
+    c0, c1, c2, c3 = tl.philox(seed, offs, 0, 0, 0)
+    f = tl.uint_to_uniform_float(c0)
+    g1, g2 = tl.pair_uniform_to_normal(u1, u2)
+    tl.store(r_ptr + offs, u1 + u2 + u3 + u4 + n1 + n2 + n3 + n4 + f + g1 + g2)
+
+
+@triton.jit
 def ops_shape(x_ptr, y_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
