@@ -1016,6 +1016,28 @@ tl_tuple_t tl__swizzle2d(tl_tensor i, tl_tensor j, tl_tensor size_i, tl_tensor s
                          tl_tensor size_g, tl_src at);
 
 /*
+ * tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+ *   y = tl_inline_asm_elementwise("mov.b32 $0, $1;", "=r,r", tl_tuple(x), tl_float32, true, 1);
+ *   TL_UNPACK(tl_inline_asm_elementwise(asm, cons, tl_tuple(a, b), tl_dtypes(tl_int32, tl_float32),
+ *                                       true, 4), c, d);
+ * One dtype gives a tensor, tl_dtypes(...) a tuple (Python's tuple of dtypes).  The emulator
+ * cannot run PTX: it refuses these kernels with the line.
+ */
+typedef struct tl_dtypes_t {
+    int n;
+    tl_dtype v[8];
+} tl_dtypes_t;
+#define tl_dtypes(...) ((tl_dtypes_t){TL__NARGS(__VA_ARGS__), {__VA_ARGS__}})
+#define tl_inline_asm_elementwise(asm_, constraints, args, dtype, is_pure, pack)              \
+    (tl__pusht(args),                                                                         \
+     _Generic((dtype), tl_dtypes_t: tl__inline_asm_n, default: tl__inline_asm_1)(             \
+         (asm_), (constraints), (dtype), (is_pure), (pack), TL_HERE))
+tl_tensor tl__inline_asm_1(const char *asm_, const char *constraints, tl_dtype dtype, bool is_pure,
+                           int pack, tl_src at);
+tl_tuple_t tl__inline_asm_n(const char *asm_, const char *constraints, tl_dtypes_t dtypes,
+                            bool is_pure, int pack, tl_src at);
+
+/*
  * Block pointers:
  *   tl.make_block_ptr(base, shape=(M, K), strides=(sm, sk), offsets=(pid * BM, 0),
  *                     block_shape=(BM, BK), order=(1, 0))

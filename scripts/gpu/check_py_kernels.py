@@ -75,7 +75,8 @@ INTERP_CASTS = {            # its fp32->fp8 casts lose the rounding carry (127.9
     "ops_cast": "fp32->fp8 and fp32->bf16 casts",
 }
 INTERP_BF16_MATH = ("geglu_kernel", "swiglu_kernel", "ops_float")   # bf16 arithmetic, not just casts
-INTERP_WRONG = {            # the interpreter computes something else
+INTERP_WRONG = {            # the interpreter computes something else (or cannot run it)
+    "ops_inline_asm": "PTX inline assembly",
     # ScanOps.generic_scan compares dimension numbers with the unwrapped axis (-2 != 0)
     "ops_combine": "associative_scan with a user combine function over a negative axis",
 }
@@ -851,6 +852,22 @@ def check_ops_extras(ctx):
             compare("r", r, want_r, 1e-4, 1e-4)]
 
 
+def check_ops_inline_asm(ctx):
+    block = ctx.const["BLOCK"]
+    x = ctx.randint(block, lo=-2 ** 31, hi=2 ** 31)
+    a = ctx.randint(block, lo=0, hi=256, dtype=torch.uint8)
+    b = ctx.randn(block, scale=100.0)
+    y = ctx.out(block, dtype=torch.int32)
+    c = ctx.out(block, dtype=torch.int32)
+    d = ctx.out(block, dtype=torch.float32)
+    ctx.launch((1,), ctx.dev(x), y, ctx.dev(a), ctx.dev(b), c, d)
+    u = x.to(torch.int64) & 0xFFFFFFFF
+    rot = ((u << 3) | (u >> 29)) & 0xFFFFFFFF
+    want_y = torch.where(rot >= 2 ** 31, rot - 2 ** 32, rot)
+    return [compare_exact("y", y, want_y), compare_exact("c", c, a.to(torch.int32)),
+            compare_exact("d", d, torch.maximum(a.float(), b))]
+
+
 def check_ops_shape(ctx):
     block = ctx.const["BLOCK"]
     x = ctx.randn(block)
@@ -974,6 +991,7 @@ CHECKS = {
     "ops_block_ptr": check_ops_block_ptr,
     "ops_tensor_desc": check_ops_tensor_desc,
     "ops_extras": check_ops_extras,
+    "ops_inline_asm": check_ops_inline_asm,
     "ops_shape": check_ops_shape,
     "ops_memory": check_ops_memory,
     "ops_dot": check_ops_dot,

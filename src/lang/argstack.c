@@ -303,6 +303,36 @@ tl_tuple_t tl__swizzle2d_s(tl_src at)
     return tl__swizzle2d(v[0], v[1], v[2], v[3], v[4], at);
 }
 
+tl_tensor tl__inline_asm_1(const char *asm_, const char *constraints, tl_dtype dtype, bool is_pure,
+                           int pack, tl_src at)
+{
+    tl_tuple_t args = tl__popt();
+    tl_tensor out[1];
+    if (!tl__active())
+        return tl__poison();
+    tl__at(at);
+    for (int i = 0; i < args.n; i++)
+        if (tl__is_poison(args.v[i]))
+            return tl__poison();
+    return sem_inline_asm(asm_, constraints, args, 1, &dtype, is_pure, pack, out) == 1 ? out[0]
+                                                                                      : tl__poison();
+}
+
+tl_tuple_t tl__inline_asm_n(const char *asm_, const char *constraints, tl_dtypes_t dtypes,
+                            bool is_pure, int pack, tl_src at)
+{
+    tl_tuple_t args = tl__popt(), r = {0};
+    if (!tl__active())
+        return r;
+    tl__at(at);
+    for (int i = 0; i < args.n; i++)
+        if (tl__is_poison(args.v[i]))
+            return r;
+    int n = sem_inline_asm(asm_, constraints, args, dtypes.n, dtypes.v, is_pure, pack, r.v);
+    r.n = n < 0 ? 0 : n;
+    return r;
+}
+
 void tl__device_print_s(const char *prefix, int n, bool hex, tl_src at)
 {
     const tl_tensor *a = tl__popn(n);

@@ -2098,3 +2098,63 @@ void sem_descriptor_store(tl_tensor desc, tl_tuple_t offsets, tl_tensor value)
     ops[1 + nd] = value.handle;
     b_op(CT_OP_TT_DESCRIPTOR_STORE, 2 + nd, ops, 0, NULL);
 }
+
+/* ------------------------------------------------------------------ */
+/* core.inline_asm_elementwise                                         */
+/* ------------------------------------------------------------------ */
+
+int sem_inline_asm(const char *asm_, const char *constraints, tl_tuple_t args, int ndt,
+                   const tl_type *const *dts, bool is_pure, int pack, tl_tensor *out)
+{
+    tl_tensor d[8] = {{0}};
+    int n = args.n > 8 ? 8 : args.n;
+    if (ndt < 1 || ndt > 8) {
+        tl__err("inline_asm_elementwise takes 1 to 8 result dtypes, got %d", ndt);
+        return -1;
+    }
+    for (int i = 0; i < ndt; i++)
+        if (!dts[i] || dts[i]->kind != TL_TY_SCALAR) {
+            tl__err("inline_asm_elementwise: result %d needs a scalar dtype", i);
+            return -1;
+        }
+    for (int i = 0; i < n; i++) {
+        d[i] = sem_to_tensor(args.v[i]);
+        if (tl__is_poison(d[i]))
+            return -1;
+    }
+    const tl_type *res[8];
+    for (int i = 0; i < ndt; i++)
+        res[i] = dts[i];
+    if (n) {
+        /* the broadcast shape over all the arguments */
+        tl_tensor bc = d[0];
+        for (int i = 0; i < n; i++) {
+            tl_tensor item = d[i];
+            if (!sem_binary_checking(&item, &bc, true, true, false, false))
+                return -1;
+        }
+        if (is_block(bc)) {
+            for (int i = 0; i < n; i++) {
+                tl_tensor other = bc;
+                if (!sem_binary_checking(&d[i], &other, true, true, false, false))
+                    return -1;
+            }
+            for (int i = 0; i < ndt; i++)
+                res[i] = tl__with_elem(ty(bc), dts[i]);
+        }
+    }
+    ct_value *h[8];
+    const ct_type *rt[8];
+    for (int i = 0; i < n; i++)
+        h[i] = d[i].handle;
+    for (int i = 0; i < ndt; i++)
+        rt[i] = tl__ir_type(res[i]);
+    ct_op *op = b_op(CT_OP_TT_INLINE_ASM, n, h, ndt, rt);
+    b_attr(op, "asm_string", ct_attr_str(B->m, asm_ ? asm_ : ""));
+    b_attr(op, "constraints", ct_attr_str(B->m, constraints ? constraints : ""));
+    b_attr(op, "packed_element", ct_attr_int(B->m, ct_type_int(B->m, 32), pack));
+    b_attr(op, "pure", ct_attr_bool(B->m, is_pure));
+    for (int i = 0; i < ndt; i++)
+        out[i] = tl__tensor(&op->res[i], res[i]);
+    return ndt;
+}

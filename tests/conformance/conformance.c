@@ -242,6 +242,28 @@ TL_KERNEL(ops_extras, (x_ptr, y_ptr, r_ptr, i_ptr, seed), (int, BLOCK_M), (int, 
              tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(u[0], u[1]), u[2]), u[3]), n[0]), n[1]), n[2]), n[3]), f), g[0]), g[1]));
 }
 
+TL_KERNEL(ops_inline_asm, (x_ptr, y_ptr, a_ptr, b_ptr, c_ptr, d_ptr), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    // rotate left by 3 (a funnel shift of x with itself); the 3 is broadcast like x
+    tl_tensor y = tl_inline_asm_elementwise("shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r,r,r", tl_tuple(x, x, 3), tl_int32,
+                                            true, 1);
+    tl_store(tl_add(y_ptr, offs), y);
+    tl_tensor a = tl_load(tl_add(a_ptr, offs));
+    tl_tensor b = tl_load(tl_add(b_ptr, offs));
+    // four uint8 of a packed in one register: c = a, d = max(float(a), b)
+    tl_tensor c, d;
+    TL_UNPACK(tl_inline_asm_elementwise(
+        "{ .reg .b8 t<4>; mov.b32 {t0, t1, t2, t3}, $8; cvt.u32.u8 $0, t0; cvt.u32.u8 $1, t1; "
+        "cvt.u32.u8 $2, t2; cvt.u32.u8 $3, t3; } cvt.rn.f32.s32 $4, $0; cvt.rn.f32.s32 $5, $1; "
+        "cvt.rn.f32.s32 $6, $2; cvt.rn.f32.s32 $7, $3; max.f32 $4, $4, $9; max.f32 $5, $5, $10; "
+        "max.f32 $6, $6, $11; max.f32 $7, $7, $12;", "=r,=r,=r,=r,=r,=r,=r,=r,r,r,r,r,r",
+        tl_tuple(a, b), tl_dtypes(tl_int32, tl_float32), true, 4), c, d);
+    tl_store(tl_add(c_ptr, offs), c);
+    tl_store(tl_add(d_ptr, offs), d);
+}
+
 TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
 {
     tl_tensor offs = tl_arange(0, BLOCK);
@@ -384,6 +406,8 @@ TL_CONFIGS(ops_tensor_desc,
      .constexprs = "BLOCK_M=64 BLOCK_N=64", .problem = "M=100 N=80"});
 TL_CONFIGS(ops_extras,
     {.name = "8x16_g3", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 r_ptr=*fp32:16 i_ptr=*i32:16 seed=i32", .constexprs = "BLOCK_M=8 BLOCK_N=16 GROUP=3"});
+TL_CONFIGS(ops_inline_asm,
+    {.name = "B256", .signature = "x_ptr=*i32:16 y_ptr=*i32:16 a_ptr=*u8:16 b_ptr=*fp32:16 c_ptr=*i32:16 d_ptr=*fp32:16", .constexprs = "BLOCK=256"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

@@ -226,6 +226,27 @@ def ops_extras(x_ptr, y_ptr, r_ptr, i_ptr, seed, BLOCK_M: tl.constexpr, BLOCK_N:
 
 
 @triton.jit
+def ops_inline_asm(x_ptr, y_ptr, a_ptr, b_ptr, c_ptr, d_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    # rotate left by 3 (a funnel shift of x with itself); the 3 is broadcast like x
+    y = tl.inline_asm_elementwise("shf.l.wrap.b32 $0, $1, $2, $3;", "=r,r,r,r", [x, x, 3], dtype=tl.int32,
+                                  is_pure=True, pack=1)
+    tl.store(y_ptr + offs, y)
+    a = tl.load(a_ptr + offs)
+    b = tl.load(b_ptr + offs)
+    # four uint8 of a packed in one register: c = a, d = max(float(a), b)
+    (c, d) = tl.inline_asm_elementwise(
+        asm="{ .reg .b8 t<4>; mov.b32 {t0, t1, t2, t3}, $8; cvt.u32.u8 $0, t0; cvt.u32.u8 $1, t1; "
+        "cvt.u32.u8 $2, t2; cvt.u32.u8 $3, t3; } cvt.rn.f32.s32 $4, $0; cvt.rn.f32.s32 $5, $1; "
+        "cvt.rn.f32.s32 $6, $2; cvt.rn.f32.s32 $7, $3; max.f32 $4, $4, $9; max.f32 $5, $5, $10; "
+        "max.f32 $6, $6, $11; max.f32 $7, $7, $12;", constraints="=r,=r,=r,=r,=r,=r,=r,=r,r,r,r,r,r",
+        args=[a, b], dtype=(tl.int32, tl.float32), is_pure=True, pack=4)
+    tl.store(c_ptr + offs, c)
+    tl.store(d_ptr + offs, d)
+
+
+@triton.jit
 def ops_shape(x_ptr, y_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
