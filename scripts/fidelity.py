@@ -41,7 +41,8 @@ def parse_signature(k):
     fn = getattr(mod, k["kernel"])
     names = list(fn.arg_names)
     sig, consts, attrs = {}, {}, {}
-    entries = k["signature"].replace(",", " ").split()
+    # entries end at a space or comma, except inside <...> (tensordesc<fp16[64,64]>)
+    entries = re.findall(r"(?:[^\s,<]|<[^>]*>)+", k["signature"])
     for pos, e in enumerate(entries):
         name, ty = e.split("=", 1) if "=" in e else (None, e)
         if name is None:

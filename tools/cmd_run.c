@@ -484,8 +484,10 @@ static int run_ttir(const run_opts *o)
         for (int i = 0; i < np; i++) {
             const ct_emu_param *p = ct_emu_kernel_param(k, i);
             fprintf(stderr, "  %d: %s (%s)\n", i, p->name,
-                    p->kind == CT_EMU_PARAM_PTR ? "pointer"
-                    : p->kind == CT_EMU_PARAM_INT ? "integer" : "float");
+                    p->kind == CT_EMU_PARAM_PTR    ? "pointer"
+                    : p->kind == CT_EMU_PARAM_DESC ? "tensor descriptor: its buffer, then shape and strides"
+                    : p->kind == CT_EMU_PARAM_INT  ? "integer"
+                                                   : "float");
         }
         ct_emu_kernel_free(k);
         return 2;

@@ -115,7 +115,15 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
                                  ct_diags *d);
 void ct_emu_kernel_free(ct_emu_kernel *k);
 
-typedef enum ct_emu_param_kind { CT_EMU_PARAM_PTR, CT_EMU_PARAM_INT, CT_EMU_PARAM_FLOAT } ct_emu_param_kind;
+/* DESC: a tensor descriptor made on the host (Python's TensorDescriptor): pass the buffer with
+ * ct_emu_ptr; the next `rank` parameters are its shape (i32) and the `rank` after them its
+ * strides in elements (i64), passed as integers, as Triton flattens it. */
+typedef enum ct_emu_param_kind {
+    CT_EMU_PARAM_PTR,
+    CT_EMU_PARAM_INT,
+    CT_EMU_PARAM_FLOAT,
+    CT_EMU_PARAM_DESC
+} ct_emu_param_kind;
 
 typedef struct ct_emu_param {
     const char *name;        /* from the argument's location, or "arg<i>" */
@@ -123,6 +131,7 @@ typedef struct ct_emu_param {
     int bits;                /* INT: 1..64; FLOAT: 16/32/64; PTR: 64 */
     ct_emu_dtype elem;       /* PTR: the pointee; FLOAT: the type */
     int divisibility;        /* tt.divisibility, 0 when absent */
+    int rank;                /* DESC: the block's rank */
 } ct_emu_param;
 
 const char *ct_emu_kernel_name(const ct_emu_kernel *k);

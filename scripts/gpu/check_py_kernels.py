@@ -868,6 +868,18 @@ def check_ops_inline_asm(ctx):
             compare_exact("d", d, torch.maximum(a.float(), b))]
 
 
+def check_ops_host_desc(ctx):
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    m, n = ctx.problem["M"], ctx.problem["N"]
+    bm, bn = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"]
+    a = ctx.randn(m, n)
+    c = ctx.out(m, n, dtype=torch.float32)
+    a_desc = TensorDescriptor.from_tensor(ctx.dev(a), [bm, bn])
+    c_desc = TensorDescriptor.from_tensor(c, [bm, bn])
+    ctx.launch((cdiv(m, bm), cdiv(n, bn)), a_desc, c_desc)
+    return [compare_exact("c", c, a + 1)]
+
+
 def check_ops_shape(ctx):
     block = ctx.const["BLOCK"]
     x = ctx.randn(block)
@@ -992,6 +1004,7 @@ CHECKS = {
     "ops_tensor_desc": check_ops_tensor_desc,
     "ops_extras": check_ops_extras,
     "ops_inline_asm": check_ops_inline_asm,
+    "ops_host_desc": check_ops_host_desc,
     "ops_shape": check_ops_shape,
     "ops_memory": check_ops_memory,
     "ops_dot": check_ops_dot,

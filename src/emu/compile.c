@@ -1124,13 +1124,32 @@ static bool setup_params(cctx *C, const ct_op *f)
         p->name = ct_arena_strdup(C->A, nm ? nm : buf);
         const ct_type *t = a->type;
         int ek = emu_cc_ek_of(t);
-        if (t->kind == CT_TY_TENSOR || ek < 0 || ek == EK_BPTR) {
+        if (t->kind == CT_TY_TENSORDESC && t->elem && t->elem->kind == CT_TY_TENSOR) {
+            /* a host descriptor, then its shape (i32) and strides (i64) */
+            int r = t->elem->rank, pe = emu_cc_ek_of(t->elem->elem);
+            bool ok = r >= 1 && r <= CT_MAX_RANK && i + 2 * r < entry->nargs && pe >= 0;
+            for (int j = 1; ok && j <= 2 * r; j++) {
+                const ct_type *x = entry->args[i + j]->type;
+                ok = x->kind == CT_TY_INT && x->bits == (j <= r ? 32 : 64);
+            }
+            if (!ok) {
+                emu_cc_err(C, f, "tensor descriptor parameter %s is not followed by its shape and "
+                                 "strides", p->name);
+                return false;
+            }
+            p->kind = CT_EMU_PARAM_DESC;
+            p->bits = 64;
+            p->elem = dtype_of_ek((emu_ek)pe);
+            p->rank = r;
+        } else if (t->kind == CT_TY_TENSOR || ek < 0 || ek == EK_BPTR) {
             char tb[128];
             ct_type_str(t, tb, sizeof tb);
             emu_cc_err(C, f, "kernel parameter %s has unsupported type %s", p->name, tb);
             return false;
         }
-        if (ek == EK_PTR) {
+        if (p->kind == CT_EMU_PARAM_DESC) {
+            /* set above */
+        } else if (ek == EK_PTR) {
             p->kind = CT_EMU_PARAM_PTR;
             p->bits = 64;
             int pe = emu_cc_ek_of(t->elem);

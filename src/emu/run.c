@@ -307,7 +307,10 @@ static ct_emu_status arg_error(ct_emu_result *res, const char *fmt, ...)
 
 static const char *kind_name(ct_emu_param_kind k)
 {
-    return k == CT_EMU_PARAM_PTR ? "a pointer" : k == CT_EMU_PARAM_INT ? "an integer" : "a float";
+    return k == CT_EMU_PARAM_PTR    ? "a pointer"
+           : k == CT_EMU_PARAM_DESC ? "a buffer (a tensor descriptor's base)"
+           : k == CT_EMU_PARAM_INT  ? "an integer"
+                                    : "a float";
 }
 
 static ct_emu_status check_args(const ct_emu *e, const ct_emu_kernel *k, int nargs,
@@ -323,10 +326,27 @@ static ct_emu_status check_args(const ct_emu *e, const ct_emu_kernel *k, int nar
                                                            : CT_EMU_PARAM_FLOAT;
         if (a->kind > CT_EMU_ARG_FLOAT)
             return arg_error(res, "argument %d (%s): unknown kind", i, p->name);
-        if (ak != p->kind && !(ak == CT_EMU_PARAM_INT && p->kind == CT_EMU_PARAM_FLOAT))
+        if (ak != p->kind && !(ak == CT_EMU_PARAM_INT && p->kind == CT_EMU_PARAM_FLOAT) &&
+            !(ak == CT_EMU_PARAM_PTR && p->kind == CT_EMU_PARAM_DESC))
             return arg_error(res, "argument %d (%s) must be %s, got %s", i, p->name,
                              kind_name(p->kind), kind_name(ak));
-        if (p->kind == CT_EMU_PARAM_PTR) {
+        if (p->kind == CT_EMU_PARAM_DESC) {
+            if (a->buffer < 0 || a->buffer >= e->nbufs)
+                return arg_error(res, "argument %d (%s): a tensor descriptor needs a buffer", i,
+                                 p->name);
+            if (a->offset < 0 || a->offset > (int64_t)(EMU_MAX_BUFFER_BYTES / 2))
+                return arg_error(res, "argument %d (%s): offset out of range", i, p->name);
+            for (int d = 0; d < p->rank; d++) {
+                const ct_emu_arg *sh = &args[i + 1 + d], *st = &args[i + 1 + p->rank + d];
+                if (sh->kind != CT_EMU_ARG_INT || st->kind != CT_EMU_ARG_INT || sh->i < 0)
+                    return arg_error(res, "argument %d (%s): the descriptor's shape and strides "
+                                     "(the %d integers after it) must be integers, the shape >= 0",
+                                     i, p->name, 2 * p->rank);
+            }
+            if (args[i + 2 * p->rank].i != 1)
+                return arg_error(res, "argument %d (%s): the descriptor's last stride must be 1, "
+                                 "got %lld", i, p->name, (long long)args[i + 2 * p->rank].i);
+        } else if (p->kind == CT_EMU_PARAM_PTR) {
             if (a->buffer < -1 || a->buffer >= e->nbufs)
                 return arg_error(res, "argument %d (%s): no buffer %d (%d registered)", i,
                                  p->name, a->buffer, e->nbufs);
@@ -380,6 +400,20 @@ static void write_args(const emu_run *R, uint8_t *mem)
         case CT_EMU_PARAM_PTR: {
             uint64_t v = a->buffer < 0 ? 0 : EMU_BASE(a->buffer) + (uint64_t)a->offset;
             memcpy(p, &v, 8);
+            break;
+        }
+        case CT_EMU_PARAM_DESC: {
+            const ct_emu_param *q = &k->params[i];
+            emu_bptr b;
+            memset(&b, 0, sizeof b);
+            b.base = EMU_BASE(a->buffer) + (uint64_t)a->offset;
+            b.rank = q->rank;
+            b.fill = 1; /* TensorDescriptor's default padding, zero */
+            for (int d = 0; d < q->rank; d++) {
+                b.shape[d] = R->args[i + 1 + d].i;
+                b.strides[d] = R->args[i + 1 + q->rank + d].i;
+            }
+            memcpy(p, &b, sizeof b);
             break;
         }
         case CT_EMU_PARAM_INT:

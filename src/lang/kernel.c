@@ -36,9 +36,47 @@ static char *skip_ws(char *p)
     return p;
 }
 
-/* One Triton type string ("*fp32", "*kbf16", "i32", ...); NULL if malformed. */
+/* "tensordesc<fp16[64,64]>": a tensor descriptor argument (host-side TMA descriptor) */
+static const tl_type *parse_desc_ty(const char *s)
+{
+    const char *lt = strchr(s, '<'), *lb = strchr(s, '['), *rb = strchr(s, ']');
+    if (!lt || !lb || !rb || lb < lt || rb < lb || strcmp(rb, "]>") != 0)
+        return NULL;
+    char dt[32];
+    size_t n = (size_t)(lb - lt - 1);
+    if (n == 0 || n >= sizeof dt)
+        return NULL;
+    memcpy(dt, lt + 1, n);
+    dt[n] = 0;
+    const tl_type *e = tl_dtype_from_name(dt);
+    if (!e)
+        return NULL;
+    int64_t shape[CT_MAX_RANK];
+    int rank = 0;
+    const char *p = lb + 1;
+    while (p < rb) {
+        while (p < rb && (*p == ' ' || *p == ','))
+            p++;
+        if (p >= rb)
+            break;
+        char *end;
+        long long v = strtoll(p, &end, 10);
+        if (end == p || v <= 0 || rank >= 5)
+            return NULL;
+        shape[rank++] = v;
+        p = end;
+    }
+    if (rank < 1)
+        return NULL;
+    return tl__desc_type(tl__block_type(e, rank, shape));
+}
+
+/* One Triton type string ("*fp32", "*kbf16", "i32", "tensordesc<fp16[64,64]>", ...); NULL if
+ * malformed. */
 static const tl_type *parse_ty(const char *s)
 {
+    if (!strncmp(s, "tensordesc<", 11))
+        return parse_desc_ty(s);
     if (*s == '*') {
         s++;
         bool is_const = false;
@@ -65,8 +103,11 @@ bool tl_parse_signature(const tl_kernel_def *k, const char *sig, tl_sig_param *o
     bool ok = true;
     while (*p) {
         char *start = p;
-        while (*p && !isspace((unsigned char)*p) && *p != ',')
+        int depth = 0; /* inside <...> a space or comma does not end the entry */
+        while (*p && (depth > 0 || (!isspace((unsigned char)*p) && *p != ','))) {
+            depth += *p == '<' ? 1 : *p == '>' ? -1 : 0;
             p++;
+        }
         char saved = *p;
         *p = 0;
         char *tok = start;
@@ -274,8 +315,8 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     const ct_loc *floc = b.loc;
 
     /* the public function */
-    const ct_type *ins[64];
-    ct_attr const *aattrs[64];
+    const ct_type *ins[256];
+    ct_attr const *aattrs[256];
     int nin = 0;
     for (int i = 0; i < k->nparams; i++) {
         if (sig[i].is_const_one)
@@ -285,6 +326,15 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
                             ct_attr_int(b.m, ct_type_int(b.m, 32), sig[i].divisibility)};
         aattrs[nin] = ct_attr_dict(b.m, sig[i].divisibility ? 1 : 0, &na);
         nin++;
+        if (tl__is_desc(sig[i].type)) {
+            /* a host descriptor comes with its shape (i32) and strides (i64), as Python
+             * flattens tensor_descriptor arguments */
+            int r = sig[i].type->elem->rank;
+            for (int j = 0; j < 2 * r; j++) {
+                ins[nin] = ct_type_int(b.m, j < r ? 32 : 64);
+                aattrs[nin++] = ct_attr_dict(b.m, 0, &na);
+            }
+        }
     }
     ct_op *func = ct_op_new(b.m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, floc);
     ct_op_set_attr_lit(b.m, func, "sym_name", ct_attr_str(b.m, k->name));
@@ -307,6 +357,9 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
         }
         ct_value *a = ct_block_add_arg(b.m, entry, ins[j++], ct_loc_name(b.m, k->params[i], floc));
         args[i] = tl__tensor(a, sig[i].type);
+        if (tl__is_desc(sig[i].type))
+            for (int x = 0; x < 2 * sig[i].type->elem->rank; x++)
+                ct_block_add_arg(b.m, entry, ins[j++], ct_loc_name(b.m, k->params[i], floc));
     }
     tl_fn fn = {.func = func, .nrets = -1};
     b.fn = &fn;

@@ -264,6 +264,14 @@ TL_KERNEL(ops_inline_asm, (x_ptr, y_ptr, a_ptr, b_ptr, c_ptr, d_ptr), (int, BLOC
     tl_store(tl_add(d_ptr, offs), d);
 }
 
+TL_KERNEL(ops_host_desc, (a_desc, c_desc), (int, BLOCK_M), (int, BLOCK_N))
+{
+    tl_tensor pid_m = tl_program_id(0);
+    tl_tensor pid_n = tl_program_id(1);
+    tl_tensor a = tl_desc_load(a_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)));
+    tl_desc_store(c_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_add(a, 1));
+}
+
 TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
 {
     tl_tensor offs = tl_arange(0, BLOCK);
@@ -408,6 +416,9 @@ TL_CONFIGS(ops_extras,
     {.name = "8x16_g3", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 r_ptr=*fp32:16 i_ptr=*i32:16 seed=i32", .constexprs = "BLOCK_M=8 BLOCK_N=16 GROUP=3"});
 TL_CONFIGS(ops_inline_asm,
     {.name = "B256", .signature = "x_ptr=*i32:16 y_ptr=*i32:16 a_ptr=*u8:16 b_ptr=*fp32:16 c_ptr=*i32:16 d_ptr=*fp32:16", .constexprs = "BLOCK=256"});
+TL_CONFIGS(ops_host_desc,
+    {.name = "64x32_fp32", .signature = "a_desc=tensordesc<fp32[64,32]> c_desc=tensordesc<fp32[64,32]>",
+     .constexprs = "BLOCK_M=64 BLOCK_N=32", .problem = "M=100 N=72"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

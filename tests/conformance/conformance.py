@@ -247,6 +247,14 @@ def ops_inline_asm(x_ptr, y_ptr, a_ptr, b_ptr, c_ptr, d_ptr, BLOCK: tl.constexpr
 
 
 @triton.jit
+def ops_host_desc(a_desc, c_desc, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    a = a_desc.load([pid_m * BLOCK_M, pid_n * BLOCK_N])
+    c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], a + 1)
+
+
+@triton.jit
 def ops_shape(x_ptr, y_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)

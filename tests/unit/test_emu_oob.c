@@ -142,6 +142,14 @@ TL_KERNEL(k_desc, (x_ptr, y_ptr, M, N, SHAPE_M), (int, BM), (int, BN), (const ch
     tl_desc_store(yd, tl_tuple(tl_mul(tl_program_id(0), BM), 0), tl_add(x, 0.5f));
 }
 
+/* the same through descriptors made on the host (kernel arguments) */
+static int L_hload;
+TL_KERNEL(k_host_desc, (xd, yd), (int, BM))
+{
+    tl_tensor x = tl_desc_load(xd, tl_tuple(tl_mul(tl_program_id(0), BM), 0)); MARK(L_hload);
+    tl_desc_store(yd, tl_tuple(tl_mul(tl_program_id(0), BM), 0), tl_add(x, 0.5f));
+}
+
 static const char *SIG4 = "x_ptr=*fp32 y_ptr=*fp32 n=i32 shift=i32";
 
 typedef struct bufs {
@@ -536,6 +544,45 @@ static void t_tensor_desc(void **s)
     ct_emu_kernel_free(k);
 }
 
+static void t_host_desc(void **s)
+{
+    (void)s;
+    enum { M = 10, N = 16 };
+    float x[M * N], y[M * N];
+    for (int i = 0; i < M * N; i++)
+        x[i] = (float)i;
+    ct_emu_kernel *k = emu_build(&k_host_desc, "xd=tensordesc<fp32[4,16]> yd=tensordesc<fp32[4,16]>", "BM=4");
+    assert_int_equal(ct_emu_kernel_nparams(k), 10); /* each: the descriptor, 2 shapes, 2 strides */
+    assert_int_equal(ct_emu_kernel_param(k, 0)->kind, CT_EMU_PARAM_DESC);
+    assert_int_equal(ct_emu_kernel_param(k, 0)->rank, 2);
+    ct_emu *e = ct_emu_new();
+    int bx = ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+    int by = ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT);
+    ct_emu_arg a[] = {ct_emu_ptr(bx), ct_emu_int(M), ct_emu_int(N), ct_emu_int(N), ct_emu_int(1),
+                      ct_emu_ptr(by), ct_emu_int(M), ct_emu_int(N), ct_emu_int(N), ct_emu_int(1)};
+    ct_emu_result r;
+    assert_int_equal(emu_go(e, k, 3, 1, 1, 2, 10, a, &r), CT_EMU_OK);
+    for (int i = 0; i < M * N; i++)
+        assert_true(y[i] == x[i] + 0.5f);
+    /* a descriptor of 12 rows over a buffer of 10: row 10 of x is outside the buffer */
+    a[1] = ct_emu_int(12);
+    emu_go(e, k, 3, 1, 1, 1, 10, a, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_hload, __FILE__);
+    assert_int_equal(r.fault.pid[0], 2);
+    assert_int_equal(r.fault.lane, 32);
+    /* the last stride must be 1, and the descriptor needs a buffer */
+    a[1] = ct_emu_int(M);
+    a[4] = ct_emu_int(2);
+    assert_int_equal(emu_go(e, k, 3, 1, 1, 1, 10, a, &r), CT_EMU_ERR_ARGS);
+    assert_non_null(strstr(r.fault.message, "last stride must be 1"));
+    a[4] = ct_emu_int(1);
+    a[0] = ct_emu_int(0);
+    assert_int_equal(emu_go(e, k, 3, 1, 1, 1, 10, a, &r), CT_EMU_ERR_ARGS);
+    assert_non_null(strstr(r.fault.message, "tensor descriptor"));
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -546,6 +593,7 @@ int main(void)
         cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows),           cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
         cmocka_unit_test(t_block_ptr), cmocka_unit_test(t_tensor_desc),
+        cmocka_unit_test(t_host_desc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
