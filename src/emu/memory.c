@@ -865,10 +865,12 @@ static bool bptr_addr(const emu_bptr *b, const emu_mem_aux *x, int64_t i, uint64
     return true;
 }
 
-int emu_h_load_bptr(emu_frame *F, const emu_ins *I)
+/* the elements of a block: those a checked dimension puts outside the tensor read as the
+ * padding (fill 2: NaN for floats; zero otherwise) or are not written; all others must lie in
+ * a buffer */
+static int block_load(emu_frame *F, const emu_ins *I, const emu_bptr *b, const emu_mem_aux *x,
+                      int fill)
 {
-    const emu_mem_aux *x = I->x.p;
-    const emu_bptr *b = SLOT(F, I->a, emu_bptr);
     size_t es = x->esize;
     uint8_t *d = F->mem + I->d;
     const ct_emu *e = F->run->e;
@@ -877,7 +879,7 @@ int emu_h_load_bptr(emu_frame *F, const emu_ins *I)
         uint64_t a;
         uint8_t *dst = d + (size_t)i * es;
         if (!bptr_addr(b, x, i, &a)) {
-            if (x->padding == 2 && emu_ek_is_float(x->ek))
+            if (fill == 2 && emu_ek_is_float(x->ek))
                 emu_store_f64(x->ek, d, i, NAN);
             else
                 memset(dst, 0, es);
@@ -891,10 +893,8 @@ int emu_h_load_bptr(emu_frame *F, const emu_ins *I)
     return EMU_NEXT;
 }
 
-int emu_h_store_bptr(emu_frame *F, const emu_ins *I)
+static int block_store(emu_frame *F, const emu_ins *I, const emu_bptr *b, const emu_mem_aux *x)
 {
-    const emu_mem_aux *x = I->x.p;
-    const emu_bptr *b = SLOT(F, I->a, emu_bptr);
     size_t es = x->esize;
     const uint8_t *v = F->mem + I->b;
     const ct_emu *e = F->run->e;
@@ -909,6 +909,17 @@ int emu_h_store_bptr(emu_frame *F, const emu_ins *I)
         memcpy(h, v + (size_t)i * es, es);
     }
     return EMU_NEXT;
+}
+
+int emu_h_load_bptr(emu_frame *F, const emu_ins *I)
+{
+    const emu_mem_aux *x = I->x.p;
+    return block_load(F, I, SLOT(F, I->a, emu_bptr), x, x->padding);
+}
+
+int emu_h_store_bptr(emu_frame *F, const emu_ins *I)
+{
+    return block_store(F, I, SLOT(F, I->a, emu_bptr), I->x.p);
 }
 
 /* ---- tensor descriptors: block pointers at offset 0 whose every dimension is checked ---------- */
@@ -937,51 +948,17 @@ static emu_bptr desc_at(emu_frame *F, const emu_ins *I, const desc_ops *o)
     return b;
 }
 
-/* elements outside the tensor read as the padding (TMA), all others must lie in a buffer */
+/* TMA: elements outside the tensor read as the descriptor's padding and are not written */
 int emu_h_desc_load(emu_frame *F, const emu_ins *I)
 {
     const desc_ops *o = I->x.p;
-    const emu_mem_aux *x = &o->m;
     emu_bptr b = desc_at(F, I, o);
-    size_t es = x->esize;
-    uint8_t *d = F->mem + I->d;
-    const ct_emu *e = F->run->e;
-    win w = win_init();
-    for (int64_t i = 0; i < I->n; i++) {
-        uint64_t a;
-        if (!bptr_addr(&b, x, i, &a)) {
-            if (b.fill == 2 && emu_ek_is_float(x->ek))
-                emu_store_f64(x->ek, d, i, NAN);
-            else
-                memset(d + (size_t)i * es, 0, es);
-            continue;
-        }
-        uint8_t *h = resolve(e, &w, a, es, false);
-        if (!h)
-            return lane_fault(F, I, i, a, es, false);
-        memcpy(d + (size_t)i * es, h, es);
-    }
-    return EMU_NEXT;
+    return block_load(F, I, &b, &o->m, b.fill);
 }
 
-/* elements outside the tensor are not written (TMA) */
 int emu_h_desc_store(emu_frame *F, const emu_ins *I)
 {
     const desc_ops *o = I->x.p;
-    const emu_mem_aux *x = &o->m;
     emu_bptr b = desc_at(F, I, o);
-    size_t es = x->esize;
-    const uint8_t *v = F->mem + I->b;
-    const ct_emu *e = F->run->e;
-    win w = win_init();
-    for (int64_t i = 0; i < I->n; i++) {
-        uint64_t a;
-        if (!bptr_addr(&b, x, i, &a))
-            continue;
-        uint8_t *h = resolve(e, &w, a, es, true);
-        if (!h)
-            return lane_fault(F, I, i, a, es, true);
-        memcpy(h, v + (size_t)i * es, es);
-    }
-    return EMU_NEXT;
+    return block_store(F, I, &b, &o->m);
 }

@@ -1128,6 +1128,17 @@ static bool evict_word(const char *s, const char **out)
     return false;
 }
 
+/* a load's cache, evict and isVolatile attributes, when not the defaults */
+static void load_attrs(ct_op *op, const char *cw, const char *ew, bool is_volatile)
+{
+    if (cw)
+        b_attr(op, "cache", ct_attr_enum(B->m, cw));
+    if (ew)
+        b_attr(op, "evict", ct_attr_enum(B->m, ew));
+    if (is_volatile)
+        b_attr(op, "isVolatile", ct_attr_bool(B->m, true));
+}
+
 tl_tensor sem_load(tl_tensor ptr, tl_tensor mask, tl_tensor other, const char *cache,
                    const char *evict, bool is_volatile)
 {
@@ -1172,12 +1183,7 @@ tl_tensor sem_load(tl_tensor ptr, tl_tensor mask, tl_tensor other, const char *c
     ct_value *ops[3] = {ptr.handle, mask.handle, other.handle};
     int n = mask.kind == TL_K_NONE ? 1 : other.kind == TL_K_NONE ? 2 : 3;
     ct_op *op = b_op(CT_OP_TT_LOAD, n, ops, 1, (const ct_type *[]){tl__ir_type(dst)});
-    if (cw)
-        b_attr(op, "cache", ct_attr_enum(B->m, cw));
-    if (ew)
-        b_attr(op, "evict", ct_attr_enum(B->m, ew));
-    if (is_volatile)
-        b_attr(op, "isVolatile", ct_attr_bool(B->m, true));
+    load_attrs(op, cw, ew, is_volatile);
     tl_tensor ret = tl__tensor(&op->res[0], dst);
     if (is_bool)
         ret = sem_cast(ret, tl_int1, NULL);
@@ -1887,12 +1893,7 @@ tl_tensor sem_load_block_ptr(tl_tensor ptr, tl_tensor mask, tl_tensor other, tl_
         b_attr(op, "boundaryCheck", ct_attr_dense_array(B->m, ct_type_int(B->m, 32), nd, dims));
     if (pad)
         b_attr(op, "padding", ct_attr_int(B->m, ct_type_int(B->m, 32), pad));
-    if (cw)
-        b_attr(op, "cache", ct_attr_enum(B->m, cw));
-    if (ew)
-        b_attr(op, "evict", ct_attr_enum(B->m, ew));
-    if (is_volatile)
-        b_attr(op, "isVolatile", ct_attr_bool(B->m, true));
+    load_attrs(op, cw, ew, is_volatile);
     return tl__tensor(&op->res[0], dst);
 }
 
