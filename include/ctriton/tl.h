@@ -643,24 +643,35 @@ tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at);
 
 typedef enum tl_rand_kind { TL_RAND, TL_RANDN, TL_RANDINT } tl_rand_kind;
 tl_tensor tl__rand(tl_rand_kind k, tl_tensor seed, tl_tensor offset, int n_rounds, tl_src at);
-#define tl_rand(seed, offset) (TL__P(seed), TL__P(offset), tl__nary_s(TL__RAND, TL_HERE))
-#define tl_randn(seed, offset) (TL__P(seed), TL__P(offset), tl__nary_s(TL__RANDN, TL_HERE))
-#define tl_randint(seed, offset) (TL__P(seed), TL__P(offset), tl__nary_s(TL__RANDINT, TL_HERE))
+/* n_rounds= of every random function: .n_rounds = 7 (default 10, Triton's N_ROUNDS_DEFAULT) */
+typedef struct tl_rand_opts {
+    int n_rounds;
+    TL__OPTS_TAIL;
+} tl_rand_opts;
+#define TL__RAND_OPTS(...) TL__OPTS(tl_rand_opts, .n_rounds = 10, TL__POS, __VA_ARGS__)
+tl_tensor tl__rand_s(tl_rand_kind k, tl_rand_opts o, tl_src at);
+#define tl_rand(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RAND, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+#define tl_randn(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RANDN, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+#define tl_randint(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RANDINT, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
 /* a, b, c, d = tl.randint4x(seed, offset) */
 void tl__randint4x(tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out[4], tl_src at);
-#define tl_randint4x(seed, offset, out) (TL__P(seed), TL__P(offset), tl__randint4x_s((out), TL_HERE))
-void tl__randint4x_s(tl_tensor out[4], tl_src at);
+#define tl_randint4x(seed, offset, out, ...)                                                  \
+    (TL__P(seed), TL__P(offset), tl__randint4x_s((out), TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+void tl__randint4x_s(tl_tensor out[4], tl_rand_opts o, tl_src at);
 /* u1, u2, u3, u4 = tl.rand4x(seed, offsets); n1, ..., n4 = tl.randn4x(seed, offsets) */
-void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, tl_tensor out[4], tl_src at);
-#define tl_rand4x(seed, offset, out) (TL__P(seed), TL__P(offset), tl__rand4x_s(false, (out), TL_HERE))
-#define tl_randn4x(seed, offset, out) (TL__P(seed), TL__P(offset), tl__rand4x_s(true, (out), TL_HERE))
-void tl__rand4x_s(bool normal, tl_tensor out[4], tl_src at);
-/* c0, c1, c2, c3 = tl.philox(seed, c0, c1, c2, c3) (10 rounds) */
+void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out[4], tl_src at);
+#define tl_rand4x(seed, offset, out, ...)                                                     \
+    (TL__P(seed), TL__P(offset), tl__rand4x_s(false, (out), TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+#define tl_randn4x(seed, offset, out, ...)                                                    \
+    (TL__P(seed), TL__P(offset), tl__rand4x_s(true, (out), TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+void tl__rand4x_s(bool normal, tl_tensor out[4], tl_rand_opts o, tl_src at);
+/* c0, c1, c2, c3 = tl.philox(seed, c0, c1, c2, c3) */
 void tl__philox(tl_tensor seed, tl_tensor c0, tl_tensor c1, tl_tensor c2, tl_tensor c3,
-                tl_tensor out[4], tl_src at);
-#define tl_philox(seed, c0, c1, c2, c3, out)                                                  \
-    (TL__P(seed), TL__P(c0), TL__P(c1), TL__P(c2), TL__P(c3), tl__philox_s((out), TL_HERE))
-void tl__philox_s(tl_tensor out[4], tl_src at);
+                int n_rounds, tl_tensor out[4], tl_src at);
+#define tl_philox(seed, c0, c1, c2, c3, out, ...)                                             \
+    (TL__P(seed), TL__P(c0), TL__P(c1), TL__P(c2), TL__P(c3),                                 \
+     tl__philox_s((out), TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+void tl__philox_s(tl_tensor out[4], tl_rand_opts o, tl_src at);
 /* tl.uint_to_uniform_float(x); n1, n2 = tl.pair_uniform_to_normal(u1, u2) */
 tl_tensor tl__uint_to_uniform_float(tl_tensor x, tl_src at);
 #define tl_uint_to_uniform_float(x) tl__uint_to_uniform_float(tl_c(x), TL_HERE)

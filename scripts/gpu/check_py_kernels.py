@@ -847,7 +847,8 @@ def check_ops_extras(ctx):
         return rad * torch.cos(th), rad * torch.sin(th)
     n1, n2 = pair(u[0], u[1])
     n3, n4 = pair(u[2], u[3])
-    want_r = u[0] + u[1] + u[2] + u[3] + n1 + n2 + n3 + n4 + u[0] + n1 + n2
+    v = uint_to_uniform(philox4x32(seed, offs, rounds=7)[0]).double()   # tl.rand(..., n_rounds=7)
+    want_r = u[0] + u[1] + u[2] + u[3] + n1 + n2 + n3 + n4 + u[0] + n1 + n2 + v
     return [compare("y", y, want_y, 1e-7, 1e-5), compare_exact("i", i, want_i),
             compare("r", r, want_r, 1e-4, 1e-4)]
 

@@ -271,23 +271,54 @@ tl_tensor tl__dot_s(tl_src at)
     return tl__dot(a, b, o, at);
 }
 
-void tl__randint4x_s(tl_tensor out[4], tl_src at)
+/* n_rounds must be named and positive */
+static bool rounds_ok(tl_rand_opts o, const char *what, tl_src at)
 {
-    tl_tensor offset = tl__pop(), seed = tl__pop();
-    tl__randint4x(seed, offset, 10, out, at);
+    if (!tl__active() || !tl__named(o.tl__unnamed, what, at))
+        return false;
+    if (o.n_rounds < 1) {
+        tl__at(at);
+        tl__err("%s: n_rounds must be positive, got %d", what, o.n_rounds);
+        return false;
+    }
+    return true;
 }
 
-void tl__rand4x_s(bool normal, tl_tensor out[4], tl_src at)
+tl_tensor tl__rand_s(tl_rand_kind k, tl_rand_opts o, tl_src at)
 {
     tl_tensor offset = tl__pop(), seed = tl__pop();
-    tl__rand4x(normal, seed, offset, out, at);
+    static const char *const names[] = {"tl_rand", "tl_randn", "tl_randint"};
+    if (!rounds_ok(o, names[k], at))
+        return tl__poison();
+    return tl__rand(k, seed, offset, o.n_rounds, at);
 }
 
-void tl__philox_s(tl_tensor out[4], tl_src at)
+void tl__randint4x_s(tl_tensor out[4], tl_rand_opts o, tl_src at)
+{
+    tl_tensor offset = tl__pop(), seed = tl__pop();
+    for (int i = 0; i < 4; i++)
+        out[i] = tl__poison();
+    if (rounds_ok(o, "tl_randint4x", at))
+        tl__randint4x(seed, offset, o.n_rounds, out, at);
+}
+
+void tl__rand4x_s(bool normal, tl_tensor out[4], tl_rand_opts o, tl_src at)
+{
+    tl_tensor offset = tl__pop(), seed = tl__pop();
+    for (int i = 0; i < 4; i++)
+        out[i] = tl__poison();
+    if (rounds_ok(o, normal ? "tl_randn4x" : "tl_rand4x", at))
+        tl__rand4x(normal, seed, offset, o.n_rounds, out, at);
+}
+
+void tl__philox_s(tl_tensor out[4], tl_rand_opts o, tl_src at)
 {
     const tl_tensor *a = tl__popn(5);
     tl_tensor v[5] = {a[0], a[1], a[2], a[3], a[4]};
-    tl__philox(v[0], v[1], v[2], v[3], v[4], out, at);
+    for (int i = 0; i < 4; i++)
+        out[i] = tl__poison();
+    if (rounds_ok(o, "tl_philox", at))
+        tl__philox(v[0], v[1], v[2], v[3], v[4], o.n_rounds, out, at);
 }
 
 void tl__pair_uniform_to_normal_s(tl_tensor out[2], tl_src at)

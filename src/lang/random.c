@@ -281,7 +281,8 @@ static void randn4x_body(const tl_tensor *a, tl_tensor *r, void *ud)
         r[0] = tl__poison();
 }
 
-void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, tl_tensor out[4], tl_src at)
+void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out[4],
+                tl_src at)
 {
     for (int i = 0; i < 4; i++)
         out[i] = tl__poison();
@@ -290,16 +291,16 @@ void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, tl_tensor out[4],
     tl__at(at);
     if (tl__any_poison(2, seed, offset))
         return;
-    tl_tensor args[3] = {seed, offset, I(10)}, r[4];
+    tl_tensor args[3] = {seed, offset, I(n_rounds)}, r[4];
     int n = normal ? tl__jit(RND "randn4x", 3, so_names, args, 0, NULL, NULL, randn4x_body, NULL, r)
-                   : call_rand4x(seed, offset, I(10), r);
+                   : call_rand4x(seed, offset, I(n_rounds), r);
     if (n == 4)
         for (int i = 0; i < 4; i++)
             out[i] = r[i];
 }
 
 void tl__philox(tl_tensor seed, tl_tensor c0, tl_tensor c1, tl_tensor c2, tl_tensor c3,
-                tl_tensor out[4], tl_src at)
+                int n_rounds, tl_tensor out[4], tl_src at)
 {
     static const char *const names[] = {"seed", "c0", "c1", "c2", "c3", "n_rounds"};
     for (int i = 0; i < 4; i++)
@@ -309,7 +310,7 @@ void tl__philox(tl_tensor seed, tl_tensor c0, tl_tensor c1, tl_tensor c2, tl_ten
     tl__at(at);
     if (tl__any_poison(5, seed, c0, c1, c2, c3))
         return;
-    tl_tensor args[6] = {seed, c0, c1, c2, c3, I(10)}, r[4];
+    tl_tensor args[6] = {seed, c0, c1, c2, c3, I(n_rounds)}, r[4];
     if (tl__jit(RND "philox", 6, names, args, 0, NULL, NULL, philox_body, NULL, r) == 4)
         for (int i = 0; i < 4; i++)
             out[i] = r[i];

@@ -238,8 +238,9 @@ TL_KERNEL(ops_extras, (x_ptr, y_ptr, r_ptr, i_ptr, seed), (int, BLOCK_M), (int, 
     tl_philox(seed, offs, 0, 0, 0, c);
     tl_tensor f = tl_uint_to_uniform_float(c[0]);
     tl_pair_uniform_to_normal(u[0], u[1], g);
+    tl_tensor v = tl_rand(seed, offs, .n_rounds = 7);
     tl_store(tl_add(r_ptr, offs),
-             tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(u[0], u[1]), u[2]), u[3]), n[0]), n[1]), n[2]), n[3]), f), g[0]), g[1]));
+             tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(tl_add(u[0], u[1]), u[2]), u[3]), n[0]), n[1]), n[2]), n[3]), f), g[0]), g[1]), v));
 }
 
 TL_KERNEL(ops_inline_asm, (x_ptr, y_ptr, a_ptr, b_ptr, c_ptr, d_ptr), (int, BLOCK))

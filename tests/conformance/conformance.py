@@ -222,7 +222,8 @@ def ops_extras(x_ptr, y_ptr, r_ptr, i_ptr, seed, BLOCK_M: tl.constexpr, BLOCK_N:
     c0, c1, c2, c3 = tl.philox(seed, offs, 0, 0, 0)
     f = tl.uint_to_uniform_float(c0)
     g1, g2 = tl.pair_uniform_to_normal(u1, u2)
-    tl.store(r_ptr + offs, u1 + u2 + u3 + u4 + n1 + n2 + n3 + n4 + f + g1 + g2)
+    v = tl.rand(seed, offs, n_rounds=7)
+    tl.store(r_ptr + offs, u1 + u2 + u3 + u4 + n1 + n2 + n3 + n4 + f + g1 + g2 + v)
 
 
 @triton.jit
