@@ -536,8 +536,13 @@ typedef struct tl_reshape_opts {
 #define tl_reshape(x, shape, ...) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__reshape(tl_tensor x, tl_shape_t shape, tl_reshape_opts o, tl_src at);
 #define tl_view(x, shape) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, .can_reorder = true, TL__POS), TL_HERE)
-#define tl_ravel(x) tl__ravel((x), TL_HERE)
-tl_tensor tl__ravel(tl_tensor x, tl_src at);
+/* tl.ravel(x, can_reorder=False): .can_reorder = true */
+typedef struct tl_ravel_opts {
+    bool can_reorder;
+    TL__OPTS_TAIL;
+} tl_ravel_opts;
+#define tl_ravel(x, ...) tl__ravel_o((x), TL__OPTS(tl_ravel_opts, TL__POS, __VA_ARGS__), TL_HERE)
+tl_tensor tl__ravel_o(tl_tensor x, tl_ravel_opts o, tl_src at);
 /* tl.permute(x, dims), tl.trans(x, *dims) (no dims: swap the last two), x.T */
 #define tl_permute(x, dims) tl__permute((x), (dims), TL_HERE)
 #define tl_trans(x, ...) tl__trans((x), (tl_ints_t){TL__NARGS0(__VA_ARGS__), {__VA_ARGS__}}, TL_HERE)
@@ -700,7 +705,17 @@ void tl__static_assert(bool cond, const char *msg, const char *text, tl_src at);
     (TL__PUSH_ALL(__VA_ARGS__) tl__device_print_s((prefix), TL__NARGS0(__VA_ARGS__), false, TL_HERE))
 void tl__device_print_s(const char *prefix, int n, bool hex, tl_src at);
 void tl__device_print(const char *prefix, int n, const tl_tensor *args, bool hex, tl_src at);
-#define tl_device_assert(cond, msg) tl__device_assert(tl_c(cond), (msg), TL_NONE, TL_HERE)
+/* tl.device_print(prefix, *args, hex=True) */
+#define tl_device_print_hex(prefix, ...)                                                      \
+    (TL__PUSH_ALL(__VA_ARGS__) tl__device_print_s((prefix), TL__NARGS0(__VA_ARGS__), true, TL_HERE))
+/* tl.device_assert(cond, msg, mask=m): .mask = m (a keyword: built before cond, as in Python) */
+typedef struct tl_assert_opts {
+    tl_tensor mask;
+    TL__OPTS_TAIL;
+} tl_assert_opts;
+#define tl_device_assert(cond, msg, ...)                                                      \
+    (TL__K(tl_assert_opts, TL__POS, __VA_ARGS__), TL__P(cond), tl__device_assert_s((msg), TL_HERE))
+void tl__device_assert_s(const char *msg, tl_src at);
 void tl__device_assert(tl_tensor cond, const char *msg, tl_tensor mask, tl_src at);
 
 /* ------------------------------------------------------------------ */

@@ -364,6 +364,16 @@ tl_tuple_t tl__inline_asm_n(const char *asm_, const char *constraints, tl_dtypes
     return r;
 }
 
+void tl__device_assert_s(const char *msg, tl_src at)
+{
+    tl_tensor cond = tl__pop();
+    tl_assert_opts o;
+    tl__popk(&o, sizeof o);
+    if (!tl__active() || !tl__named(o.tl__unnamed, "tl_device_assert", at))
+        return;
+    tl__device_assert(cond, msg, o.mask, at);
+}
+
 void tl__device_print_s(const char *prefix, int n, bool hex, tl_src at)
 {
     const tl_tensor *a = tl__popn(n);

@@ -1151,13 +1151,15 @@ static void ravel_body(const tl_tensor *a, tl_tensor *r, void *ud)
     r[0] = tl__reshape(a[0], s, TL__OPTS(tl_reshape_opts, .can_reorder = a[1].i != 0), CUR);
 }
 
-tl_tensor tl__ravel(tl_tensor x, tl_src at)
+tl_tensor tl__ravel_o(tl_tensor x, tl_ravel_opts o, tl_src at)
 {
     if (!tl__active())
         return tl__poison();
     tl__at(at);
+    if (!tl__named(o.tl__unnamed, "tl_ravel", at))
+        return tl__poison();
     static const char *const names[] = {"x", "can_reorder"};
-    tl_tensor args[2] = {x, F(false)};
+    tl_tensor args[2] = {x, F(o.can_reorder)};
     tl_tensor out[1];
     int n = tl__jit(STD "ravel", 2, names, args, 0, NULL, NULL, ravel_body, NULL, out);
     return n == 1 ? out[0] : tl__poison();
