@@ -457,6 +457,53 @@ static int cmd_features(void)
         if (k)
             ct_kernel_free(k);
     }
+    /* 0b. tensor descriptors made on the host: TMA descriptors encoded by ct_launch */
+    {
+        const ct_kernel_entry *hd = ct_kernel_find("ops_host_desc");
+        enum { M = 100, N = 72, GUARD = 64 };
+        static float ha[M * N], hc[M * N + GUARD];
+        for (int i = 0; i < M * N; i++)
+            ha[i] = (float)(i % 1000) * 0.25f;
+        for (int i = 0; i < M * N + GUARD; i++)
+            hc[i] = -7.0f;
+        ct_kernel *k = NULL;
+        ct_devptr a = 0, c = 0;
+        ct_kernel_opts o = {.constexprs = "BLOCK_M=64 BLOCK_N=32"};
+        ct_status s = hd ? ct_kernel_new(hd->def, &o, &k) : CT_ERR_INVALID;
+        if (s == CT_OK)
+            s = ct_mem_alloc(&a, sizeof ha);
+        if (s == CT_OK)
+            s = ct_mem_alloc(&c, sizeof hc);
+        if (s == CT_OK)
+            s = ct_mem_upload(a, ha, sizeof ha);
+        if (s == CT_OK)
+            s = ct_mem_upload(c, hc, sizeof hc);
+        ct_tensordesc ad = {.base = a, .dtype = TL_FP32, .rank = 2, .shape = {M, N},
+                            .strides = {N, 1}, .block_shape = {64, 32}};
+        ct_tensordesc cd = ad;
+        cd.base = c;
+        if (s == CT_OK)
+            s = CT_LAUNCH(k, ct_grid(2, 3), NULL, ct_desc(&ad), ct_desc(&cd));
+        if (s == CT_OK)
+            s = ct_mem_download(hc, c, sizeof hc);
+        int bad = 0, guard = 0;
+        for (int i = 0; i < M * N && s == CT_OK; i++)
+            bad += hc[i] != ha[i] + 1.0f;
+        for (int i = M * N; i < M * N + GUARD && s == CT_OK; i++)
+            guard += hc[i] != -7.0f;
+        const ct_artifact *art = k ? ct_kernel_artifact(k, (ct_arg[]){ct_desc(&ad), ct_desc(&cd)}, 2) : NULL;
+        snprintf(msg, sizeof msg, "%s; %d of %d elements differ from a+1; %d guard elements written; "
+                 "%d TMA descriptors in the metadata",
+                 s == CT_OK ? "ok" : ct_errmsg(), bad, M * N, guard, art ? art->meta.ndescs : -1);
+        feature("tensor descriptor arguments (TMA descriptors encoded by ct_launch)",
+                s == CT_OK && !bad && !guard && art && art->meta.ndescs == 2, msg);
+        if (a)
+            ct_mem_free(a);
+        if (c)
+            ct_mem_free(c);
+        if (k)
+            ct_kernel_free(k);
+    }
     /* 1. a stream of our own */
     {
         lr_run r;

@@ -134,6 +134,11 @@ typedef struct ct_cuda_api {
     /* optional (NULL if the driver lacks them): contexts besides the primary one */
     int (*cuCtxCreate)(ct_context *c, unsigned flags, ct_cudevice d); /* cuCtxCreate_v2 */
     int (*cuCtxDestroy)(ct_context c);
+    /* optional: CUDA 12 drivers; tensor descriptor arguments (TMA) need it */
+    int (*cuTensorMapEncodeTiled)(void *map, int dtype, unsigned rank, void *addr,
+                                  const uint64_t *dims, const uint64_t *strides,
+                                  const unsigned *box, const unsigned *elem_strides, int interleave,
+                                  int swizzle, int l2promotion, int oob_fill);
 } ct_cuda_api;
 
 /* Loads libcuda.so.1 once (thread-safe) and returns the table, or NULL with
@@ -182,6 +187,14 @@ typedef struct ct_launch_meta {
     int64_t profile_scratch_size, profile_scratch_align; /* per program */
     bool launch_cooperative_grid, launch_pdl;
     int arch;                   /* compute capability it was built for, e.g. 90 */
+    /* tensordesc_meta: the TMA descriptors Triton expects for the descriptor arguments, in
+     * order (none: the kernel takes each as base pointer, shape and strides) */
+    int ndescs;
+    struct ct_desc_meta {
+        int swizzle, elem_size, elem_type, rank;
+        int block[5];
+        bool fp4_padded;
+    } descs[8];
 } ct_launch_meta;
 
 /* A module loaded in one context, its function, and its launch data. */

@@ -53,8 +53,24 @@ typedef enum ct_arg_kind {
     CT_ARG_INT,    /* a Python int */
     CT_ARG_FLOAT,  /* a Python float (fp32) */
     CT_ARG_BOOL,   /* a Python bool (i1) */
-    CT_ARG_TYPED   /* a scalar of a fixed type (.type) */
+    CT_ARG_TYPED,  /* a scalar of a fixed type (.type) */
+    CT_ARG_DESC    /* a tensor descriptor (Python's TensorDescriptor): .v.desc */
 } ct_arg_kind;
+
+/* A tensor descriptor made on the host, as triton.tools.tensor_descriptor.TensorDescriptor:
+ * a tensor (base, dtype, shape, strides in elements, the last 1) and the block each load or
+ * store moves.  The kernel's parameter is specialized as tensordesc<dtype[block]>; at launch
+ * ctriton encodes the TMA descriptor (cuTensorMapEncodeTiled) with the swizzle Triton chose,
+ * or passes base, shape and strides when the kernel was lowered without TMA. */
+typedef struct ct_tensordesc {
+    ct_devptr base;          /* 16-byte aligned */
+    tl_scalar dtype;
+    int rank;                /* 1 to 5 */
+    int64_t shape[5];
+    int64_t strides[5];      /* elements; the leading ones multiples of 16 bytes */
+    int block_shape[5];      /* powers of two, at most 256 */
+    bool padding_nan;        /* padding="nan" (else "zero") */
+} ct_tensordesc;
 
 typedef struct ct_arg {
     ct_arg_kind kind;
@@ -65,6 +81,7 @@ typedef struct ct_arg {
         int64_t i;
         uint64_t u;
         double f;
+        const ct_tensordesc *desc;
     } v;
 } ct_arg;
 
@@ -81,6 +98,8 @@ typedef struct ct_arg {
 #define ct_f64(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_FP64, .v.f = (double)(x_)})
 #define ct_f16(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_FP16, .v.f = (double)(x_)})
 #define ct_bf16(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_BF16, .v.f = (double)(x_)})
+/* a descriptor argument: ct_desc(&d) with d a ct_tensordesc that outlives the call */
+#define ct_desc(d_) ((ct_arg){.kind = CT_ARG_DESC, .v.desc = (d_)})
 
 /* A launch grid; missing dimensions are 1: ct_grid(n), ct_grid(x, y). */
 typedef struct ct_dim3 {
@@ -108,13 +127,21 @@ enum {
     CT_SPEC_CONST1 = 1,          /* ('constexpr', 1) */
     CT_SPEC_SCALAR = 2,          /* + tl_scalar: a scalar of that type */
     CT_SPEC_PTR = 32,            /* + tl_scalar: a pointer to it */
+    CT_SPEC_DESC = 60,           /* a tensor descriptor: its dtype and block follow the n
+                                    codes (2 + rank bytes each, in argument order) */
     CT_SPEC_TYPE_MASK = 63,
     CT_SPEC_D = 64,
     CT_SPEC_NONE = 128
 };
 
-/* Computes the codes of n arguments (n <= 64).  CT_ERR_INVALID with a
- * message naming the argument when one is malformed (`names` may be NULL). */
+/* Room for the codes of 64 arguments and the blocks of up to 8 descriptors. */
+#define CT_SPEC_CODES_MAX (64 + 8 * 7)
+/* The bytes the codes of n arguments take (n, plus each descriptor's block). */
+int ct_spec_len(const uint8_t *codes, int n);
+
+/* Computes the codes of n arguments (n <= 64; `codes` needs CT_SPEC_CODES_MAX bytes when an
+ * argument is a descriptor, n otherwise).  CT_ERR_INVALID with a message naming the argument
+ * when one is malformed (`names` may be NULL). */
 ct_status ct_spec_codes(const ct_arg *args, int n, const ct_spec_flags *f,
                         const char *const *names, uint8_t *codes);
 /* Triton's key for the arguments: str(specialization) of the JIT, e.g.

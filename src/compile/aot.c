@@ -54,9 +54,10 @@ static ct_status parse_sig(const tl_kernel_def *def, const char *sig, aot_param 
             continue;
         if (sp[i].type->kind == TL_TY_DESC)
             return ct_fail(CT_ERR_UNSUPPORTED,
-                           "signature: `%s` is a tensor descriptor argument; launching from C does "
-                           "not encode host-side TMA descriptors yet (make the descriptor in the "
-                           "kernel with tl_make_tensor_descriptor instead)", a->name);
+                           "signature: `%s` is a tensor descriptor argument; AOT headers do not "
+                           "encode host-side TMA descriptors yet (launch it with ct_launch and "
+                           "ct_desc, or make the descriptor in the kernel with "
+                           "tl_make_tensor_descriptor)", a->name);
         a->ptr = sp[i].type->kind == TL_TY_PTR;
         a->sc = a->ptr ? sp[i].type->elem->sc : sp[i].type->sc;
         if (!a->ptr && (a->sc < TL_INT1 || a->sc > TL_FP64 ||

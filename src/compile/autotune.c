@@ -367,7 +367,7 @@ static int tune(ct_autotuner *t, ct_stream stream, const ct_arg *args, int nargs
         goto done;
     }
     /* 1. build every config for this specialization and lower them together */
-    uint8_t codes[64];
+    uint8_t codes[CT_SPEC_CODES_MAX];
     ct_spec_flags fl = {t->dns, t->dnsa};
     if ((*st = ct_spec_codes(args, nargs, &fl, t->o.def->params, codes)) != CT_OK)
         goto done;

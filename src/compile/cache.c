@@ -317,6 +317,30 @@ static bool parse_meta(const char *json, ct_launch_meta *m)
     if (!t || !ct_json_int(t, "arch", &v))
         return false;
     m->arch = (int)v;
+    /* tensordesc_meta: null, or a list of {swizzle, elem_size, elem_type, block_size, fp4_padded} */
+    const char *dm = ct_json_find(json, "tensordesc_meta"), *el[8];
+    int nd = dm ? ct_json_array(dm, el, 8) : 0;
+    if (nd > 8)
+        return false;
+    for (int i = 0; i < nd; i++) {
+        struct ct_desc_meta *d = &m->descs[i];
+        int64_t sw, es, et;
+        if (!ct_json_int(el[i], "swizzle", &sw) || !ct_json_int(el[i], "elem_size", &es) ||
+            !ct_json_int(el[i], "elem_type", &et))
+            return false;
+        d->swizzle = (int)sw;
+        d->elem_size = (int)es;
+        d->elem_type = (int)et;
+        d->fp4_padded = ct_json_bool(el[i], "fp4_padded", &b) && b;
+        const char *bs = ct_json_find(el[i], "block_size"), *be[5];
+        int r = bs ? ct_json_array(bs, be, 5) : -1;
+        if (r < 1 || r > 5)
+            return false;
+        d->rank = r;
+        for (int j = 0; j < r; j++)
+            d->block[j] = atoi(be[j]);
+    }
+    m->ndescs = nd < 0 ? 0 : nd;
     return true;
 }
 

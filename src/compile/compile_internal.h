@@ -35,6 +35,9 @@ bool ct_json_int(const char *obj, const char *key, int64_t *out);
 bool ct_json_bool(const char *obj, const char *key, bool *out);
 bool ct_json_str(const char *obj, const char *key, char *buf, size_t cap);
 bool ct_json_num(const char *obj, const char *key, double *out);
+/* The elements of the array `val` (a value's text): their starts in elems (up to max);
+ * the count, or -1 if it is not an array. */
+int ct_json_array(const char *val, const char **elems, int max);
 /* Appends s as a JSON string literal. */
 void ct_json_put_str(ct_strbuf *b, const char *s);
 
@@ -64,6 +67,13 @@ bool ct_fault(const char *point);
 const char *ct__triton_name(tl_scalar s);
 /* The index of runtime parameter `name` (len bytes) of a kernel, or -1. */
 int ct__param_index(const tl_kernel_def *d, const char *name, size_t len);
+typedef struct ct_arg ct_arg;
+/* ct_pack_args for arguments that include tensor descriptors (tma.c): `maps` holds 128 bytes
+ * per descriptor, 64-byte aligned; the kernel's metadata says how they are passed; the number
+ * of kernel parameters in *nparams. */
+ct_status ct__pack_args_desc(const ct_arg *args, const uint8_t *codes, int n,
+                             const char *const *names, const ct_launch_meta *meta, uint64_t *slots,
+                             unsigned char *maps, void **params, int *nparams);
 /* A list of parameter names ("a,b c") as a bit mask; CT_ERR_INVALID naming
  * an unknown one, with `what` (the option) in the message. */
 ct_status ct__param_mask(const tl_kernel_def *d, const char *list, const char *what, uint64_t *mask);

@@ -36,8 +36,9 @@ typedef struct ctx_node {
 
 typedef struct spec_entry {
     uint32_t hash;
-    int n;
-    uint8_t codes[MAX_PARAMS];
+    int n;                    /* bytes of codes (ct_spec_len) */
+    bool has_desc;            /* some argument is a tensor descriptor */
+    uint8_t codes[CT_SPEC_CODES_MAX];
     ct_artifact art;
     _Atomic(ctx_node *) loaded;
 } spec_entry;
@@ -281,7 +282,7 @@ static ct_status check_decl(const ct_kernel *k, const uint8_t *codes)
     for (int i = 0; i < k->def->nparams; i++) {
         const decl_type *d = &k->decl[i];
         int t = codes[i] & CT_SPEC_TYPE_MASK;
-        bool ptr = t >= CT_SPEC_PTR;
+        bool ptr = t >= CT_SPEC_PTR && t != CT_SPEC_DESC;
         bool ok = true;
         switch (d->kind) {
         case DECL_ANY: break;
@@ -380,8 +381,10 @@ static ct_status compile_spec(ct_kernel *k, const uint8_t *codes, uint32_t h, sp
     else
         k->stats.lowered++;
     e->hash = h;
-    e->n = n;
-    memcpy(e->codes, codes, (size_t)n);
+    e->n = ct_spec_len(codes, n);
+    memcpy(e->codes, codes, (size_t)e->n);
+    for (int i = 0; i < n; i++)
+        e->has_desc |= (codes[i] & CT_SPEC_TYPE_MASK) == CT_SPEC_DESC;
     atomic_init(&e->loaded, NULL);
     if (!insert(k, e)) {
         ct_artifact_free(&e->art);
@@ -409,11 +412,12 @@ static ct_status get_entry(ct_kernel *k, const ct_arg *args, int nargs, uint8_t 
     ct_status s = ct_spec_codes(args, nargs, &k->flags, def->params, codes);
     if (s != CT_OK)
         return s;
-    uint32_t h = fnv(codes, nargs);
-    spec_entry *e = lookup(k, codes, nargs, h);
+    int len = ct_spec_len(codes, nargs);
+    uint32_t h = fnv(codes, len);
+    spec_entry *e = lookup(k, codes, len, h);
     if (!e) {
         pthread_mutex_lock(&k->mu);
-        e = lookup(k, codes, nargs, h);
+        e = lookup(k, codes, len, h);
         if (!e)
             s = compile_spec(k, codes, h, &e);
         pthread_mutex_unlock(&k->mu);
@@ -460,7 +464,7 @@ static ct_status get_loaded(ct_kernel *k, spec_entry *e, ct_context ctx, const c
 
 ct_status ct_launch(ct_kernel *k, ct_dim3 grid, ct_stream stream, const ct_arg *args, int nargs)
 {
-    uint8_t codes[MAX_PARAMS];
+    uint8_t codes[CT_SPEC_CODES_MAX];
     spec_entry *e;
     ct_status s = get_entry(k, args, nargs, codes, &e);
     if (s != CT_OK)
@@ -476,9 +480,18 @@ ct_status ct_launch(ct_kernel *k, ct_dim3 grid, ct_stream stream, const ct_arg *
     const ct_loaded *l;
     if ((s = get_loaded(k, e, ctx, &l)) != CT_OK)
         return s;
-    uint64_t slots[MAX_PARAMS];
-    void *params[MAX_PARAMS + 2];
-    int np = ct_pack_args(args, codes, nargs, slots, params);
+    uint64_t slots[MAX_PARAMS * 4];
+    void *params[MAX_PARAMS * 4 + 2];
+    int np;
+    if (e->has_desc) {
+        _Alignas(64) unsigned char maps[8 * 128];
+        if ((s = ct__pack_args_desc(args, codes, nargs, k->def->params, &l->meta, slots, maps,
+                                    params, &np)) != CT_OK)
+            return s;
+        unsigned g[3] = {grid.x, grid.y, grid.z};
+        return ct_launch_packed(l, g, stream, params, np);
+    }
+    np = ct_pack_args(args, codes, nargs, slots, params);
     if (np < 0)
         return ct_fail(CT_ERR_INVALID, "%s: an argument cannot be passed to a kernel",
                        k->def->name);
@@ -488,7 +501,7 @@ ct_status ct_launch(ct_kernel *k, ct_dim3 grid, ct_stream stream, const ct_arg *
 
 ct_status ct_kernel_warmup(ct_kernel *k, const ct_arg *args, int nargs, bool load)
 {
-    uint8_t codes[MAX_PARAMS];
+    uint8_t codes[CT_SPEC_CODES_MAX];
     spec_entry *e;
     ct_status s = get_entry(k, args, nargs, codes, &e);
     if (s != CT_OK || !load)
@@ -502,10 +515,11 @@ ct_status ct_kernel_warmup(ct_kernel *k, const ct_arg *args, int nargs, bool loa
 
 const ct_artifact *ct_kernel_artifact(ct_kernel *k, const ct_arg *args, int nargs)
 {
-    uint8_t codes[MAX_PARAMS];
+    uint8_t codes[CT_SPEC_CODES_MAX];
     if (nargs != k->def->nparams ||
         ct_spec_codes(args, nargs, &k->flags, k->def->params, codes) != CT_OK)
         return NULL;
-    spec_entry *e = lookup(k, codes, nargs, fnv(codes, nargs));
+    int len = ct_spec_len(codes, nargs);
+    spec_entry *e = lookup(k, codes, len, fnv(codes, len));
     return e ? &e->art : NULL;
 }

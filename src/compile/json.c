@@ -189,3 +189,29 @@ void ct_json_put_str(ct_strbuf *b, const char *s)
     }
     ct_sb_putc(b, '"');
 }
+
+int ct_json_array(const char *val, const char **elems, int max)
+{
+    if (!val)
+        return -1;
+    const char *p = ws(val);
+    if (*p != '[')
+        return -1;
+    p = ws(p + 1);
+    int n = 0;
+    if (*p == ']')
+        return 0;
+    for (;;) {
+        if (n < max)
+            elems[n] = p;
+        n++;
+        if (!(p = skip_value(p, 1)))
+            return -1;
+        p = ws(p);
+        if (*p == ',') {
+            p = ws(p + 1);
+            continue;
+        }
+        return *p == ']' ? n : -1;
+    }
+}

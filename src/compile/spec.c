@@ -87,10 +87,53 @@ static const char *arg_name(const char *const *names, int i, char *buf, size_t c
     return buf;
 }
 
+static int log2_exact(int64_t v)
+{
+    int l = 0;
+    while (l < 31 && ((int64_t)1 << l) < v)
+        l++;
+    return ((int64_t)1 << l) == v ? l : -1;
+}
+
+int ct_spec_len(const uint8_t *codes, int n)
+{
+    int len = n;
+    for (int i = 0; i < n; i++)
+        if ((codes[i] & CT_SPEC_TYPE_MASK) == CT_SPEC_DESC)
+            len += 2 + codes[len + 1];
+    return len;
+}
+
+/* a descriptor's dtype and block: the extra bytes at codes[*len] */
+static ct_status desc_codes(const ct_tensordesc *d, const char *what, uint8_t *codes, int *len)
+{
+    if (!d)
+        return ct_fail(CT_ERR_INVALID, "argument %s: ct_desc needs a ct_tensordesc", what);
+    if ((unsigned)d->dtype < TL_INT8 || (unsigned)d->dtype > TL_FP64)
+        return ct_fail(CT_ERR_INVALID, "argument %s: a descriptor needs an element dtype", what);
+    if (d->rank < 1 || d->rank > 5)
+        return ct_fail(CT_ERR_INVALID, "argument %s: a descriptor has 1 to 5 dimensions, not %d",
+                       what, d->rank);
+    if (*len + 2 + d->rank > CT_SPEC_CODES_MAX)
+        return ct_fail(CT_ERR_INVALID, "argument %s: too many descriptor arguments", what);
+    codes[*len] = (uint8_t)d->dtype;
+    codes[*len + 1] = (uint8_t)d->rank;
+    for (int j = 0; j < d->rank; j++) {
+        int l = log2_exact(d->block_shape[j]);
+        if (l < 0 || l > 8)
+            return ct_fail(CT_ERR_INVALID, "argument %s: descriptor block dimension %d is %d, "
+                           "not a power of two up to 256", what, j, d->block_shape[j]);
+        codes[*len + 2 + j] = (uint8_t)l;
+    }
+    *len += 2 + d->rank;
+    return CT_OK;
+}
+
 ct_status ct_spec_codes(const ct_arg *args, int n, const ct_spec_flags *f,
                         const char *const *names, uint8_t *codes)
 {
     uint64_t dns = f ? f->do_not_specialize : 0, dnsa = f ? f->do_not_specialize_on_alignment : 0;
+    int len = n;
     for (int i = 0; i < n; i++) {
         const ct_arg *a = &args[i];
         bool spec = !(dns >> i & 1), align = !(dnsa >> i & 1);
@@ -139,10 +182,17 @@ ct_status ct_spec_codes(const ct_arg *args, int n, const ct_spec_flags *f,
                 codes[i] |= CT_SPEC_D;
             }
             break;
+        case CT_ARG_DESC: {
+            codes[i] = CT_SPEC_DESC | CT_SPEC_NONE;
+            ct_status s = desc_codes(a->v.desc, arg_name(names, i, nb, sizeof nb), codes, &len);
+            if (s != CT_OK)
+                return s;
+            break;
+        }
         default:
             return ct_fail(CT_ERR_INVALID,
                            "argument %s is not a ct_arg (make it with ct_ptr, ct_int, ct_float, "
-                           "ct_bool, ct_i32, ...)",
+                           "ct_bool, ct_i32, ct_desc, ...)",
                            arg_name(names, i, nb, sizeof nb));
         }
     }
@@ -158,9 +208,21 @@ static void put(char *buf, size_t cap, size_t *len, const char *fmt, const char 
         *len += (size_t)w;
 }
 
+/* "tensordesc<fp16[64,64]>" from a descriptor's extra bytes */
+static const uint8_t *desc_str(const uint8_t *x, const char *sep_dims, char *buf, size_t cap)
+{
+    size_t l = (size_t)snprintf(buf, cap, "tensordesc<%s[", ct__triton_name((tl_scalar)x[0]));
+    for (int j = 0; j < x[1] && l < cap; j++)
+        l += (size_t)snprintf(buf + l, cap - l, "%s%d", j ? sep_dims : "", 1 << x[2 + j]);
+    if (l < cap)
+        snprintf(buf + l, cap - l, "]>");
+    return x + 2 + x[1];
+}
+
 void ct_spec_key_str(const uint8_t *codes, int n, char *buf, size_t cap)
 {
     size_t len = 0;
+    const uint8_t *extra = codes + n;
     if (cap)
         buf[0] = 0;
     put(buf, cap, &len, "%s%s", "[", "");
@@ -170,6 +232,12 @@ void ct_spec_key_str(const uint8_t *codes, int n, char *buf, size_t cap)
         const char *sep = i ? ", " : "";
         if (t == CT_SPEC_CONST1) {
             put(buf, cap, &len, "%s('constexpr', 1)%s", sep, "");
+            continue;
+        }
+        if (t == CT_SPEC_DESC) {
+            char d[96];
+            extra = desc_str(extra, ", ", d, sizeof d);
+            put(buf, cap, &len, "%s('%s', None)", sep, d);
             continue;
         }
         char ty[24];
@@ -191,6 +259,7 @@ void ct_spec_signature(const uint8_t *codes, int n, const char *const *names, ch
                        size_t cap)
 {
     size_t len = 0;
+    const uint8_t *extra = codes + n;
     if (cap)
         buf[0] = 0;
     for (int i = 0; i < n; i++) {
@@ -200,6 +269,12 @@ void ct_spec_signature(const uint8_t *codes, int n, const char *const *names, ch
         put(buf, cap, &len, "%s%s=", sep, names[i]);
         if (t == CT_SPEC_CONST1) {
             put(buf, cap, &len, "%s%s", "1", "");
+            continue;
+        }
+        if (t == CT_SPEC_DESC) {
+            char d[96];
+            extra = desc_str(extra, ",", d, sizeof d);
+            put(buf, cap, &len, "%s%s", d, "");
             continue;
         }
         bool d = (c & CT_SPEC_D) && !(c & CT_SPEC_NONE);
@@ -220,6 +295,8 @@ int ct_pack_args(const ct_arg *args, const uint8_t *codes, int n, uint64_t *slot
         const ct_arg *a = &args[i];
         uint64_t *s = &slots[j];
         *s = 0;
+        if (t == CT_SPEC_DESC)
+            return -1; /* needs the kernel's metadata: ct__pack_args_desc */
         if (t >= CT_SPEC_PTR) {
             memcpy(s, &a->v.p, sizeof a->v.p);
         } else {

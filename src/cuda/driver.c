@@ -99,6 +99,7 @@ static void load(void)
     api.cuMemFreeAsync = dlsym(h, "cuMemFreeAsync");
     api.cuCtxCreate = dlsym(h, "cuCtxCreate_v2");
     api.cuCtxDestroy = dlsym(h, "cuCtxDestroy_v2");
+    api.cuTensorMapEncodeTiled = dlsym(h, "cuTensorMapEncodeTiled");
     if (missing) {
         snprintf(load_error, sizeof load_error,
                  "the CUDA driver %s is too old: it lacks %s", path, which);

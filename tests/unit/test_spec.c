@@ -150,6 +150,40 @@ static void t_bad_args(void **state)
     assert_non_null(strstr(ct_errmsg(), "dtype"));
 }
 
+/* tensor descriptors: the block is part of the key and of the signature */
+static void t_desc_codes(void **state)
+{
+    (void)state;
+    ct_tensordesc d = {.base = 4096, .dtype = TL_FP16, .rank = 2, .shape = {100, 72},
+                       .strides = {72, 1}, .block_shape = {64, 32}};
+    ct_tensordesc e = d;
+    e.block_shape[1] = 64;
+    ct_arg a[3] = {ct_desc(&d), ct_int(7), ct_desc(&e)};
+    const char *names[] = {"a_desc", "n", "c_desc"};
+    uint8_t codes[CT_SPEC_CODES_MAX];
+    assert_int_equal(ct_spec_codes(a, 3, NULL, names, codes), CT_OK);
+    assert_int_equal(ct_spec_len(codes, 3), 3 + 4 + 4);
+    char key[512], sig[512];
+    ct_spec_key_str(codes, 3, key, sizeof key);
+    ct_spec_signature(codes, 3, names, sig, sizeof sig);
+    assert_string_equal(key, "[('tensordesc<fp16[64, 32]>', None), ('i32', ''), "
+                             "('tensordesc<fp16[64, 64]>', None)]");
+    assert_string_equal(sig, "a_desc=tensordesc<fp16[64,32]> n=i32 c_desc=tensordesc<fp16[64,64]>");
+    /* what tl_build reads back */
+    tl_sig_param sp[3];
+    assert_true(tl_parse_signature(&(tl_kernel_def){.name = "k", .nparams = 3, .params = names},
+                                   sig, sp, NULL));
+    assert_int_equal(sp[0].type->kind, TL_TY_DESC);
+    assert_int_equal(sp[2].type->elem->shape[1], 64);
+    /* a block that is not a power of two, a missing descriptor */
+    d.block_shape[0] = 48;
+    assert_int_equal(ct_spec_codes(a, 3, NULL, names, codes), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "power of two"));
+    a[0] = ct_desc(NULL);
+    assert_int_equal(ct_spec_codes(a, 3, NULL, names, codes), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "`a_desc`"));
+}
+
 static void t_grid(void **state)
 {
     (void)state;
@@ -297,6 +331,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test(t_against_triton),
         cmocka_unit_test(t_bad_args),
+        cmocka_unit_test(t_desc_codes),
         cmocka_unit_test(t_grid),
         cmocka_unit_test_setup_teardown(t_specializations_compile, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_const_one, tu_cache_setup, tu_cache_teardown),
