@@ -2,12 +2,14 @@
  * main.c - a plain C program running two ctriton kernels ahead of time:
  * no Python, no Triton, no ctriton library, no link against libcuda.
  *
- * The launchers (gen/add_kernel_B1024.{h,c}, gen/softmax_kernel_B1024.{h,c})
- * come from `ctriton aot` (see the Makefile); they embed cubins for sm_80,
- * sm_90a and sm_100a and pick one for the device.  This program opens the
- * driver itself for the little it needs (a context, memory, copies), runs
- * vector add and row softmax, checks both against plain C, shows an error
- * being returned rather than the process exiting, and times the launcher.
+ * The launchers (gen/add_kernel_B1024.{h,c}, gen/softmax_kernel_B1024.{h,c},
+ * gen/ops_host_desc_64x32_fp32.{h,c}) come from `ctriton aot` (see the
+ * Makefile); they embed cubins for sm_80, sm_90a and sm_100a and pick one for
+ * the device.  This program opens the driver itself for the little it needs (a
+ * context, memory, copies), runs vector add, row softmax and a kernel taking
+ * two tensor descriptors (TMA descriptors on sm_90, encoded by the launcher),
+ * checks them against plain C, shows an error being returned rather than the
+ * process exiting, and times the launcher.
  *
  * Exit status: 0 all correct, 1 a failure, 77 no GPU driver (skipped).
  */
@@ -19,6 +21,7 @@
 #include <time.h>
 
 #include "add_kernel_B1024.h"
+#include "ops_host_desc_64x32_fp32.h"
 #include "softmax_kernel_B1024.h"
 
 typedef int CUresult;
@@ -155,6 +158,36 @@ int main(void)
            maxerr < 1e-5 ? "ok" : "WRONG");
     bad += maxerr >= 1e-5;
 
+    /* two tensor descriptor arguments: c = a + 1 over a 100 x 72 tensor in 64 x 32 blocks */
+    enum { DM = 100, DN = 72, GUARD = 64 };
+    static float da[DM * DN], dc[DM * DN + GUARD];
+    for (int i = 0; i < DM * DN; i++)
+        da[i] = frand(&seed);
+    for (int i = 0; i < DM * DN + GUARD; i++)
+        dc[i] = -7.0f;
+    CUdeviceptr pa, pc;
+    CHECK(cu.MemAlloc(&pa, sizeof da));
+    CHECK(cu.MemAlloc(&pc, sizeof dc));
+    CHECK(cu.HtoD(pa, da, sizeof da));
+    CHECK(cu.HtoD(pc, dc, sizeof dc));
+    ops_host_desc_64x32_fp32_args ha = {
+        .a_desc = {.base = pa, .shape = {DM, DN}, .strides = {DN, 1}},
+        .c_desc = {.base = pc, .shape = {DM, DN}, .strides = {DN, 1}},
+    };
+    if ((err = ops_host_desc_64x32_fp32_launch(NULL, (DM + 63) / 64, (DN + 31) / 32, 1, &ha))) {
+        fprintf(stderr, "ops_host_desc: %s\n", ops_host_desc_64x32_fp32_error());
+        return 1;
+    }
+    CHECK(cu.DtoH(dc, pc, sizeof dc));
+    int dbad = 0;
+    for (int i = 0; i < DM * DN; i++)
+        dbad += dc[i] != da[i] + 1.0f;
+    for (int i = DM * DN; i < DM * DN + GUARD; i++)
+        dbad += dc[i] != -7.0f;
+    printf("ops_host_desc   %dx%d through two tensor descriptors: %s\n", DM, DN,
+           dbad ? "WRONG" : "ok (exact, nothing written past the tensor)");
+    bad += dbad != 0;
+
     /* errors are values: a grid the hardware cannot take */
     err = softmax_kernel_B1024_launch(NULL, 1, 70000, 1, &sa);
     printf("grid (1, 70000, 1) -> %d: %s\n", err, softmax_kernel_B1024_error());
@@ -177,7 +210,10 @@ int main(void)
     cu.MemFree(dz);
     cu.MemFree(ds);
     cu.MemFree(dt);
+    cu.MemFree(pa);
+    cu.MemFree(pc);
     add_kernel_B1024_unload();
+    ops_host_desc_64x32_fp32_unload();
     softmax_kernel_B1024_unload();
     printf("%s\n", bad ? "FAILED" : "all ok");
     return bad ? 1 : 0;

@@ -28,8 +28,10 @@ typedef struct aot_param {
     const char *name;
     bool const_one;       /* specialized to 1: not an argument */
     bool ptr;
-    tl_scalar sc;         /* scalar type, or the pointee's */
+    tl_scalar sc;         /* scalar type, or the pointee's, or a descriptor's element */
     bool div16;
+    bool desc;            /* a tensor descriptor (tensordesc<...>) */
+    int rank, block[5];   /* desc */
 } aot_param;
 
 /* The parameters as tl_build reads the signature (tl_parse_signature), plus
@@ -52,12 +54,15 @@ static ct_status parse_sig(const tl_kernel_def *def, const char *sig, aot_param 
                          .const_one = sp[i].is_const_one, .div16 = sp[i].divisibility == 16};
         if (a->const_one)
             continue;
-        if (sp[i].type->kind == TL_TY_DESC)
-            return ct_fail(CT_ERR_UNSUPPORTED,
-                           "signature: `%s` is a tensor descriptor argument; AOT headers do not "
-                           "encode host-side TMA descriptors yet (launch it with ct_launch and "
-                           "ct_desc, or make the descriptor in the kernel with "
-                           "tl_make_tensor_descriptor)", a->name);
+        if (sp[i].type->kind == TL_TY_DESC) {
+            const tl_type *blk = sp[i].type->elem;
+            a->desc = true;
+            a->sc = blk->elem->sc;
+            a->rank = blk->rank;
+            for (int j = 0; j < blk->rank; j++)
+                a->block[j] = (int)blk->shape[j];
+            continue;
+        }
         a->ptr = sp[i].type->kind == TL_TY_PTR;
         a->sc = a->ptr ? sp[i].type->elem->sc : sp[i].type->sc;
         if (!a->ptr && (a->sc < TL_INT1 || a->sc > TL_FP64 ||
@@ -71,6 +76,8 @@ static ct_status parse_sig(const tl_kernel_def *def, const char *sig, aot_param 
 /* The C type of a struct field. */
 static const char *c_type(const aot_param *a)
 {
+    if (a->desc)
+        return "ct_aot_tensordesc";
     if (a->ptr)
         return "uint64_t";
     switch (a->sc) {
@@ -151,6 +158,9 @@ static const char *const runtime_src =
     "    P_CUresult (*LaunchKernelEx)(const P_CUlaunchConfig *, P_CUfunction, void **, void **);\n"
     "    P_CUresult (*MemAllocAsync)(uint64_t *, size_t, P_CUstream);\n"
     "    P_CUresult (*MemFreeAsync)(uint64_t, P_CUstream);\n"
+    "    P_CUresult (*TensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *,\n"
+    "                                       const uint64_t *, const unsigned *, const unsigned *,\n"
+    "                                       int, int, int, int);\n"
     "} P_cu;\n"
     "static int P_cu_state; /* 1: loaded, -1: no driver */\n"
     "static char P_cu_why[512];\n"
@@ -222,6 +232,7 @@ static const char *const runtime_src =
     "    *(void **)&P_cu.LaunchKernelEx = dlsym(h, \"cuLaunchKernelEx\");\n"
     "    *(void **)&P_cu.MemAllocAsync = dlsym(h, \"cuMemAllocAsync\");\n"
     "    *(void **)&P_cu.MemFreeAsync = dlsym(h, \"cuMemFreeAsync\");\n"
+    "    *(void **)&P_cu.TensorMapEncodeTiled = dlsym(h, \"cuTensorMapEncodeTiled\");\n"
     "    P_CUresult r = P_cu.Init(0);\n"
     "    if (r != 0) {\n"
     "        const char *name = NULL;\n"
@@ -443,6 +454,36 @@ static const char *const runtime_src =
     "    return err;\n"
     "}\n";
 
+/* Tensor descriptor arguments: the CUtensorMap as Python's launcher encodes it (see tma.c). */
+static const char *const desc_src =
+    "/* ---- tensor descriptor arguments: CUtensorMap encoding (cuTensorMapEncodeTiled) ---- */\n"
+    "static int P_encode(const ct_aot_tensordesc *d, const P_descmeta *m, int rank, void *map,\n"
+    "                    const char *name)\n"
+    "{\n"
+    "    uint64_t dims[5], strides[5];\n"
+    "    unsigned box[5], es[5] = {1, 1, 1, 1, 1};\n"
+    "    if (!P_cu.TensorMapEncodeTiled)\n"
+    "        return P_fail(CT_AOT_ERR_CUDA, 0, \"KNAME: `%s` needs cuTensorMapEncodeTiled (CUDA 12+)\", name);\n"
+    "    if (d->strides[rank - 1] != 1 || d->base % 16)\n"
+    "        return P_fail(CT_AOT_ERR_ALIGN, 0, \"KNAME: `%s` needs a 16-byte aligned base and a last \"\n"
+    "                      \"stride of 1\", name);\n"
+    "    for (int j = 0; j < rank; j++) {\n"
+    "        int64_t v = d->shape[j];\n"
+    "        if (j == rank - 1 && m->fp4_padded)\n"
+    "            v *= 2;\n"
+    "        dims[rank - 1 - j] = (uint64_t)v;\n"
+    "        box[rank - 1 - j] = (unsigned)m->block[j];\n"
+    "    }\n"
+    "    for (int j = 0; j + 1 < rank; j++)\n"
+    "        strides[rank - 2 - j] = (uint64_t)(m->elem_size * d->strides[j]);\n"
+    "    strides[rank - 1] = dims[rank - 1] * (rank == 1 ? (uint64_t)m->elem_size : strides[rank - 2]);\n"
+    "    int t = m->elem_type == 8 ? 10 : m->elem_type == 9 ? 8 : m->elem_type == 10 ? 9 : m->elem_type;\n"
+    "    return P_check(P_cu.TensorMapEncodeTiled(map, t, (unsigned)rank, (void *)(uintptr_t)d->base,\n"
+    "                                             dims, strides, box, es, 0, m->swizzle, 2,\n"
+    "                                             d->padding_nan ? 1 : 0),\n"
+    "                   \"cuTensorMapEncodeTiled\");\n"
+    "}\n";
+
 /* Replaces every "P_" prefix token and KNAME in the template. */
 static void put_template(ct_strbuf *b, const char *tpl, const char *prefix, const char *kname)
 {
@@ -514,6 +555,11 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
     ct_status s = parse_sig(def, r->signature, ps);
     if (s != CT_OK)
         return s;
+    int ndesc = 0;
+    for (int i = 0; i < def->nparams; i++)
+        ndesc += !ps[i].const_one && ps[i].desc;
+    if (ndesc > 8)
+        return ct_fail(CT_ERR_INVALID, "aot: at most 8 tensor descriptor arguments");
     static const int default_arch[] = {90};
     const int *archs = r->narchs > 0 ? r->archs : default_arch;
     int narch = r->narchs > 0 ? r->narchs : 1;
@@ -620,6 +666,19 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                "    CT_AOT_ERR_ARGS = 8       /* no arguments given */\n"
                "};\n"
                "#endif\n\n");
+    if (ndesc)
+        ct_sb_puts(&h,
+                   "#ifndef CTRITON_AOT_TENSORDESC\n"
+                   "#define CTRITON_AOT_TENSORDESC\n"
+                   "/* A tensor descriptor argument (Python's TensorDescriptor): the tensor; the block is\n"
+                   " * fixed by the signature.  Strides in elements, the last 1; base 16-byte aligned. */\n"
+                   "typedef struct ct_aot_tensordesc {\n"
+                   "    uint64_t base;\n"
+                   "    int64_t shape[5];\n"
+                   "    int64_t strides[5];\n"
+                   "    bool padding_nan;\n"
+                   "} ct_aot_tensordesc;\n"
+                   "#endif\n\n");
     ct_sb_printf(&h, "/* The runtime arguments of %s, in its parameter order. */\ntypedef struct %s_args {\n",
                  def->name, prefix);
     int nfields = 0;
@@ -630,7 +689,12 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
             continue;
         }
         char note[128];
-        if (a->ptr)
+        if (a->desc) {
+            int l = snprintf(note, sizeof note, "tensor descriptor of %s, rank %d, block ",
+                             ct__triton_name(a->sc), a->rank);
+            for (int j = 0; j < a->rank && l < (int)sizeof note; j++)
+                l += snprintf(note + l, sizeof note - (size_t)l, "%s%d", j ? " x " : "", a->block[j]);
+        } else if (a->ptr)
             snprintf(note, sizeof note, "device pointer to %s%s", ct__triton_name(a->sc),
                      a->div16 ? ", 16-byte aligned" : "");
         else
@@ -679,6 +743,25 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
         put_bytes(&c, arts[i].cubin, arts[i].cubin_size);
         ct_sb_puts(&c, "};\n\n");
     }
+    if (ndesc) {
+        /* what Triton chose for each descriptor argument, per architecture (tensordesc_meta) */
+        ct_sb_printf(&c, "typedef struct {\n    int swizzle, elem_size, elem_type, block[5], fp4_padded;\n"
+                         "} %s_descmeta;\n\n", prefix);
+        for (int i = 0; i < narch; i++) {
+            const ct_launch_meta *m = &arts[i].meta;
+            if (!m->ndescs)
+                continue;
+            ct_sb_printf(&c, "static const %s_descmeta %s_descs_sm%d[] = {\n", prefix, prefix, archs[i]);
+            for (int d = 0; d < m->ndescs; d++) {
+                const struct ct_desc_meta *dm = &m->descs[d];
+                ct_sb_printf(&c, "    {%d, %d, %d, {%d, %d, %d, %d, %d}, %d},\n", dm->swizzle,
+                             dm->elem_size, dm->elem_type, dm->block[0], dm->block[1], dm->block[2],
+                             dm->block[3], dm->block[4], dm->fp4_padded);
+            }
+            ct_sb_puts(&c, "};\n");
+        }
+        ct_sb_putc(&c, '\n');
+    }
     ct_sb_printf(&c,
                  "typedef struct {\n"
                  "    int arch;\n"
@@ -686,15 +769,24 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                  "    const char *name;\n"
                  "    int num_warps, num_ctas, shared, cooperative, pdl;\n"
                  "    long long global_scratch, profile_scratch; /* bytes per program */\n"
+                 "%s"
                  "} %s_variant;\n\n",
+                 ndesc ? "    int ndescs; /* TMA descriptors (0: base, shape, strides instead) */\n"
+                         "    const void *descs;\n"
+                       : "",
                  prefix);
     ct_sb_printf(&c, "static const %s_variant %s_variants[] = {\n", prefix, prefix);
     for (int i = 0; i < narch; i++) {
         const ct_launch_meta *m = &arts[i].meta;
-        ct_sb_printf(&c, "    {%d, %s_cubin_sm%d, \"%s\", %d, %d, %d, %d, %d, %lldLL, %lldLL},\n",
+        ct_sb_printf(&c, "    {%d, %s_cubin_sm%d, \"%s\", %d, %d, %d, %d, %d, %lldLL, %lldLL",
                      archs[i], prefix, archs[i], m->name, m->num_warps, m->num_ctas, m->shared,
                      m->launch_cooperative_grid, m->launch_pdl, (long long)m->global_scratch_size,
                      (long long)m->profile_scratch_size);
+        if (ndesc && m->ndescs)
+            ct_sb_printf(&c, ", %d, %s_descs_sm%d", m->ndescs, prefix, archs[i]);
+        else if (ndesc)
+            ct_sb_puts(&c, ", 0, NULL");
+        ct_sb_puts(&c, "},\n");
     }
     ct_sb_puts(&c, "};\n");
     ct_sb_printf(&c, "#define %s_NVARIANTS %d\n#define %s_NUM_CTAS %d\n#define %s_ARCHS \"%s\"\n",
@@ -703,10 +795,19 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
     put_template(&c, runtime_src, prefix, def->name);
     bool need_half = false;
     for (int i = 0; i < def->nparams; i++)
-        need_half |= !ps[i].const_one && !ps[i].ptr && (ps[i].sc == TL_FP16 || ps[i].sc == TL_BF16);
+        need_half |= !ps[i].const_one && !ps[i].ptr && !ps[i].desc &&
+                     (ps[i].sc == TL_FP16 || ps[i].sc == TL_BF16);
     if (need_half) {
         ct_sb_putc(&c, '\n');
         put_template(&c, fp16_src, prefix, def->name);
+    }
+    if (ndesc) {
+        ct_sb_putc(&c, '\n');
+        ct_strbuf t;
+        ct_sb_init(&t);
+        put_template(&t, desc_src, prefix, def->name);
+        ct_sb_puts(&c, t.s ? t.s : "");
+        ct_sb_free(&t);
     }
 
     /* the launcher proper */
@@ -718,7 +819,7 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                  prefix, def->name);
     for (int i = 0; i < def->nparams; i++) {
         const aot_param *a = &ps[i];
-        if (a->const_one || !a->div16)
+        if (a->const_one || !a->div16 || a->desc)
             continue;
         bool is_signed = !a->ptr && (a->sc == TL_INT8 || a->sc == TL_INT16 ||
                                      a->sc == TL_INT32 || a->sc == TL_INT64);
@@ -731,6 +832,62 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                      is_signed ? "long long" : "unsigned long long", a->name, prefix, def->name,
                      a->name, is_signed ? "%lld" : "%#llx",
                      is_signed ? "(long long)" : "(unsigned long long)", a->name);
+    }
+    if (ndesc) {
+        /* descriptors: the variant decides how they are passed (TMA map or base/shape/strides) */
+        ct_sb_printf(&c, "    const %s_loaded *l;\n    int err;\n    if ((err = %s_get(&l)))\n"
+                         "        return err;\n    const %s_variant *v = l->v;\n", prefix, prefix, prefix);
+        ct_sb_printf(&c, "    _Alignas(64) unsigned char maps[%d][128];\n", ndesc);
+        ct_sb_printf(&c, "    uint64_t slots[%d];\n    void *params[%d];\n    int np = 0, ns = 0;\n",
+                     def->nparams * 32, def->nparams * 32 + 2);
+        int di = 0;
+        for (int i = 0; i < def->nparams; i++) {
+            const aot_param *a = &ps[i];
+            if (a->const_one)
+                continue;
+            if (a->desc) {
+                ct_sb_printf(&c,
+                             "    if (v->ndescs) {\n"
+                             "        if ((err = %s_encode(&args->%s, &((const %s_descmeta *)v->descs)[%d], %d, maps[%d], \"%s\")))\n"
+                             "            return err;\n"
+                             "        params[np++] = maps[%d];\n"
+                             "    } else {\n"
+                             "        params[np++] = (void *)&args->%s.base;\n"
+                             "        for (int j = 0; j < %d; j++)\n"
+                             "            params[np++] = (void *)&args->%s.shape[j];\n"
+                             "        for (int j = 0; j < %d; j++)\n"
+                             "            params[np++] = (void *)&args->%s.strides[j];\n"
+                             "        slots[ns] = args->%s.padding_nan ? 1 : 0;\n"
+                             "        params[np++] = &slots[ns++];\n"
+                             "    }\n"
+                             "    for (int j = 0; j < %d; j++) {\n"
+                             "        int32_t s32 = (int32_t)args->%s.shape[j];\n"
+                             "        slots[ns] = 0;\n"
+                             "        memcpy(&slots[ns], &s32, 4);\n"
+                             "        params[np++] = &slots[ns++];\n"
+                             "    }\n"
+                             "    for (int j = 0; j < %d; j++)\n"
+                             "        params[np++] = (void *)&args->%s.strides[j];\n",
+                             prefix, a->name, prefix, di, a->rank, di, a->name, di, a->name, a->rank,
+                             a->name, a->rank, a->name, a->name, a->rank, a->name, a->rank, a->name);
+                di++;
+            } else if (!a->ptr && (a->sc == TL_FP16 || a->sc == TL_BF16)) {
+                ct_sb_printf(&c, "    uint16_t %s_bits = %s_to_%s(args->%s);\n    params[np++] = &%s_bits;\n",
+                             a->name, prefix, a->sc == TL_FP16 ? "fp16" : "bf16", a->name, a->name);
+            } else if (!a->ptr && a->sc == TL_INT1) {
+                ct_sb_printf(&c, "    uint8_t %s_byte = args->%s ? 1 : 0;\n    params[np++] = &%s_byte;\n",
+                             a->name, a->name, a->name);
+            } else {
+                ct_sb_printf(&c, "    params[np++] = (void *)&args->%s;\n", a->name);
+            }
+        }
+        ct_sb_printf(&c, "    (void)ns;\n    return %s_launch_packed((%s_CUstream)stream, grid_x, grid_y, grid_z, params, np);\n}\n",
+                     prefix, prefix);
+        for (int i = 0; i < narch; i++)
+            ct_artifact_free(&arts[i]);
+        *header = ct_sb_take(&h);
+        *source = ct_sb_take(&c);
+        return CT_OK;
     }
     int np = 0;
     for (int i = 0; i < def->nparams; i++) {
