@@ -58,6 +58,49 @@ static size_t last_async_alloc;
 static int async_live;
 
 /* ---- for the test ---- */
+/* the last tensor map encoded: the arguments as given; the map's first 8 bytes are the
+ * global address and the next 4 the rank, so a launch record shows which map it got */
+typedef struct fake_tmap {
+    int dtype, swizzle, l2, fill, interleave;
+    unsigned rank;
+    uint64_t addr, dims[5], strides[5];
+    unsigned box[5], elem_strides[5];
+    int calls;
+} fake_tmap;
+static fake_tmap last_tmap;
+const fake_tmap *fake_last_tmap(void) { return &last_tmap; }
+
+CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *addr, const uint64_t *dims,
+                                const uint64_t *strides, const unsigned *box,
+                                const unsigned *elem_strides, int interleave, int swizzle, int l2,
+                                int fill)
+{
+    if (rank < 1 || rank > 5 || ((uintptr_t)map & 63) || ((uintptr_t)addr & 15))
+        return INVALID_VALUE;
+    pthread_mutex_lock(&mu);
+    int calls = last_tmap.calls + 1;
+    memset(&last_tmap, 0, sizeof last_tmap);
+    last_tmap.calls = calls;
+    last_tmap.dtype = dtype;
+    last_tmap.rank = rank;
+    last_tmap.addr = (uint64_t)(uintptr_t)addr;
+    for (unsigned i = 0; i < rank; i++) {
+        last_tmap.dims[i] = dims[i];
+        last_tmap.strides[i] = i + 1 < rank ? strides[i] : 0;
+        last_tmap.box[i] = box[i];
+        last_tmap.elem_strides[i] = elem_strides[i];
+    }
+    last_tmap.interleave = interleave;
+    last_tmap.swizzle = swizzle;
+    last_tmap.l2 = l2;
+    last_tmap.fill = fill;
+    pthread_mutex_unlock(&mu);
+    memset(map, 0, 128);
+    memcpy(map, &last_tmap.addr, 8);
+    memcpy((char *)map + 8, &rank, 4);
+    return OK;
+}
+
 int fake_nlaunches(void) { return nlaunches; }
 const fake_launch *fake_launch_at(int i) { return i >= 0 && i < nlaunches ? &launches[i] : NULL; }
 int fake_nloads(void) { return nloads; }

@@ -44,6 +44,14 @@ static int (*fake_nloads)(void);
 static void (*fake_expect_params)(int);
 static size_t (*fake_last_async_alloc)(void);
 static int (*fake_async_live)(void);
+typedef struct fake_tmap {
+    int dtype, swizzle, l2, fill, interleave;
+    unsigned rank;
+    uint64_t addr, dims[5], strides[5];
+    unsigned box[5], elem_strides[5];
+    int calls;
+} fake_tmap;
+static const fake_tmap *(*fake_last_tmap)(void);
 
 static char *slurp_text(const char *path)
 {
@@ -126,6 +134,57 @@ static void t_launch_packs(void **state)
     ct_kernel_free(k);
     ct_mem_free(x);
     ct_mem_free(y);
+}
+
+/* Tensor descriptor arguments: the map Triton's metadata asks for (fp32, 64 x 32 blocks, the
+ * swizzle of the sm_90 lowering), then each descriptor's shape (i32) and strides (i64). */
+static void t_tensor_desc(void **state)
+{
+    (void)state;
+    ct_kernel *k = kernel("ops_host_desc", "BLOCK_M=64 BLOCK_N=32", 4, 0, 0);
+    ct_devptr a, c;
+    assert_int_equal(ct_mem_alloc(&a, 100 * 72 * 4), CT_OK);
+    assert_int_equal(ct_mem_alloc(&c, 100 * 72 * 4), CT_OK);
+    ct_tensordesc ad = {.base = a, .dtype = TL_FP32, .rank = 2, .shape = {100, 72},
+                        .strides = {72, 1}, .block_shape = {64, 32}};
+    ct_tensordesc cd = ad;
+    cd.base = c;
+    cd.padding_nan = true;
+    fake_expect_params(12);
+    ct_status s = CT_LAUNCH(k, ct_grid(2, 3), NULL, ct_desc(&ad), ct_desc(&cd));
+    if (s != CT_OK)
+        fail_msg("%s", ct_errmsg());
+    const ct_artifact *art = ct_kernel_artifact(k, (ct_arg[]){ct_desc(&ad), ct_desc(&cd)}, 2);
+    assert_non_null(art);
+    assert_int_equal(art->meta.ndescs, 2);
+    const fake_tmap *t = fake_last_tmap();
+    assert_int_equal(t->calls, 2);
+    assert_int_equal(t->addr, c);                        /* the second map: c's */
+    assert_int_equal(t->rank, 2);
+    assert_int_equal(t->dims[0], 72);                   /* innermost first */
+    assert_int_equal(t->dims[1], 100);
+    assert_int_equal(t->strides[0], 72 * 4);            /* bytes, without the innermost */
+    assert_int_equal(t->box[0], 32);
+    assert_int_equal(t->box[1], 64);
+    assert_int_equal(t->elem_strides[0], 1);
+    assert_int_equal(t->swizzle, art->meta.descs[1].swizzle);
+    assert_int_equal(t->l2, 2);                         /* 128-byte L2 promotion */
+    assert_int_equal(t->fill, 1);                       /* padding "nan" */
+    const fake_launch *l = last();
+    assert_int_equal(l->params[0], a);                  /* a's map (its first 8 bytes) */
+    assert_int_equal((int32_t)l->params[1], 100);
+    assert_int_equal((int32_t)l->params[2], 72);
+    assert_int_equal(l->params[3], 72);
+    assert_int_equal(l->params[4], 1);
+    assert_int_equal(l->params[5], c);                  /* c's map */
+    assert_int_equal(l->params[10], 0);                 /* global scratch */
+    /* a last stride other than 1 is refused before the driver sees it */
+    cd.strides[1] = 2;
+    assert_int_equal(CT_LAUNCH(k, ct_grid(2, 3), NULL, ct_desc(&ad), ct_desc(&cd)), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "last stride must be 1"));
+    ct_kernel_free(k);
+    ct_mem_free(a);
+    ct_mem_free(c);
 }
 
 /* One module per context: a second context loads its own, and each launch
@@ -451,6 +510,7 @@ static int build_fake(void)
     *(void **)&fake_expect_params = dlsym(h, "fake_expect_params");
     *(void **)&fake_last_async_alloc = dlsym(h, "fake_last_async_alloc");
     *(void **)&fake_async_live = dlsym(h, "fake_async_live");
+    *(void **)&fake_last_tmap = dlsym(h, "fake_last_tmap");
     return fake_async_live ? 0 : -1;
 }
 
@@ -462,6 +522,7 @@ int main(void)
     }
     const struct CMUnitTest t[] = {
         cmocka_unit_test_setup_teardown(t_launch_packs, setup, tu_cache_teardown),
+        cmocka_unit_test_setup_teardown(t_tensor_desc, setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_contexts, setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_shared_optin, setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_cluster, setup, tu_cache_teardown),
