@@ -692,6 +692,37 @@ static ct_status cummax_check(lr_run *r, char *m, size_t c)
     return s;
 }
 
+/* matmul through tensor descriptors: A (M x K) @ B (K x N), row-major fp16 */
+static ct_status matmul_tma_setup(lr_run *r)
+{
+    int64_t m = dim(r, "M", 512), n = dim(r, "N", 512), k = dim(r, "K", 512);
+    int a, b, c;
+    TRY(new_buf(r, "a", TL_FP16, (size_t)(m * k), LR_IN, -1, 1, &a));
+    TRY(new_buf(r, "b", TL_FP16, (size_t)(k * n), LR_IN, -1, 1, &b));
+    TRY(new_buf(r, "c", TL_FP16, (size_t)(m * n), LR_OUT, 0, 0, &c));
+    ptr(r, a), ptr(r, b), ptr(r, c), arg(r, ct_int(m), -1), arg(r, ct_int(n), -1), arg(r, ct_int(k), -1);
+    r->grid = ct_grid(cdiv(m, cx(r, "BLOCK_SIZE_M", 128)) * cdiv(n, cx(r, "BLOCK_SIZE_N", 128)));
+    r->bytes = 2.0 * (m * k + k * n + m * n);
+    r->flops = 2.0 * m * n * k;
+    return CT_OK;
+}
+static double mm_tma_ref(lr_run *r, size_t i, void *ud)
+{
+    (void)ud;
+    int64_t n = r->args[4].v.i, k = r->args[5].v.i;
+    int64_t row = (int64_t)i / n, col = (int64_t)i % n;
+    double acc = 0;
+    for (int64_t kk = 0; kk < k; kk++)
+        acc += in(r, 0, (size_t)(row * k + kk)) * in(r, 1, (size_t)(kk * n + col));
+    return rnd(TL_FP16, acc);
+}
+static ct_status matmul_tma_check(lr_run *r, char *m, size_t c)
+{
+    double k = (double)r->args[5].v.i;
+    size_t most = (size_t)(4e7 / (k + 1)) + 64;
+    return compare_n(r, 2, r->bufs[2].n, mm_tma_ref, NULL, 2e-3, 1e-3 * sqrt(k), most, m, c);
+}
+
 static const recipe recipes[] = {
     {"add_kernel", add_setup, add_check},
     {"asin_kernel", asin_setup, asin_check},
@@ -706,6 +737,7 @@ static const recipe recipes[] = {
     {"softmax_persistent_kernel", softmax_persistent_setup, softmax_persistent_check},
     {"matmul_kernel", matmul_setup, matmul_check},
     {"cummax_kernel", cummax_setup, cummax_check},
+    {"matmul_tma_kernel", matmul_tma_setup, matmul_tma_check},
 };
 
 static const recipe *find_recipe(const char *kernel)
@@ -749,6 +781,8 @@ static const struct {
     {"matmul_kernel", "fp8_128x128x64", "M=4096 N=4096 K=4096"},
     {"cummax_kernel", "fp32_N3000_B1024", "M=16384 N=3000"},
     {"cummax_kernel", "fp16_N500_B256", "M=65536 N=500"},
+    {"matmul_tma_kernel", "fp16_128x128x64", "M=4096 N=4096 K=4096"},
+    {"matmul_tma_kernel", "fp16_64x64x32_tail", "M=4104 N=4104 K=4104"},
 };
 
 const char *lr_bench_problem(const char *kernel, const char *config)

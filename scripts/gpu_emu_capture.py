@@ -193,6 +193,7 @@ def parse_constexprs(text):
 def capture_case(entry, ctriton, staging, device):
     """Runs one kernel/config on the GPU; writes its golden folder into staging."""
     import torch
+    import triton
     kname, cname = entry["kernel"], entry["config"]
     with tempfile.TemporaryDirectory() as tmp:
         r = subprocess.run([ctriton, "run", kname, "--config", cname, "--emu", "--dump-case", tmp],
@@ -225,6 +226,9 @@ def capture_case(entry, ctriton, staging, device):
             log(f"FAIL {kname}/{cname}: the case has no value for {missing}")
             return False
         args = [values[n] for n in runtime]
+        # kernels that make tensor descriptors need global memory from an allocator
+        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=device,
+                                                                          dtype=torch.int8))
         fn[case["grid"]](*args, **const, num_warps=case["num_warps"],
                          num_stages=case["num_stages"])
         torch.cuda.synchronize()

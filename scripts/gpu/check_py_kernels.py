@@ -570,6 +570,18 @@ def check_matmul(ctx):
     return [compare("c", c, ref, atol, rtol)]
 
 
+def check_matmul_tma(ctx):
+    m, n, k = ctx.problem["M"], ctx.problem["N"], ctx.problem["K"]
+    # the descriptors made in the kernel live in memory Triton asks this allocator for
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
+    a = ctx.randn(m, k, dtype=torch.float16)
+    b = ctx.randn(k, n, scale=1 / math.sqrt(k), dtype=torch.float16)
+    c = ctx.out(m, n, dtype=torch.float16)
+    grid = (cdiv(m, ctx.const["BLOCK_SIZE_M"]) * cdiv(n, ctx.const["BLOCK_SIZE_N"]),)
+    ctx.launch(grid, ctx.dev(a), ctx.dev(b), c, m, n, k)
+    return [compare("c", c, a.double() @ b.double(), *tolerance(torch.float16))]
+
+
 # ---------------------------------------------------------------------------
 # Conformance kernels (tests/conformance/conformance.py)
 
@@ -990,6 +1002,7 @@ CHECKS = {
     "per_token_group_quant_fp8_kernel": check_quant_fp8,
     "rope_kernel": check_rope,
     "matmul_kernel": check_matmul,
+    "matmul_tma_kernel": check_matmul_tma,
     "cummax_kernel": check_cummax,
     "cf_if_else": check_cf_if_else,
     "cf_while": check_cf_while,

@@ -865,12 +865,76 @@ static bool bptr_addr(const emu_bptr *b, const emu_mem_aux *x, int64_t i, uint64
     return true;
 }
 
+/* padding for elements [i0, i1) of a block being loaded */
+static void block_pad(const emu_mem_aux *x, uint8_t *d, int64_t i0, int64_t i1, int fill)
+{
+    if (fill == 2 && emu_ek_is_float(x->ek))
+        for (int64_t i = i0; i < i1; i++)
+            emu_store_f64(x->ek, d, i, NAN);
+    else if (i1 > i0)
+        memset(d + (size_t)i0 * x->esize, 0, (size_t)(i1 - i0) * x->esize);
+}
+
+/* The fast path of block loads and stores whose last dimension is contiguous (stride 1): row
+ * by row, the part inside the tensor is one span, checked at both ends (a buffer is contiguous)
+ * and copied.  Returns false when a span is not inside one buffer: the caller then goes element
+ * by element, which names the first faulting lane (loads and stores are idempotent). */
+static bool block_rows(emu_frame *F, const emu_ins *I, const emu_bptr *b, const emu_mem_aux *x,
+                       int fill, bool store)
+{
+    int r = x->rank;
+    int64_t W = x->shape[r - 1];
+    if (r < 1 || b->strides[r - 1] != 1 || W < 2 || I->n % W)
+        return false;
+    size_t es = x->esize;
+    uint8_t *d = F->mem + (store ? I->b : I->d);
+    const ct_emu *e = F->run->e;
+    win w = win_init();
+    int64_t rows = I->n / W;
+    for (int64_t row = 0; row < rows; row++) {
+        int64_t rem = row, off = 0;
+        bool outside = false;
+        for (int dim = r - 2; dim >= 0; dim--) {
+            int64_t c = (int64_t)b->offsets[dim] + rem % x->shape[dim];
+            rem /= x->shape[dim];
+            if (((x->boundary >> dim) & 1) && (c < 0 || c >= b->shape[dim]))
+                outside = true;
+            off += c * b->strides[dim];
+        }
+        int64_t c0 = b->offsets[r - 1], lo = 0, hi = W;
+        if (!outside && ((x->boundary >> (r - 1)) & 1)) {
+            lo = -c0 < 0 ? 0 : -c0 > W ? W : -c0;
+            hi = b->shape[r - 1] - c0 < lo ? lo : b->shape[r - 1] - c0 > W ? W : b->shape[r - 1] - c0;
+        }
+        if (outside)
+            lo = hi = W;
+        if (!store) {
+            block_pad(x, d, row * W, row * W + lo, fill);
+            block_pad(x, d, row * W + hi, row * W + W, fill);
+        }
+        if (hi <= lo)
+            continue;
+        uint64_t a0 = b->base + (uint64_t)(off + c0 + lo) * es;
+        uint64_t a1 = a0 + (uint64_t)(hi - lo - 1) * es;
+        uint8_t *h = resolve(e, &w, a0, es, store);
+        if (!h || a1 - w.base > w.limit)
+            return false;
+        if (store)
+            memcpy(h, d + (size_t)(row * W + lo) * es, (size_t)(hi - lo) * es);
+        else
+            memcpy(d + (size_t)(row * W + lo) * es, h, (size_t)(hi - lo) * es);
+    }
+    return true;
+}
+
 /* the elements of a block: those a checked dimension puts outside the tensor read as the
  * padding (fill 2: NaN for floats; zero otherwise) or are not written; all others must lie in
  * a buffer */
 static int block_load(emu_frame *F, const emu_ins *I, const emu_bptr *b, const emu_mem_aux *x,
                       int fill)
 {
+    if (block_rows(F, I, b, x, fill, false))
+        return EMU_NEXT;
     size_t es = x->esize;
     uint8_t *d = F->mem + I->d;
     const ct_emu *e = F->run->e;
@@ -895,6 +959,8 @@ static int block_load(emu_frame *F, const emu_ins *I, const emu_bptr *b, const e
 
 static int block_store(emu_frame *F, const emu_ins *I, const emu_bptr *b, const emu_mem_aux *x)
 {
+    if (block_rows(F, I, b, x, 0, true))
+        return EMU_NEXT;
     size_t es = x->esize;
     const uint8_t *v = F->mem + I->b;
     const ct_emu *e = F->run->e;
