@@ -77,6 +77,7 @@ INTERP_CASTS = {            # its fp32->fp8 casts lose the rounding carry (127.9
 INTERP_BF16_MATH = ("geglu_kernel", "swiglu_kernel", "ops_float")   # bf16 arithmetic, not just casts
 INTERP_WRONG = {            # the interpreter computes something else (or cannot run it)
     "ops_inline_asm": "PTX inline assembly",
+    "ops_persistent_tma": "descriptors made in the kernel, warp specialization",
     # ScanOps.generic_scan compares dimension numbers with the unwrapped axis (-2 != 0)
     "ops_combine": "associative_scan with a user combine function over a negative axis",
 }
@@ -893,6 +894,16 @@ def check_ops_host_desc(ctx):
     return [compare_exact("c", c, a + 1)]
 
 
+def check_ops_persistent_tma(ctx):
+    m, n, k = ctx.problem["M"], ctx.problem["N"], ctx.problem["K"]
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
+    a = ctx.randn(m, k, dtype=torch.float16)
+    b = ctx.randn(n, k, dtype=torch.float16)
+    c = ctx.out(m, n, dtype=torch.float16)
+    ctx.launch((ctx.const["NUM_SMS"],), ctx.dev(a), ctx.dev(b), c, m, n, k)
+    return [compare("c", c, a.double() @ b.double().T, *tolerance(torch.float16))]
+
+
 def check_ops_shape(ctx):
     block = ctx.const["BLOCK"]
     x = ctx.randn(block)
@@ -1019,6 +1030,7 @@ CHECKS = {
     "ops_extras": check_ops_extras,
     "ops_inline_asm": check_ops_inline_asm,
     "ops_host_desc": check_ops_host_desc,
+    "ops_persistent_tma": check_ops_persistent_tma,
     "ops_shape": check_ops_shape,
     "ops_memory": check_ops_memory,
     "ops_dot": check_ops_dot,

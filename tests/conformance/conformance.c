@@ -273,6 +273,42 @@ TL_KERNEL(ops_host_desc, (a_desc, c_desc), (int, BLOCK_M), (int, BLOCK_N))
     tl_desc_store(c_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_add(a, 1));
 }
 
+TL_KERNEL(ops_persistent_tma, (a_ptr, b_ptr, c_ptr, M, N, K), (int, NUM_SMS), (int, BLOCK_M),
+          (int, BLOCK_N), (int, BLOCK_K), (bool, FLATTEN), (bool, WARP_SPECIALIZE))
+{
+    tl_tensor a_desc = tl_make_tensor_descriptor(a_ptr, tl_tuple(M, K), tl_tuple(K, 1), tl_shape(BLOCK_M, BLOCK_K));
+    tl_tensor b_desc = tl_make_tensor_descriptor(b_ptr, tl_tuple(N, K), tl_tuple(K, 1), tl_shape(BLOCK_N, BLOCK_K));
+    tl_tensor c_desc = tl_make_tensor_descriptor(c_ptr, tl_tuple(M, N), tl_tuple(N, 1), tl_shape(BLOCK_M, BLOCK_N / 2));
+    tl_tensor start_pid = tl_program_id(0);
+    tl_tensor num_pid_m = tl_cdiv(M, BLOCK_M);
+    tl_tensor num_pid_n = tl_cdiv(N, BLOCK_N);
+    tl_tensor k_tiles = tl_cdiv(K, BLOCK_K);
+    tl_tensor num_tiles = tl_mul(num_pid_m, num_pid_n);
+    // each program walks over tiles NUM_SMS apart
+    TL_FOR(tile_id, tl_range(start_pid, num_tiles, NUM_SMS, .flatten = FLATTEN, .warp_specialize = WARP_SPECIALIZE))
+    {
+        tl_tensor pid_m = tl_floordiv(tile_id, num_pid_n);
+        tl_tensor pid_n = tl_mod(tile_id, num_pid_n);
+        tl_tensor offs_am = tl_mul(pid_m, BLOCK_M);
+        tl_tensor offs_bn = tl_mul(pid_n, BLOCK_N);
+        tl_tensor accumulator = tl_zeros(tl_shape(BLOCK_M, BLOCK_N), tl_float32);
+        TL_FOR(ki, tl_range(0, k_tiles, 1), accumulator)
+        {
+            tl_tensor offs_k = tl_mul(ki, BLOCK_K);
+            tl_tensor a = tl_desc_load(a_desc, tl_tuple(offs_am, offs_k));
+            tl_tensor b = tl_desc_load(b_desc, tl_tuple(offs_bn, offs_k));
+            accumulator = tl_dot(a, tl_T(b), .acc = accumulator);
+        }
+        // the epilogue in two halves of BLOCK_N // 2 columns
+        tl_tensor acc = tl_reshape(accumulator, tl_shape(BLOCK_M, 2, BLOCK_N / 2));
+        acc = tl_permute(acc, tl_ints(0, 2, 1));
+        tl_tensor acc0, acc1;
+        tl_split(acc, &acc0, &acc1);
+        tl_desc_store(c_desc, tl_tuple(offs_am, offs_bn), tl_to(acc0, tl_float16));
+        tl_desc_store(c_desc, tl_tuple(offs_am, tl_add(offs_bn, BLOCK_N / 2)), tl_to(acc1, tl_float16));
+    }
+}
+
 TL_KERNEL(ops_shape, (x_ptr, y_ptr), (int, BLOCK))
 {
     tl_tensor offs = tl_arange(0, BLOCK);
@@ -420,6 +456,13 @@ TL_CONFIGS(ops_inline_asm,
 TL_CONFIGS(ops_host_desc,
     {.name = "64x32_fp32", .signature = "a_desc=tensordesc<fp32[64,32]> c_desc=tensordesc<fp32[64,32]>",
      .constexprs = "BLOCK_M=64 BLOCK_N=32", .problem = "M=100 N=72"});
+TL_CONFIGS(ops_persistent_tma,
+    {.name = "128x128x64_ws", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 K=i32",
+     .constexprs = "NUM_SMS=8 BLOCK_M=128 BLOCK_N=128 BLOCK_K=64 FLATTEN=True WARP_SPECIALIZE=True",
+     .problem = "M=300 N=264 K=200", .num_warps = 4, .num_stages = 3},
+    {.name = "64x64x32", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 K=i32",
+     .constexprs = "NUM_SMS=5 BLOCK_M=64 BLOCK_N=64 BLOCK_K=32 FLATTEN=False WARP_SPECIALIZE=False",
+     .problem = "M=200 N=136 K=104", .num_warps = 4, .num_stages = 3});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});
