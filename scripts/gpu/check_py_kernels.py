@@ -77,7 +77,6 @@ INTERP_CASTS = {            # its fp32->fp8 casts lose the rounding carry (127.9
 INTERP_BF16_MATH = ("geglu_kernel", "swiglu_kernel", "ops_float")   # bf16 arithmetic, not just casts
 INTERP_WRONG = {            # the interpreter computes something else (or cannot run it)
     "ops_inline_asm": "PTX inline assembly",
-    "ops_persistent_tma": "descriptors made in the kernel, warp specialization",
     # ScanOps.generic_scan compares dimension numbers with the unwrapped axis (-2 != 0)
     "ops_combine": "associative_scan with a user combine function over a negative axis",
 }
