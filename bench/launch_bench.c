@@ -413,6 +413,35 @@ static void *thread_main(void *p)
     return NULL;
 }
 
+/* A kernel of the registry with constexprs, and two device buffers: a filled from ha, c from hc
+ * (or left as allocated when hc is NULL). */
+static ct_status kernel_and_two_buffers(const ct_kernel_entry *e, const char *cx, ct_kernel **k,
+                                        ct_devptr *a, const void *ha, size_t an, ct_devptr *c,
+                                        const void *hc, size_t cn)
+{
+    ct_kernel_opts o = {.constexprs = cx};
+    ct_status s = e ? ct_kernel_new(e->def, &o, k) : CT_ERR_INVALID;
+    if (s == CT_OK)
+        s = ct_mem_alloc(a, an);
+    if (s == CT_OK)
+        s = ct_mem_alloc(c, cn);
+    if (s == CT_OK)
+        s = ct_mem_upload(*a, ha, an);
+    if (s == CT_OK && hc)
+        s = ct_mem_upload(*c, hc, cn);
+    return s;
+}
+
+static void free_kernel_and_buffers(ct_kernel *k, ct_devptr a, ct_devptr c)
+{
+    if (a)
+        ct_mem_free(a);
+    if (c)
+        ct_mem_free(c);
+    if (k)
+        ct_kernel_free(k);
+}
+
 static int cmd_features(void)
 {
     ct_context ctx;
@@ -431,14 +460,8 @@ static int cmd_features(void)
             ha[i] = (uint16_t)(0x3c00 + (i % 512)); /* fp16 values in [1, 2) */
         ct_kernel *k = NULL;
         ct_devptr a = 0, c = 0;
-        ct_kernel_opts o = {.constexprs = "BLOCK_M=64 BLOCK_N=64"};
-        ct_status s = td ? ct_kernel_new(td->def, &o, &k) : CT_ERR_INVALID;
-        if (s == CT_OK)
-            s = ct_mem_alloc(&a, sizeof ha);
-        if (s == CT_OK)
-            s = ct_mem_alloc(&c, sizeof hc);
-        if (s == CT_OK)
-            s = ct_mem_upload(a, ha, sizeof ha);
+        ct_status s = kernel_and_two_buffers(td, "BLOCK_M=64 BLOCK_N=64", &k, &a, ha, sizeof ha, &c,
+                                             NULL, sizeof hc);
         if (s == CT_OK)
             s = CT_LAUNCH(k, ct_grid(2, 2), NULL, ct_ptr(a, tl_float16), ct_ptr(c, tl_float16),
                           ct_int(M), ct_int(N), ct_int(N), ct_int(N));
@@ -450,12 +473,7 @@ static int cmd_features(void)
         snprintf(msg, sizeof msg, "%s; %d of %d elements differ from 2a", s == CT_OK ? "ok" : ct_errmsg(),
                  bad, M * N);
         feature("tensor descriptors made in the kernel (global scratch)", s == CT_OK && !bad, msg);
-        if (a)
-            ct_mem_free(a);
-        if (c)
-            ct_mem_free(c);
-        if (k)
-            ct_kernel_free(k);
+        free_kernel_and_buffers(k, a, c);
     }
     /* 0b. tensor descriptors made on the host: TMA descriptors encoded by ct_launch */
     {
@@ -468,16 +486,8 @@ static int cmd_features(void)
             hc[i] = -7.0f;
         ct_kernel *k = NULL;
         ct_devptr a = 0, c = 0;
-        ct_kernel_opts o = {.constexprs = "BLOCK_M=64 BLOCK_N=32"};
-        ct_status s = hd ? ct_kernel_new(hd->def, &o, &k) : CT_ERR_INVALID;
-        if (s == CT_OK)
-            s = ct_mem_alloc(&a, sizeof ha);
-        if (s == CT_OK)
-            s = ct_mem_alloc(&c, sizeof hc);
-        if (s == CT_OK)
-            s = ct_mem_upload(a, ha, sizeof ha);
-        if (s == CT_OK)
-            s = ct_mem_upload(c, hc, sizeof hc);
+        ct_status s = kernel_and_two_buffers(hd, "BLOCK_M=64 BLOCK_N=32", &k, &a, ha, sizeof ha, &c,
+                                             hc, sizeof hc);
         ct_tensordesc ad = {.base = a, .dtype = TL_FP32, .rank = 2, .shape = {M, N},
                             .strides = {N, 1}, .block_shape = {64, 32}};
         ct_tensordesc cd = ad;
@@ -497,12 +507,7 @@ static int cmd_features(void)
                  s == CT_OK ? "ok" : ct_errmsg(), bad, M * N, guard, art ? art->meta.ndescs : -1);
         feature("tensor descriptor arguments (TMA descriptors encoded by ct_launch)",
                 s == CT_OK && !bad && !guard && art && art->meta.ndescs == 2, msg);
-        if (a)
-            ct_mem_free(a);
-        if (c)
-            ct_mem_free(c);
-        if (k)
-            ct_kernel_free(k);
+        free_kernel_and_buffers(k, a, c);
     }
     /* 1. a stream of our own */
     {

@@ -310,3 +310,29 @@ float ct_ref_philox_rand(uint64_t seed, uint64_t offset)
         x = -x - 1;
     return (float)x * 4.6566127342e-10f;
 }
+
+bool ct_ref_gemm(const ct_ref_arg *a, const ct_ref_arg *b, int64_t m, int64_t n, int64_t k,
+                 void (*row)(int64_t i, const double *c, const double *mag, void *ud), void *ud)
+{
+    double *bd = malloc(sizeof(double) * (size_t)(k * n));
+    double *c = malloc(sizeof(double) * (size_t)n), *mag = malloc(sizeof(double) * (size_t)n);
+    bool ok = bd && c && mag;
+    for (int64_t i = 0; ok && i < k * n; i++)
+        bd[i] = ct_ref_in(b, i);
+    for (int64_t i = 0; ok && i < m; i++) {
+        for (int64_t j = 0; j < n; j++)
+            c[j] = mag[j] = 0;
+        for (int64_t kk = 0; kk < k; kk++) {
+            double av = ct_ref_in(a, i * k + kk);
+            for (int64_t j = 0; j < n; j++) {
+                c[j] += av * bd[kk * n + j];
+                mag[j] += fabs(av * bd[kk * n + j]);
+            }
+        }
+        row(i, c, mag, ud);
+    }
+    free(bd);
+    free(c);
+    free(mag);
+    return ok;
+}

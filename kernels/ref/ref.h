@@ -114,6 +114,11 @@ static inline int64_t ct_ref_cdiv(int64_t a, int64_t b)
 
 /* ---- for reference() ------------------------------------------------------ */
 
+/* C = A @ B for row-major A (m x k) and B (k x n), in double: calls row(i, c, mag, ud) for each
+ * row i of C with c[j] the sum and mag[j] the sum of |a b| (false if out of memory). */
+bool ct_ref_gemm(const ct_ref_arg *a, const ct_ref_arg *b, int64_t m, int64_t n, int64_t k,
+                 void (*row)(int64_t i, const double *c, const double *mag, void *ud), void *ud);
+
 static inline double ct_ref_in(const ct_ref_arg *a, int64_t i)
 {
     return ct_emu_get(a->dtype, a->data, i);
