@@ -303,6 +303,15 @@ def descriptors(a_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
 
 
 @triton.jit
+def descriptors_int(a_desc, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # a signed-integer descriptor argument (its block is si32) and one made in the kernel
+    do = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN],
+                                   padding_option="zero")
+    x = a_desc.load([0, 0])
+    do.store([0, BN], x + 1)
+
+
+@triton.jit
 def debug_ops(x_ptr, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
@@ -400,6 +409,9 @@ CASES = [
     ("descriptors", descriptors, {"a_ptr": "*fp16", "out_ptr": "*fp16", "M": "i32", "N": "i32",
                                   "BM": "constexpr", "BN": "constexpr"}, {"BM": 64, "BN": 64},
      {"tt.divisibility": [0, 1, 3]}),
+    ("descriptors_int", descriptors_int, {"a_desc": "tensordesc<i32[32, 32]>", "out_ptr": "*i32", "M": "i32",
+                                          "N": "i32", "BM": "constexpr", "BN": "constexpr"},
+     {"BM": 32, "BN": 32}, {}),
     ("debug_ops", debug_ops, {"x_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 32}, {}),
     ("calls", calls, {"x_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": 32}, {}),
     ("types", types, {"x8": "*i8", "x16": "*i16", "x64": "*i64", "u8": "*u8", "f64": "*fp64", "bf": "*bf16",
