@@ -12,9 +12,10 @@
  * The structs are visible so that the passes (printer, parser, normalizer,
  * emulator) can walk the IR directly.  Build and edit IR only through the
  * functions below so that parent links stay consistent.  The `id` fields are
- * scratch: a pass (printing and verifying included, though they take the
- * module as const) may overwrite them, so one module is not printed or
- * verified on two threads at once.
+ * scratch: a pass may overwrite them.  Printing writes nothing (several
+ * threads may print one module at once); verifying writes the op and block
+ * ids although it takes the module as const, so one module is not verified
+ * on two threads at once.
  */
 #ifndef CTRITON_IR_H
 #define CTRITON_IR_H
@@ -265,8 +266,7 @@ struct ct_value {
     ct_block *owner;      /* block of a block argument */
     int index;            /* result or argument number */
     const ct_loc *loc;    /* block arguments only (results use their op's) */
-    int id;               /* scratch slot for passes: the printer keeps its
-                           * names through it, the normalizer its use counts */
+    int id;               /* scratch slot for passes (the normalizer: use counts) */
 };
 
 struct ct_op {

@@ -57,10 +57,9 @@ typedef struct counters {
 } counters;
 
 /* The printed name of a value, with its '%' ("%x", "%12", "%c0_i32").  A
- * value finds its entry through its scratch `id` (ct_value.id): the namer
- * writes the index there, and the entry names the value back, so an id left
- * by another pass (or another printer) is never taken for a name.  Looking a
- * name up is an array access; the printer prints a value two or three times. */
+ * value finds its entry through the namer's own map (value -> index): the
+ * printer writes nothing into the module, so several threads may print one
+ * module at once.  The printer looks a value up two or three times. */
 typedef struct vname {
     const ct_value *v;
     size_t off, len;  /* the text, in the namer's text buffer */
@@ -75,6 +74,7 @@ typedef struct namer {
     int nv, cv;
     int nops;         /* ops seen: the printer sizes its output from it */
     ct_ptrmap bnames; /* ct_block* -> (intptr_t)id + 1 */
+    ct_ptrmap vidx;   /* ct_value* -> (intptr_t)index in v + 1 */
     int *buckets;     /* the first entry of each bucket, -1 if none */
     size_t nbuckets;  /* a power of two */
     name_entry *stack;
@@ -315,7 +315,7 @@ static vname *vname_new(namer *n, const ct_value *v)
             oom();
     }
     vname *e = &n->v[n->nv];
-    ((ct_value *)v)->id = n->nv++; /* the scratch slot; see vname */
+    ct_pm_put(&n->vidx, v, (void *)(intptr_t)(++n->nv));
     e->v = v;
     e->separate = false;
     return e;
@@ -323,8 +323,8 @@ static vname *vname_new(namer *n, const ct_value *v)
 
 static const vname *vname_of(const namer *n, const ct_value *v)
 {
-    unsigned i = (unsigned)v->id;
-    return i < (unsigned)n->nv && n->v[i].v == v ? &n->v[i] : NULL;
+    intptr_t i = (intptr_t)ct_pm_get(&n->vidx, v) - 1;
+    return i >= 0 ? &n->v[i] : NULL;
 }
 
 static vname *set_name(namer *n, counters *c, const ct_value *v, const char *want)
@@ -493,6 +493,7 @@ static void namer_free(namer *n)
     free(n->v);
     ct_sb_free(&n->text);
     ct_pm_free(&n->bnames);
+    ct_pm_free(&n->vidx);
 }
 
 /* ------------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "text_testutil.h"
 
@@ -76,12 +77,64 @@ static void t_print_op(void **state)
     free(in);
 }
 
+/* The printer writes nothing into the module: a scratch id set by another
+ * pass survives printing, and threads printing one module at once all get
+ * the text one thread gets. */
+typedef struct print_job {
+    const ct_module *m;
+    const char *want;
+    int bad;
+} print_job;
+
+static void *print_many(void *arg)
+{
+    print_job *j = arg;
+    for (int i = 0; i < 200; i++) {
+        char *s = ct_print_module(j->m, CT_PRINT_LOCS | CT_PRINT_LOC_ALIASES);
+        j->bad += strcmp(s, j->want) != 0;
+        free(s);
+    }
+    return NULL;
+}
+
+static void t_print_writes_nothing(void **state)
+{
+    (void)state;
+    size_t n;
+    char *in = read_src("tests/text/print/locs.in.ttir", &n);
+    ct_module *m = parse_or_report(in, n, "locs.in.ttir");
+    assert_non_null(m);
+    ct_op *c = ct_func_entry(m->body->first)->first;
+    ct_value *arg0 = ct_func_entry(m->body->first)->args[0];
+    c->res[0].id = 777;
+    arg0->id = -5;
+    char *want = ct_print_module(m, CT_PRINT_LOCS | CT_PRINT_LOC_ALIASES);
+    assert_int_equal(c->res[0].id, 777);
+    assert_int_equal(arg0->id, -5);
+
+    enum { NT = 4 };
+    pthread_t th[NT];
+    print_job jobs[NT];
+    for (int t = 0; t < NT; t++) {
+        jobs[t] = (print_job){m, want, 0};
+        assert_int_equal(pthread_create(&th[t], NULL, print_many, &jobs[t]), 0);
+    }
+    for (int t = 0; t < NT; t++) {
+        pthread_join(th[t], NULL);
+        assert_int_equal(jobs[t].bad, 0);
+    }
+    free(want);
+    ct_module_destroy(m);
+    free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_locations_like_mlir),
         cmocka_unit_test(t_no_locations),
         cmocka_unit_test(t_print_op),
+        cmocka_unit_test(t_print_writes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
