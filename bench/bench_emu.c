@@ -137,6 +137,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 
 static int reps = 3;
 static bool emu_only; /* --emu-only: the C loop once (it is still the check), for profiling */
+static ct_emu_dot_mode dot_mode; /* the matmul's second row: CT_EMU_DOT_FAST */
 
 /* best of `reps` runs */
 static double time_emu(ct_emu *e, ct_emu_kernel *k, int grid, int threads, int nargs,
@@ -177,7 +178,7 @@ static ct_emu_kernel *compile(const tl_kernel_def *def, const char *sig, const c
     tl_options_default(&o);
     o.num_warps = warps;
     ct_module *m = tl_build(def, sig, cx, &o, &d);
-    ct_emu_options eo = {warps};
+    ct_emu_options eo = {.num_warps = warps, .dot = dot_mode};
     ct_emu_kernel *k = m ? ct_emu_compile_ex(m, def->name, &eo, &d) : NULL;
     ct_diags_print(&d, stderr, true);
     ct_diags_free(&d);
@@ -376,6 +377,14 @@ static void bench_matmul_run(bench *b, int threads)
     free(c16);
 }
 
+/* the same with CT_EMU_DOT_FAST: f32 fused multiply-adds, not the tensor cores' bits */
+static void bench_matmul_fast(bench *b, int threads)
+{
+    dot_mode = CT_EMU_DOT_FAST;
+    bench_matmul_run(b, threads);
+    dot_mode = CT_EMU_DOT_GPU;
+}
+
 int main(int argc, char **argv)
 {
     int threads = 0;
@@ -399,14 +408,16 @@ int main(int argc, char **argv)
     }
     if (threads <= 0)
         threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    bench bs[3] = {{"softmax 1024x1000 fp32"}, {"layer norm fwd 1151x8192 fp16"},
-                   {"matmul 512^3 fp16"}};
-    void (*fns[3])(bench *, int) = {bench_softmax, bench_layernorm, bench_matmul_run};
+    enum { NB = 4 };
+    bench bs[NB] = {{"softmax 1024x1000 fp32"}, {"layer norm fwd 1151x8192 fp16"},
+                    {"matmul 512^3 fp16"}, {"matmul 512^3 fp16, --fast-dot"}};
+    void (*fns[NB])(bench *, int) = {bench_softmax, bench_layernorm, bench_matmul_run,
+                                     bench_matmul_fast};
     if (md)
         printf("| workload | emulator, 1 thread | emulator, %d threads | plain C loop, 1 thread | "
                "emu(1) / C | check |\n|---|---|---|---|---|---|\n",
                threads);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < NB; i++) {
         if (only && !strstr(bs[i].name, only))
             continue;
         fns[i](&bs[i], threads);
@@ -428,12 +439,12 @@ int main(int argc, char **argv)
                "set before them, which already holds the buffers).\n\n"
                "| workload | buffers | frame per thread | threads | resident set growth |\n"
                "|---|---|---|---|---|\n");
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < NB; i++)
             if (!only || strstr(bs[i].name, only))
                 printf("| %s | %.1f MiB | %.2f MiB | %d | %.1f MiB |\n", bs[i].name, bs[i].bufs_mb,
                        bs[i].frame_mb, bs[i].threads, bs[i].extra_mb);
     } else {
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < NB; i++)
             if (!only || strstr(bs[i].name, only))
                 printf("%-32s buffers %.1f MiB, frame %.2f MiB per thread, resident set grew "
                        "%.1f MiB during the runs\n",

@@ -2,7 +2,7 @@
  * ctriton run: run a kernel on the CPU emulator.
  *
  *   ctriton run KERNEL [--config NAME] --emu [--seed N] [--threads N] [--report]
- *               [--dump-case DIR] [--ttgir FILE | --no-layouts]
+ *               [--dump-case DIR] [--ttgir FILE | --no-layouts] [--fast-dot]
  *   ctriton run --all --emu
  *       builds the library kernel for each config (or the one named), makes
  *       seeded random inputs sized from the config's `problem` string
@@ -13,7 +13,7 @@
  *       DIR/in_<arg>.bin and the emulator's outputs DIR/emu_<arg>.bin.
  *
  *   ctriton run --ttir FILE --grid X[,Y,Z] --arg SPEC ... [--kernel NAME]
- *       [--num-warps N] [--seed N] [--threads N] [--dump DIR]
+ *       [--num-warps N] [--seed N] [--threads N] [--dump DIR] [--fast-dot]
  *       runs the kernel of a TTIR file (e.g. one Python Triton wrote) with
  *       arguments given in order:
  *         fp32[1024]        input buffer of 1024 seeded random values in [-1, 1)
@@ -24,6 +24,10 @@
  *         1.5 / 1e-5        float scalar
  *         null              null pointer
  *       --dump DIR writes each output buffer to DIR/argN.bin.
+ *
+ *   --fast-dot (both forms): dots of f16, bf16 and fp8 operands into f32 run as
+ *   f32 fused multiply-adds in k order (CT_EMU_DOT_FAST) instead of the
+ *   tensor cores' accumulation: faster, not the GPU's bits.
  */
 #include <errno.h>
 #include <math.h>
@@ -61,7 +65,7 @@ static double now(void)
 
 typedef struct run_opts {
     const char *kernel, *config, *ttir, *dump, *func, *dump_case, *ttgir;
-    bool no_layouts;
+    bool no_layouts, fast_dot;
     bool emu, all, report, quiet;
     uint64_t seed;
     int threads, num_warps;
@@ -73,7 +77,7 @@ typedef struct run_opts {
 static int usage_run(void)
 {
     return cli_fail(2, "usage: ctriton run KERNEL [--config NAME] --emu [--seed N] [--threads N] "
-                       "[--report]\n       ctriton run --all --emu\n       ctriton run --ttir "
+                       "[--report] [--fast-dot]\n       ctriton run --all --emu\n       ctriton run --ttir "
                        "FILE --grid X[,Y,Z] --arg SPEC ... (see `ctriton help`)");
 }
 
@@ -198,7 +202,8 @@ static int run_config(const run_opts *o, const ct_kernel_entry *ke, const tl_con
     ct_emu_layout layouts[64];
     const char *lfrom = NULL;
     int nl = load_layouts(o, kname, cfg->name, layouts, 64, &lfrom);
-    ct_emu_options eo = {cfg->num_warps ? cfg->num_warps : 4, nl ? layouts : NULL, nl};
+    ct_emu_options eo = {cfg->num_warps ? cfg->num_warps : 4, nl ? layouts : NULL, nl,
+                         o->fast_dot ? CT_EMU_DOT_FAST : CT_EMU_DOT_GPU};
     ct_emu_kernel *k = ct_emu_compile_ex(m, kname, &eo, &d);
     ct_module_destroy(m);
     if (!k) {
@@ -470,7 +475,8 @@ static int run_ttir(const run_opts *o)
     ct_emu_layout layouts[64];
     const char *lfrom = NULL;
     int nl = load_layouts(o, NULL, NULL, layouts, 64, &lfrom);
-    ct_emu_options eo = {o->num_warps, nl ? layouts : NULL, nl};
+    ct_emu_options eo = {o->num_warps, nl ? layouts : NULL, nl,
+                         o->fast_dot ? CT_EMU_DOT_FAST : CT_EMU_DOT_GPU};
     ct_emu_kernel *k = ct_emu_compile_ex(m, o->func, &eo, &d);
     ct_module_destroy(m);
     ct_diags_print(&d, stderr, true);
@@ -567,6 +573,8 @@ int cmd_run(int argc, char **argv)
             o.ttgir = argv[++i];
         else if (!strcmp(a, "--no-layouts"))
             o.no_layouts = true;
+        else if (!strcmp(a, "--fast-dot"))
+            o.fast_dot = true;
         else if (!strcmp(a, "--seed") && has)
             o.seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(a, "--threads") && has)
@@ -594,6 +602,8 @@ int cmd_run(int argc, char **argv)
         return usage_run();
     if (!o.emu)
         return cli_fail(2, "run: only the emulator is available here: add --emu");
+    if (o.dump_case && o.fast_dot)
+        return cli_fail(2, "run: --dump-case records the GPU's dot model for a capture: drop --fast-dot");
     if (o.dump_case && (o.all || !o.config))
         return cli_fail(2, "run: --dump-case writes one case: name the kernel and its --config");
     return run_library(&o);

@@ -1197,6 +1197,12 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
             ct_diags_free(&local);
         return NULL;
     }
+    if (o && o->dot != CT_EMU_DOT_GPU && o->dot != CT_EMU_DOT_FAST) {
+        ct_diag_add(d, CT_ERROR, NULL, 0, 0, "emulator: unknown dot mode %d", (int)o->dot);
+        if (d == &local)
+            ct_diags_free(&local);
+        return NULL;
+    }
     const ct_op *f = find_kernel(m, func);
     if (!f || !f->nregions || !f->regions[0].first) {
         ct_diag_add(d, CT_ERROR, NULL, 0, 0, "emulator: no function `%s` in the module",
@@ -1213,6 +1219,7 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
     C.num_warps = o && o->num_warps > 0 ? o->num_warps : num_warps_of(m);
     if (C.num_warps < 1 || C.num_warps > 32 || (C.num_warps & (C.num_warps - 1)))
         C.num_warps = 4;
+    C.fast_dot = o && o->dot == CT_EMU_DOT_FAST;
     C.kernel_level = true;
     ct_arena *A = ct_arena_new();
     ct_emu_kernel *k = ct_arena_alloc(A, sizeof *k);

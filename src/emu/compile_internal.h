@@ -53,6 +53,7 @@ typedef struct cctx {
     int64_t batch;          /* capacity of batched values, 0 outside combine regions */
     int depth;
     int num_warps;
+    bool fast_dot;          /* ct_emu_options.dot == CT_EMU_DOT_FAST */
     bool kernel_level;      /* compiling the kernel's own body (tt.return ends) */
     fnret *ret;
     patch *patches;

@@ -860,6 +860,8 @@ bool emu_cc_dot(cctx *C, const ct_op *op)
         return false;
     }
     x->max_imprecise = emu_cc_attr_int(op, "maxNumImpreciseAcc", 0);
+    x->fast = C->fast_dot && x->c_ek == EK_F32 && emu_ek_is_float(x->a_ek) &&
+              emu_ek_size(x->a_ek) <= 2 && emu_ek_size(x->b_ek) <= 2;
     x->scratch = (uint32_t)emu_cc_alloc_frame(C, emu_dot_scratch_bytes(x));
     int a = emu_cc_val(C, op, op->opnds[0]), b = emu_cc_val(C, op, op->opnds[1]);
     int c = emu_cc_val(C, op, op->opnds[2]);

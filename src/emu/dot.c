@@ -461,6 +461,25 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
                 }
             continue;
         }
+        /* CT_EMU_DOT_FAST: the FMA dot on the decoded operands */
+        if (x->fast) {
+            if (fast) {
+                emu_gemm_opnd ga = {A, x->a_ek, false}, gb = {B, x->b_ek, false};
+                if (D != C)
+                    memmove(D, C, sizeof(float) * (size_t)(M * N));
+                emu_gemm_fma_lowp(&ga, &gb, (float *)(void *)D, M, N, K, gs);
+                continue;
+            }
+            for (int64_t m = 0; m < M; m++)
+                for (int64_t n = 0; n < N; n++) {
+                    float s = (float)emu_load_f64(x->c_ek, C, m * N + n);
+                    for (int64_t k = 0; k < K; k++)
+                        s = fmaf((float)emu_load_f64(x->a_ek, A, m * K + k),
+                                 (float)emu_load_f64(x->b_ek, B, k * N + n), s);
+                    emu_store_f64(x->c_ek, D, m * N + n, s);
+                }
+            continue;
+        }
         int G = group_k(x->a_ek);
         bool f32in = x->a_ek == EK_F32;
         if (hopper_fp8(x)) {

@@ -131,30 +131,48 @@ EMU_CLONES static void decode_f16(const uint16_t *p, int64_t n, double *out)
 }
 
 #ifdef GEMM_X86
-/* the same with vcvtph2ps (exact), NaNs patched to keep their payload as the table does
- * (the instruction sets their quiet bit) */
+/* 16 f16 values to floats with vcvtph2ps (exact), NaNs patched to keep their payload as the
+ * table does (the instruction sets their quiet bit) */
+__attribute__((target("avx512f"))) static inline __m512 h16_to_ps(const uint16_t *p)
+{
+    __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m512 f = _mm512_cvtph_ps(h);
+    __m512i w = _mm512_cvtepu16_epi32(h);
+    __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(w, _mm512_set1_epi32(0x7fff)),
+                                            _mm512_set1_epi32(0x7c00));
+    if (nan) {
+        __m512i u = _mm512_or_si512(
+            _mm512_slli_epi32(_mm512_and_si512(w, _mm512_set1_epi32(0x8000)), 16),
+            _mm512_or_si512(_mm512_set1_epi32(0x7f800000),
+                            _mm512_slli_epi32(_mm512_and_si512(w, _mm512_set1_epi32(0x3ff)), 13)));
+        f = _mm512_mask_mov_ps(f, nan, _mm512_castsi512_ps(u));
+    }
+    return f;
+}
+
+/* decode_f16 with vcvtph2ps */
 __attribute__((target("avx512f"))) static void decode_f16_avx512(const uint16_t *p, int64_t n,
                                                                  double *out)
 {
     int64_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
-        __m512 f = _mm512_cvtph_ps(h);
-        __m512i w = _mm512_cvtepu16_epi32(h);
-        __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(w, _mm512_set1_epi32(0x7fff)),
-                                                _mm512_set1_epi32(0x7c00));
-        if (nan) {
-            __m512i u = _mm512_or_si512(
-                _mm512_slli_epi32(_mm512_and_si512(w, _mm512_set1_epi32(0x8000)), 16),
-                _mm512_or_si512(_mm512_set1_epi32(0x7f800000),
-                                _mm512_slli_epi32(_mm512_and_si512(w, _mm512_set1_epi32(0x3ff)), 13)));
-            f = _mm512_mask_mov_ps(f, nan, _mm512_castsi512_ps(u));
-        }
+        __m512 f = h16_to_ps(p + i);
         __m256 lo = _mm512_castps512_ps256(f);
         __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(f), 1));
         _mm512_storeu_pd(out + i, _mm512_cvtps_pd(lo));
         _mm512_storeu_pd(out + i + 8, _mm512_cvtps_pd(hi));
     }
+    for (; i < n; i++)
+        out[i] = emu_h2f_calc(p[i]);
+}
+
+/* the same into floats */
+__attribute__((target("avx512f"))) static void decode_f16_ps_avx512(const uint16_t *p, int64_t n,
+                                                                    float *out)
+{
+    int64_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(out + i, h16_to_ps(p + i));
     for (; i < n; i++)
         out[i] = emu_h2f_calc(p[i]);
 }
@@ -489,6 +507,55 @@ void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64
 #endif
     float *pa = scratch, *pb = pa + MAX_MR * K, *tmp = pb + MAX_NR * K;
     TILES(float, mr, nr, A, B, pa, pb, tmp, kern(K, a, lda, b, ldb, tile, ld));
+}
+
+/* ---- the fast dot (CT_EMU_DOT_FAST) -------------------------------------------------------------
+ *
+ * f16, bf16 and fp8 values are exact in f32, so decoding the operands once and running the FMA
+ * dot's kernels gives, per output, fmaf(a[k], b[k], acc) for k in order: what the FMA dot does
+ * for f32 operands. */
+
+EMU_CLONES static void decode_lowp_ps(const emu_gemm_opnd *o, int64_t n, float *out)
+{
+    const uint16_t *h = o->p;
+    const uint8_t *b = o->p;
+    switch (o->ek) {
+    case EK_F16:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_h2f_calc(h[i]);
+        break;
+    case EK_BF16:
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_bf2f(h[i]);
+        break;
+    default: /* the fp8 kinds */
+        for (int64_t i = 0; i < n; i++)
+            out[i] = emu_fp8_to_f32(b[i], o->ek);
+        break;
+    }
+}
+
+static void decoded_ps(const emu_gemm_opnd *o, int64_t n, float *out)
+{
+#ifdef GEMM_X86
+    if (o->ek == EK_F16 && gemm_isa() == ISA_AVX512) {
+        decode_f16_ps_avx512(o->p, n, out);
+        return;
+    }
+#endif
+    decode_lowp_ps(o, n, out);
+}
+
+void emu_gemm_fma_lowp(const emu_gemm_opnd *A, const emu_gemm_opnd *B, float *c, int64_t M,
+                       int64_t N, int64_t K, void *scratch)
+{
+    /* the FMA kernels' panels first (emu_gemm_fma_f32's layout), then the decoded operands */
+    float *fa = (float *)scratch + (size_t)(MAX_MR + MAX_NR) * (size_t)K + MAX_MR * MAX_NR;
+    fa = (float *)(void *)(((uintptr_t)fa + 63) & ~(uintptr_t)63);
+    float *fb = fa + M * K;
+    decoded_ps(A, M * K, fa);
+    decoded_ps(B, K * N, fb);
+    emu_gemm_fma_f32(fa, fb, c, M, N, K, scratch);
 }
 
 /* ---- f16 x f16 -> f32 on Hopper -------------------------------------------------------------------

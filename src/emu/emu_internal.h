@@ -357,6 +357,7 @@ typedef struct emu_dot_aux {
     emu_ek a_ek, b_ek, c_ek;
     int precision;           /* 0 tf32, 1 tf32x3, 2 ieee, 3 bf16x3, 4 bf16x6 */
     int64_t max_imprecise;   /* maxNumImpreciseAcc (0 when absent) */
+    bool fast;               /* CT_EMU_DOT_FAST and 16- or 8-bit float operands into f32 */
     uint32_t acc;            /* offset of the accumulator operand */
     uint32_t scratch;        /* frame scratch for decoded operands */
 } emu_dot_aux;
@@ -386,6 +387,10 @@ size_t emu_gemm_scratch_bytes(int64_t M, int64_t N, int64_t K);
  * must be exact in double (operands of at most 24 significant bits) */
 void emu_gemm_groups_f32(const emu_gemm_opnd *A, const emu_gemm_opnd *B, float *c, int64_t M,
                          int64_t N, int64_t K, int G, void *scratch);
+/* c (M x N f32) <- fused multiply-adds in k order of A (M x K) x B (K x N), operands of kind
+ * F16, BF16 or an fp8 kind (CT_EMU_DOT_FAST) */
+void emu_gemm_fma_lowp(const emu_gemm_opnd *A, const emu_gemm_opnd *B, float *c, int64_t M,
+                       int64_t N, int64_t K, void *scratch);
 /* c (M x N f32) <- the Hopper f16 model (dot.c) of A (M x K f16 bits) x B (K x N f16 bits) */
 void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t M, int64_t N,
                          int64_t K, void *scratch);

@@ -6,7 +6,9 @@
  *    signed zeros, subnormals and values far apart in magnitude;
  *  - whole kernels through the emulator, fast against reference (emu_dot_use_reference):
  *    f16, bf16, tf32, tf32x3, bf16x3, bf16x6, ieee, an accumulator carried through a K loop
- *    (updated in place), a batched 3-D dot.
+ *    (updated in place), a batched 3-D dot;
+ *  - CT_EMU_DOT_FAST: f16, bf16 and fp8 dots give the fmaf chain in k order computed here, on
+ *    the fast paths and the reference loops, and differ from the default (the GPU's model).
  * NaN results must be NaN in both; their payloads may differ (see dot_gemm.c).
  */
 #include <math.h>
@@ -375,11 +377,114 @@ static void t_through_emulator(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* ---- CT_EMU_DOT_FAST ------------------------------------------------------------------------- */
+
+static ct_emu_kernel *build_mode(const char *sig, const char *cx, ct_emu_dot_mode mode)
+{
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(&k_gdot, sig, cx, NULL, &d);
+    assert_non_null(m);
+    ct_emu_options o = {.num_warps = 4, .dot = mode};
+    ct_emu_kernel *k = ct_emu_compile_ex(m, k_gdot.name, &o, &d);
+    if (!k)
+        ct_diags_print(&d, stderr, true);
+    ct_diags_free(&d);
+    ct_module_destroy(m);
+    return k;
+}
+
+static void t_fast_dot(void **s)
+{
+    (void)s;
+    enum { M = 32, N = 64, K = 32, STEPS = 3 };
+    static const struct {
+        const char *dt;
+        ct_emu_dtype dtype;
+        int spread;
+    } cases[] = {{"fp16", CT_EMU_F16, 7}, {"bf16", CT_EMU_BF16, 60}, {"fp8e5", CT_EMU_F8E5, 7}};
+    char sig[160], cx[128];
+    snprintf(cx, sizeof cx, "M=%d N=%d K=%d STEPS=%d PREC='tf32'", M, N, K, STEPS);
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        snprintf(sig, sizeof sig, "a_ptr=*%s b_ptr=*%s c_ptr=*fp32 d_ptr=*fp32", cases[ci].dt,
+                 cases[ci].dt);
+        ct_emu_kernel *fast = build_mode(sig, cx, CT_EMU_DOT_FAST);
+        ct_emu_kernel *gpu = build_mode(sig, cx, CT_EMU_DOT_GPU);
+        assert_non_null(fast);
+        assert_non_null(gpu);
+        size_t es = ct_emu_dtype_size(cases[ci].dtype);
+        void *a = malloc(es * M * K * STEPS), *b = malloc(es * K * STEPS * N);
+        float *c = malloc(sizeof(float) * M * N), *d = malloc(sizeof(float) * M * N);
+        float *want = malloc(sizeof(float) * M * N);
+        for (int spec = 0; spec < 2; spec++) {
+            for (int i = 0; i < M * K * STEPS; i++)
+                ct_emu_set(cases[ci].dtype, a, i, rand_value(cases[ci].spread, spec));
+            for (int i = 0; i < K * STEPS * N; i++)
+                ct_emu_set(cases[ci].dtype, b, i, rand_value(cases[ci].spread, spec));
+            for (int i = 0; i < M * N; i++)
+                c[i] = rand_value(cases[ci].spread, spec);
+            /* the chain: row m of A is K * STEPS long, B's rows follow each other */
+            for (int m = 0; m < M; m++)
+                for (int n = 0; n < N; n++) {
+                    float acc = c[m * N + n];
+                    for (int k = 0; k < K * STEPS; k++)
+                        acc = fmaf((float)ct_emu_get(cases[ci].dtype, a, m * K * STEPS + k),
+                                   (float)ct_emu_get(cases[ci].dtype, b, k * N + n), acc);
+                    want[m * N + n] = acc;
+                }
+            ct_emu *e = ct_emu_new();
+            ct_emu_arg args[] = {
+                ct_emu_ptr(ct_emu_add_buffer(e, "a", a, es * M * K * STEPS, cases[ci].dtype, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "b", b, es * K * STEPS * N, cases[ci].dtype, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "c", c, sizeof(float) * M * N, CT_EMU_F32, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "d", d, sizeof(float) * M * N, CT_EMU_F32, CT_EMU_OUT))};
+            for (int isa = 0; isa < emu_gemm_isa_levels(); isa++) {
+                emu_gemm_force_isa(isa);
+                cur_isa = isa;
+                both_ways(fast, e, 4, args, d, M * N, cases[ci].dt);
+                for (int i = 0; i < M * N; i++)
+                    if (!same(d[i], want[i]))
+                        fail_msg("fast dot %s: element %d: %a, fmaf chain %a", cases[ci].dt, i,
+                                 d[i], want[i]);
+            }
+            emu_gemm_force_isa(-1);
+            /* the default is the GPU's model, which rounds otherwise */
+            ct_emu_result r;
+            assert_int_equal(emu_go(e, gpu, 1, 1, 1, 1, 4, args, &r), CT_EMU_OK);
+            int differ = 0;
+            for (int i = 0; i < M * N; i++)
+                differ += !same(d[i], want[i]);
+            if (!spec)
+                assert_true(differ > 0);
+            ct_emu_free(e);
+        }
+        free(a);
+        free(b);
+        free(c);
+        free(d);
+        free(want);
+        ct_emu_kernel_free(fast);
+        ct_emu_kernel_free(gpu);
+    }
+    /* f32 operands keep their precision's model; an unknown mode is an error */
+    snprintf(sig, sizeof sig, "a_ptr=*fp32 b_ptr=*fp32 c_ptr=*fp32 d_ptr=*fp32");
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(&k_gdot, sig, cx, NULL, &d);
+    assert_non_null(m);
+    ct_emu_options bad = {.num_warps = 4, .dot = (ct_emu_dot_mode)7};
+    assert_null(ct_emu_compile_ex(m, k_gdot.name, &bad, &d));
+    assert_non_null(strstr(d.items[d.n - 1].message, "unknown dot mode 7"));
+    ct_diags_free(&d);
+    ct_module_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_kernels),
         cmocka_unit_test(t_through_emulator),
+        cmocka_unit_test(t_fast_dot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
