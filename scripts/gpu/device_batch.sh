@@ -5,6 +5,7 @@
 #
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh check     # steps 1-3
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh capture   # steps 1 (if needed) and 4
+#   OUT=/some/dir bash scripts/gpu/device_batch.sh emubench  # step 1 (if needed), 4's benchmark only
 #
 # From the repository root on a machine with an NVIDIA GPU, python3 with
 # torch and triton 3.6.0, cmake.  It
@@ -61,6 +62,12 @@ if [ "$PART" = capture ]; then
 step "emulator capture" 500 "$PY" scripts/gpu_emu_capture.py --out "$OUT" --ctriton build-gpu/ctriton \
     --bench-emu build-gpu/bench_emu --bench-timeout 90
 tail -n 30 "$OUT/emu_capture.log" 2>/dev/null
+fi
+
+if [ "$PART" = emubench ]; then
+step "emulator benchmark" 300 "$PY" scripts/gpu_emu_capture.py --out "$OUT" --ctriton build-gpu/ctriton \
+    --bench-emu build-gpu/bench_emu --bench-timeout 120 --bench-only
+cat "$OUT/emu_capture_bench.md" 2>/dev/null
 fi
 
 echo "== done in $(( $(date +%s) - START ))s"
