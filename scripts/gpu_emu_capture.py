@@ -429,7 +429,7 @@ ln = importlib.util.module_from_spec(spec); spec.loader.exec_module(ln)
 import kernels_py as kp
 res = {}
 def timed(name, f, reps=1):
-    # the best of reps runs, as bench_emu takes the best of its runs
+    # the best of reps runs, as bench_emu takes the best of its 10
     try:
         best = None
         for _ in range(reps):
@@ -451,7 +451,7 @@ timed("layer norm fwd 1151x8192 fp16 (constexpr N)", lambda: kp.bench_layer_norm
 a = torch.randn(512, 512, generator=g).half(); b = torch.randn(512, 512, generator=g).half()
 c = torch.empty(512, 512).half()
 timed("matmul 512^3 fp16", lambda: kp.bench_matmul[(16,)](a, b, c, 512, 512, 512, 512, 1, 512, 1, 512, 1, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32))
-timed("matmul 512^3 fp16 (constexpr K)", lambda: kp.bench_matmul_cx[(16,)](a, b, c, 512, 512, 512, 1, 512, 1, 512, 1, K=512, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32), reps=3)
+timed("matmul 512^3 fp16 (constexpr K)", lambda: kp.bench_matmul_cx[(16,)](a, b, c, 512, 512, 512, 1, 512, 1, 512, 1, K=512, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=32), reps=10)
 import numpy
 res["numpy"] = numpy.__version__
 print(json.dumps(res))
@@ -482,16 +482,16 @@ def run_bench(staging, bench_emu, timeout):
     finally:
         os.unlink(script)
     log(f"interpreter: {interp}")
-    out += ["## TRITON_INTERPRET=1 (one run each; the matmul: best of 3)", "",
+    out += ["## TRITON_INTERPRET=1 (one run each; the matmul: best of 10)", "",
             "| workload | interpreter |", "|---|---|"]
     for k, v in interp.items():
         if k != "numpy":
             out.append(f"| {k} | {v * 1e3:.0f} ms |" if isinstance(v, float) else f"| {k} | {v} |")
     out += ["", f"numpy {interp.get('numpy', '?')}", ""]
     try:
-        r = subprocess.run([bench_emu, "--markdown", "--reps", "3"], capture_output=True,
+        r = subprocess.run([bench_emu, "--markdown", "--reps", "10"], capture_output=True,
                            text=True, timeout=timeout)
-        out += ["## Emulator (build-gpu/bench_emu --markdown --reps 3)", "", r.stdout.strip(), ""]
+        out += ["## Emulator (build-gpu/bench_emu --markdown --reps 10)", "", r.stdout.strip(), ""]
         log("bench_emu:\n" + r.stdout.strip())
     except Exception as exc:
         out.append(f"bench_emu failed: {exc}")

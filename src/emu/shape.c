@@ -69,6 +69,25 @@ static void copy_nd(uint8_t *RESTRICT dst, const uint8_t *src, int rank, const i
         memcpy(dst, src, es);
         return;
     }
+    /* leading dimensions that repeat (stride 0, a broadcast's new rows): the rest once, then
+     * copies of it, doubling */
+    int lead = 0;
+    int64_t reps = 1;
+    while (lead < rank - 1 && st[lead] == 0)
+        reps *= shape[lead++];
+    if (lead > 0 && reps > 1) {
+        size_t blk = es;
+        for (int d = lead; d < rank; d++)
+            blk *= (size_t)shape[d];
+        copy_nd(dst, src, rank - lead, shape + lead, st + lead, es);
+        size_t have = blk, total = blk * (size_t)reps;
+        while (have < total) {
+            size_t n = have < total - have ? have : total - have;
+            memcpy(dst + have, dst, n);
+            have += n;
+        }
+        return;
+    }
     int64_t idx[CT_MAX_RANK] = {0};
     int64_t inner = shape[rank - 1], ist = st[rank - 1];
     int64_t outer = 1;

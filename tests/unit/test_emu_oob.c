@@ -391,6 +391,59 @@ static void t_tile_rows(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* y[r, j] = x[idx[r, j]]: a gather whose index tile the test shapes (R x L) */
+TL_KERNEL(k_gather_tile, (x_ptr, idx_ptr, y_ptr), (int, R), (int, L))
+{
+    tl_tensor offs = tl_add(tl_mul(tl_idx(tl_arange(0, R), ":, None"), L),
+                            tl_idx(tl_arange(0, L), "None, :"));
+    tl_tensor idx = tl_load(tl_add(idx_ptr, offs));
+    tl_store(tl_add(y_ptr, offs), tl_load(tl_add(x_ptr, idx)));
+}
+
+/* The load path that takes a tensor of pointers for rows at a constant stride (one bounds
+ * check, row copies) must not take a tensor that is such a tile but for one lane: a perfect
+ * tile (strides forward and backward), then one lane moved in the first row, a middle row and
+ * the last lane, for rows of 16 lanes (the vector check) and of 4 (the scalar one). */
+static void t_tile_detection(void **s)
+{
+    (void)s;
+    static float x[4096], y[256];
+    static int32_t idx[256];
+    for (int i = 0; i < 4096; i++)
+        x[i] = (float)i;
+    static const int shapes[][2] = {{16, 16}, {64, 4}};
+    for (int si = 0; si < 2; si++) {
+        int R = shapes[si][0], L = shapes[si][1];
+        char cx[64];
+        snprintf(cx, sizeof cx, "R=%d L=%d", R, L);
+        ct_emu_kernel *k = emu_build(&k_gather_tile, "x_ptr=*fp32 idx_ptr=*i32 y_ptr=*fp32", cx);
+        /* stride, base, then the lane moved (-1: none) and where to */
+        static const int cases[][4] = {
+            {40, 0, -1, 0}, {-40, 3000, -1, 0}, {40, 0, 3, 7}, {40, 0, -2, 9}, {40, 0, -3, 1}};
+        for (int c = 0; c < 5; c++) {
+            int S = cases[c][0], base = cases[c][1];
+            for (int r = 0; r < R; r++)
+                for (int j = 0; j < L; j++)
+                    idx[r * L + j] = base + r * S + j;
+            int lane = cases[c][2] == -2 ? (R / 2) * L + 1 : cases[c][2] == -3 ? R * L - 1 : cases[c][2];
+            if (lane >= 0)
+                idx[lane] += cases[c][3];
+            ct_emu *e = ct_emu_new();
+            ct_emu_arg args[] = {
+                ct_emu_ptr(ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "idx", idx, sizeof(int32_t) * (size_t)(R * L), CT_EMU_I32, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "y", y, sizeof(float) * (size_t)(R * L), CT_EMU_F32, CT_EMU_OUT))};
+            ct_emu_result r;
+            assert_int_equal(emu_go(e, k, 1, 1, 1, 1, 3, args, &r), CT_EMU_OK);
+            for (int i = 0; i < R * L; i++)
+                if (y[i] != (float)idx[i])
+                    fail_msg("%dx%d case %d: lane %d loaded %g, want x[%d]", R, L, c, i, y[i], idx[i]);
+            ct_emu_free(e);
+        }
+        ct_emu_kernel_free(k);
+    }
+}
+
 static void t_cas_and_scalar(void **s)
 {
     (void)s;
@@ -590,7 +643,8 @@ int main(void)
         cmocka_unit_test(t_load_negative_offset),   cmocka_unit_test(t_masked_lanes_untouched),
         cmocka_unit_test(t_store_one_past_end),     cmocka_unit_test(t_store_negative),
         cmocka_unit_test(t_atomic_oob),             cmocka_unit_test(t_tile_2d),
-        cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows),           cmocka_unit_test(t_cas_and_scalar),
+        cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows), cmocka_unit_test(t_tile_detection),
+        cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
         cmocka_unit_test(t_block_ptr), cmocka_unit_test(t_tensor_desc),
         cmocka_unit_test(t_host_desc),
