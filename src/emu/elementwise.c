@@ -564,7 +564,7 @@ emu_fn emu_arith_fn(ct_opcode code, emu_ek ek, int pred)
 /* ---- unary and ternary math ------------------------------------------------- */
 
 #define DEF_FUN(NAME, SFX, T, C, LD, ST, EXPR)                                                 \
-    static int NAME##_##SFX(emu_frame *F, const emu_ins *I)                                    \
+    EMU_CLONES static int NAME##_##SFX(emu_frame *F, const emu_ins *I)                         \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         T *RESTRICT d = SLOT(F, I->d, T);                                                      \
@@ -580,16 +580,16 @@ emu_fn emu_arith_fn(ct_opcode code, emu_ek ek, int pred)
  *   ex2.approx.ftz.f32   exp2 with flushed input and output
  *   ex2.approx.f32       for math.exp after the f32 multiply by log2(e)
  *   sqrt.approx.ftz.f32, rsqrt.approx.ftz.f32
- * computed here correctly rounded (or nearly: libm's exp2f) in place of the
+ * computed here correctly rounded (emu_exp2f, emu_internal.h) in place of the
  * hardware's approximation. */
 static inline float ex2_ftz(float x)
 {
-    return emu_ftz(exp2f(emu_ftz(x)));
+    return emu_ftz(emu_exp2f(emu_ftz(x)));
 }
 static inline float exp_nv(float x)
 {
     float t = x * 0x1.715476p+0f; /* 0f3FB8AA3B */
-    return exp2f(t);
+    return emu_exp2f(t);
 }
 static inline float sqrt_ftz(float x)
 {
@@ -621,8 +621,19 @@ MATH_ALL(ceil, ceilf(x), ceil(x))
 MATH_ALL(sqrt, sqrt_ftz(x), sqrt(x))
 MATH_ALL(precise_sqrt, sqrtf(x), sqrt(x))
 MATH_ALL(rsqrt, rsqrt_ftz(x), 1.0 / sqrt(x))
-MATH_ALL(exp, exp_nv(x), exp(x))
-MATH_ALL(exp2, ex2_ftz(x), exp2(x))
+MATH_F16(exp, exp_nv(x)) MATH_BF16(exp, exp_nv(x)) MATH_F64(exp, exp(x))
+MATH_F16(exp2, ex2_ftz(x)) MATH_BF16(exp2, ex2_ftz(x)) MATH_F64(exp2, exp2(x))
+/* f32: exp2.c's array function (vectorized) */
+static int exp_f32(emu_frame *F, const emu_ins *I)
+{
+    emu_exp2_f32_array(SLOT(F, I->d, float), SLOT(F, I->a, float), NE(F, I), true, false);
+    return EMU_NEXT;
+}
+static int exp2_f32(emu_frame *F, const emu_ins *I)
+{
+    emu_exp2_f32_array(SLOT(F, I->d, float), SLOT(F, I->a, float), NE(F, I), false, false);
+    return EMU_NEXT;
+}
 MATH_ALL(log, emu_logf_nv(x), log(x))
 MATH_ALL(log2, emu_log2f_nv(x), log2(x))
 MATH_ALL(sin, emu_sinf_nv(x), sin(x))

@@ -182,14 +182,15 @@ static float f_y0(float x) { return (float)y0(x); }
 static float f_y1(float x) { return (float)y1(x); }
 static float f_saturate(float x) { return x != x ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; }
 static float f_logb(float x) { return logbf(x); }
-static float f_fast_exp(float x) { return exp2f(x * 0x1.715476p+0f); }
-static float f_fast_exp10(float x) { return exp2f(x * 0x1.a934f0p+1f); }
+static float f_exp2(float x) { return emu_exp2f(x); }
+static float f_fast_exp(float x) { return emu_exp2f(x * 0x1.715476p+0f); }
+static float f_fast_exp10(float x) { return emu_exp2f(x * 0x1.a934f0p+1f); }
 static float f_fast_log2(float x) { return emu_ftz(log2f(emu_ftz(x))); }
 static float f_fast_log(float x) { return f_fast_log2(x) * 0x1.62e430p-1f; }
 static float f_fast_log10(float x) { return f_fast_log2(x) * 0x1.344136p-2f; }
 static float f_fast_tan(float x) { return sinf(x) / cosf(x); }
 static float f_fast_div(float x, float y) { return x / y; }
-static float f_fast_pow(float x, float y) { return exp2f(y * log2f(x)); }
+static float f_fast_pow(float x, float y) { return emu_exp2f(y * log2f(x)); }
 static float f_rhypot(float x, float y) { return (float)(1.0 / hypot(x, y)); }
 static double d_rhypot(double x, double y) { return 1.0 / hypot(x, y); }
 static float f_fmin(float x, float y) { return fminf(x, y); }
@@ -214,7 +215,7 @@ static const row1 unary[] = {
     {"__nv_cbrtf", "__nv_cbrt", cbrtf, cbrt},
     {"__nv_rcbrtf", "__nv_rcbrt", f_rcbrt, d_rcbrt},
     {"__nv_expf", "__nv_exp", expf, exp},
-    {"__nv_exp2f", "__nv_exp2", exp2f, exp2},
+    {"__nv_exp2f", "__nv_exp2", f_exp2, exp2},
     {"__nv_exp10f", "__nv_exp10", f_exp10, d_exp10},
     {"__nv_expm1f", "__nv_expm1", expm1f, expm1},
     {"__nv_logf", "__nv_log", emu_logf_nv, log},

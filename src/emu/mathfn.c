@@ -9,7 +9,7 @@
  * logf, log2f, sinf, cosf everywhere, erff for |x| < 1.00295 and tanhf for
  * |x| < 0.6.  Elsewhere the PTX calls ex2.approx / rcp.approx, whose
  * hardware tables are not public; they are modelled by the correctly
- * rounded operation (see docs/emulator.md for the bound).
+ * rounded operation (emu_exp2f; see docs/emulator.md for the bound).
  */
 #include "emu_internal.h"
 
@@ -38,7 +38,7 @@ static inline float fma_ftz(float a, float b, float c)
 /* ex2.approx.ftz.f32 and rcp.approx.ftz.f32, modelled */
 static inline float ex2_approx_ftz(float x)
 {
-    return emu_ftz(exp2f(emu_ftz(x)));
+    return emu_ftz(emu_exp2f(emu_ftz(x)));
 }
 static inline float rcp_approx_ftz(float x)
 {

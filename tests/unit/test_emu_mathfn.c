@@ -5,9 +5,13 @@
  * The bounds are CUDA's documented maximum errors for these functions
  * (logf, log2f 1 ulp; sinf, cosf 2 ulp in the full range; erff 2 ulp; tanhf
  * 2 ulp), which the ported instruction sequences must meet too.
+ * The model of ex2.approx (emu_exp2f) is correctly rounded: checked against 2^x in long
+ * double on 2^24 inputs spread over f32 (scripts/check_exp2.c checks all 2^32), and the
+ * vector path of the exp/exp2 handlers gives its bits on every class of input.
  */
 #include <math.h>
 
+#include "emu/emu_internal.h"
 #include "emu_test.h"
 
 float emu_logf_nv(float x);
@@ -100,11 +104,112 @@ static void t_special_values(void **s)
     assert_true(isnan(emu_tanhf_nv(NAN)) && isnan(emu_erff_nv(NAN)));
 }
 
+static uint32_t fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void t_exp2_correctly_rounded(void **s)
+{
+    (void)s;
+    if (sizeof(long double) <= sizeof(double))
+        skip(); /* no wider reference here */
+    /* every 256th bit pattern, offset so that both signs and all exponents are covered */
+    for (uint64_t u = 77; u < (1ull << 32); u += 256) {
+        float x = from_bits((uint32_t)u);
+        float got = emu_exp2f(x);
+        if (x != x) {
+            assert_true(got != got);
+            continue;
+        }
+        float want = (float)exp2l((long double)x);
+        if (fbits(got) != fbits(want))
+            fail_msg("emu_exp2f(%a) = %a, correctly rounded %a", (double)x, (double)got,
+                     (double)want);
+    }
+    /* the two inputs patched in emu_exp2f, and the ends */
+    assert_true(emu_exp2f(0x1.853a6ep-9f) == 0x1.00870ap+0f);
+    assert_true(emu_exp2f(-0x1.e7526ep-6f) == 0x1.f58d62p-1f);
+    assert_true(emu_exp2f(128.0f) == INFINITY && emu_exp2f(-INFINITY) == 0.0f);
+    assert_true(emu_exp2f(127.0f) == 0x1p127f && emu_exp2f(-149.0f) == 0x1p-149f);
+    assert_true(emu_exp2f(-150.0f) == 0.0f && emu_exp2f(0.0f) == 1.0f);
+}
+
+/* the handlers' array function: the vector path and the scalar one give the same bits */
+static void t_exp2_vector_path(void **s)
+{
+    (void)s;
+    enum { N = 1 << 16 };
+    static float in[N], v[N], sc[N];
+    uint64_t r = 0x243f6a8885a308d3ull;
+    static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN,
+                                    -NAN, 0x1p-149f, -0x1p-140f, 127.99999f, 128.0f, -126.0f,
+                                    -149.5f, -150.0f, 200.0f, -200.0f, 1e30f, -1e30f,
+                                    0x1.853a6ep-9f, -0x1.e7526ep-6f, 88.72f, -103.9f};
+    for (int i = 0; i < N; i++) {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        uint32_t u = (uint32_t)(r >> 11);
+        switch (i % 4) {
+        case 0: /* any bits */
+            in[i] = from_bits(u);
+            break;
+        case 1: /* the interesting range */
+            in[i] = (float)((double)(u % 300000000u) / 1e6 - 160.0);
+            break;
+        case 2: /* near zero, subnormals included */
+            in[i] = from_bits(u & 0x807fffffu) * (u & 1 ? 1.0f : 0x1p100f);
+            break;
+        default:
+            in[i] = special[(u >> 3) % (sizeof special / sizeof special[0])];
+        }
+    }
+    /* math.exp's input is multiplied by log2(e) first: the patched inputs must come out of
+     * that multiply too */
+    in[5] = 0x1.853a6ep-9f / 0x1.715476p+0f;
+    for (int is_exp = 0; is_exp < 2; is_exp++) {
+        for (int off = 0; off < 3; off++) { /* lengths that leave a scalar tail */
+            int n = N - off * 7;
+            emu_exp2_f32_array(v, in, n, is_exp, false);
+            emu_exp2_f32_array(sc, in, n, is_exp, true);
+            for (int i = 0; i < n; i++)
+                if (fbits(v[i]) != fbits(sc[i]))
+                    fail_msg("%s(%a): vector %a, scalar %a", is_exp ? "exp" : "exp2",
+                             (double)in[i], (double)v[i], (double)sc[i]);
+        }
+        /* NaN is canonical, subnormal results of exp2 are flushed */
+        float x = NAN, y;
+        emu_exp2_f32_array(&y, &x, 1, is_exp, false);
+        assert_int_equal(fbits(y), 0x7fffffffu);
+    }
+    float x[16], y[16];
+    for (int i = 0; i < 16; i++)
+        x[i] = -130.0f - (float)i;
+    emu_exp2_f32_array(y, x, 16, false, false);
+    for (int i = 0; i < 16; i++)
+        assert_true(fbits(y[i]) == 0);
+    x[0] = -90.0f; /* exp(-90): a subnormal result, kept by math.exp (no ftz) */
+    emu_exp2_f32_array(y, x, 16, true, false);
+    assert_true(y[0] > 0 && y[0] < 0x1p-126f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_ported_functions),
         cmocka_unit_test(t_special_values),
+        cmocka_unit_test(t_exp2_correctly_rounded),
+        cmocka_unit_test(t_exp2_vector_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
