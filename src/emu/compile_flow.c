@@ -334,6 +334,56 @@ int *emu_cc_fresh_args(cctx *C, const ct_op *op, const ct_block *b, int from)
     return v;
 }
 
+/* A pointer tensor the loop carries and whose only change in the body is an in-place
+ * addptr of a scalar (p = p + step, yielded) stays a tile of rows at a constant stride, or
+ * stays no such tile, through the loop: the loads and stores through it check that once per
+ * entry of the loop (a byte per access, zeroed by `reset` before the loop's head) instead of
+ * scanning the pointers every iteration.  Nothing else writes the carried slot: the only op
+ * that may overwrite a value in place is its last use (emu_cc_overwritable), here the addptr,
+ * and the yield's copy into the slot is a copy onto itself.  Body: instructions [from, to). */
+static void remember_tiles(cctx *C, const int *carried, const int *yv, int nc, int reset,
+                           int from, int to)
+{
+    /* the accesses, then one block of bytes for them */
+    int nrec = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t base = pass ? emu_cc_alloc_frame(C, (size_t)nrec) : 0;
+        int k = 0;
+        for (int i = 0; i < nc; i++) {
+            const val *pv = &C->vals[carried[i]];
+            if (pv->ek != EK_PTR || pv->n < 2 || C->vals[yv[i]].off != pv->off)
+                continue;
+            int writers = 0;
+            bool advanced = false;
+            for (int j = from; j < to; j++) {
+                const emu_ins *J = INS(j);
+                if (J->d != pv->off)
+                    continue;
+                writers++;
+                advanced |= J->fn == emu_h_addptr_so && J->a == pv->off;
+            }
+            if (writers != 1 || !advanced)
+                continue;
+            for (int j = from; j < to; j++) {
+                emu_ins *J = INS(j);
+                if ((J->fn != emu_h_load && J->fn != emu_h_store) || J->a != pv->off)
+                    continue;
+                if (pass)
+                    ((emu_mem_aux *)J->x.p)->tile_rec = (uint32_t)(base + (size_t)k) + 1;
+                k++;
+            }
+        }
+        nrec = k;
+        if (!nrec)
+            return;
+        if (pass) {
+            INS(reset)->fn = emu_h_tile_reset;
+            INS(reset)->d = (uint32_t)base;
+            INS(reset)->x.i = nrec;
+        }
+    }
+}
+
 bool emu_cc_for(cctx *C, const ct_op *op)
 {
     if (!emu_cc_no_batch(C, op))
@@ -351,6 +401,7 @@ bool emu_cc_for(cctx *C, const ct_op *op)
     int *inits = emu_cc_opnd_vals(C, op, 3, nc);
     emu_cc_pcopy(C, op, 1, &iv, &lb);
     emu_cc_pcopy(C, op, nc, carried, inits);
+    int reset = emu_cc_emit(C, emu_h_nop, op); /* becomes emu_h_tile_reset, see below */
     int head = emu_cc_emit(C, emu_h_for_test, op);
     INS(head)->a = OFF(iv);
     INS(head)->b = OFF(ub);
@@ -363,7 +414,9 @@ bool emu_cc_for(cctx *C, const ct_op *op)
         emu_cc_err(C, op, "scf.for body must end with scf.yield of %d values", nc);
         return false;
     }
-    emu_cc_pcopy(C, y, nc, carried, emu_cc_opnd_vals(C, y, 0, nc));
+    int *yv = emu_cc_opnd_vals(C, y, 0, nc);
+    emu_cc_pcopy(C, y, nc, carried, yv);
+    remember_tiles(C, carried, yv, nc, reset, head + 1, C->ncode);
     int step = emu_cc_emit(C, emu_h_for_step, op);
     INS(step)->a = OFF(iv);
     INS(step)->b = OFF(st);

@@ -184,6 +184,32 @@ static int forward_splat(cctx *C, const ct_op *op, int idx, int v)
     return s;
 }
 
+/* A one-element copy (value index) of v when v is an integer constant tensor whose elements
+ * are all equal (arith.constant dense<64> : tensor<128x64xi32>, what Python emits for a
+ * constexpr offset); -1 otherwise.  Written once per thread, never overwritten. */
+static int uniform_int_const(cctx *C, const ct_value *v)
+{
+    const ct_op *d = v->def;
+    if (!d || d->code != CT_OP_ARITH_CONSTANT || v->type->kind != CT_TY_TENSOR)
+        return -1;
+    const ct_attr *a = emu_cc_attr(d, "value");
+    if (!a || a->kind != CT_ATTR_DENSE || a->fvals || !a->ivals || a->n < 1)
+        return -1;
+    for (int i = 1; i < a->n; i++)
+        if (a->ivals[i] != a->ivals[0])
+            return -1;
+    int sc = emu_cc_new_val(C, d, ct_type_scalar(v->type));
+    val *sv = &C->vals[sc];
+    if (sv->n != 1 || emu_ek_is_float(sv->ek))
+        return -1;
+    uint8_t *data = emu_cc_aux(C, emu_ek_size(sv->ek));
+    emu_store_i64(sv->ek, data, 0, a->ivals[0]);
+    emu_cc_add_init(C, sv->off, data, emu_ek_size(sv->ek));
+    sv->inv = true;
+    sv->pinned = true;
+    return sc;
+}
+
 bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek operand_ek)
 {
     if (!fn) {
@@ -208,6 +234,14 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
             fn = k == 0 ? emu_h_addptr_sp : emu_h_addptr_so;
             break;
         }
+    /* ... and on a constant offset that is the same in every lane, the scalar */
+    if (fn == emu_h_addptr && op->nopnds == 2) {
+        int sc = uniform_int_const(C, op->opnds[1]);
+        if (sc >= 0) {
+            ops[1] = sc;
+            fn = emu_h_addptr_so;
+        }
+    }
     /* a pointer tensor advanced in a loop (p = p + step) is advanced in place, so that the
      * loop's yield does not copy it */
     int d = (fn == emu_h_addptr || fn == emu_h_addptr_so) && op->nopnds >= 1 &&

@@ -274,6 +274,10 @@ typedef struct emu_mem_aux {
     bool has_mask, has_other;
     bool scalar;             /* a scalar pointer: faults name no lane */
     int64_t inner;           /* lanes along the last dimension (rows of a tile) */
+    /* frame offset + 1 of a byte that remembers whether the pointers form a tile of rows at
+     * a constant stride (0 not known yet, 1 yes, 2 no), or 0: check every time.  Set for
+     * the pointer tensors an scf.for carries and only advances (emu_cc_for) */
+    uint32_t tile_rec;
     int rmw;                 /* RMW_* */
     /* block pointers */
     int rank;
@@ -285,6 +289,7 @@ typedef struct emu_mem_aux {
 enum { RMW_AND = 1, RMW_OR, RMW_XOR, RMW_ADD, RMW_FADD, RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_XCHG };
 
 int emu_h_load(emu_frame *F, const emu_ins *I);
+int emu_h_tile_reset(emu_frame *F, const emu_ins *I); /* x.i bytes at d: 0 */
 int emu_h_store(emu_frame *F, const emu_ins *I);
 int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I);
 int emu_h_atomic_cas(emu_frame *F, const emu_ins *I);

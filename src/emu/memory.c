@@ -282,10 +282,21 @@ static uint8_t *block(const ct_emu *e, uint64_t addr, uint64_t bytes, size_t es,
  * mask): one bounds check for the span of all rows, then row copies.  False when the pointers
  * are no such tile or the span leaves its buffer (the caller then looks closer). */
 static bool tile_access(const ct_emu *e, uint8_t *frame_data, const uint64_t *p, int64_t n,
-                        int64_t L, size_t es, bool write)
+                        int64_t L, size_t es, bool write, uint8_t *rec)
 {
-    if (n % L || n < 2 * L || !strided_rows(p, n, L, es))
+    if (n % L || n < 2 * L)
         return false;
+    /* rec: whether these pointers were a tile when first seen in this entry of the loop that
+     * carries them; the loop only adds one offset to every lane, which keeps the answer */
+    if (!rec || *rec == 0) {
+        bool t = strided_rows(p, n, L, es);
+        if (rec)
+            *rec = t ? 1 : 2;
+        if (!t)
+            return false;
+    } else if (*rec == 2) {
+        return false;
+    }
     int64_t R = n / L;
     int64_t S = (int64_t)(p[L] - p[0]), rowb = L * (int64_t)es;
     if (S % (int64_t)es || (S >= 0 && S < rowb) || (S < 0 && -S < rowb))
@@ -446,6 +457,12 @@ static bool store_block(const ct_emu *e, const uint8_t *v, const uint64_t *p, co
     return true;
 }
 
+int emu_h_tile_reset(emu_frame *F, const emu_ins *I)
+{
+    memset(F->mem + I->d, 0, (size_t)I->x.i);
+    return EMU_NEXT;
+}
+
 /* rows of at least this many lanes are checked as blocks */
 enum { MIN_ROW = 8 };
 
@@ -463,7 +480,9 @@ int emu_h_load(emu_frame *F, const emu_ins *I)
         if (load_block(e, d, p, mask, other, n, es))
             return EMU_NEXT;
     } else if (x->inner >= MIN_ROW && n % x->inner == 0) {
-        if ((!mask || all_on(mask, n)) && tile_access(e, d, p, n, x->inner, es, false))
+        if ((!mask || all_on(mask, n)) &&
+            tile_access(e, d, p, n, x->inner, es, false,
+                        x->tile_rec ? F->mem + x->tile_rec - 1 : NULL))
             return EMU_NEXT;
         if (rows_contiguous(p, n, x->inner, es)) {
             int64_t L = x->inner, r = 0;
@@ -522,7 +541,9 @@ int emu_h_store(emu_frame *F, const emu_ins *I)
         if (store_block(e, v, p, mask, n, es))
             return EMU_NEXT;
     } else if (x->inner >= MIN_ROW && n % x->inner == 0) {
-        if ((!mask || all_on(mask, n)) && tile_access(e, (uint8_t *)v, p, n, x->inner, es, true))
+        if ((!mask || all_on(mask, n)) &&
+            tile_access(e, (uint8_t *)v, p, n, x->inner, es, true,
+                        x->tile_rec ? F->mem + x->tile_rec - 1 : NULL))
             return EMU_NEXT;
         if (rows_contiguous(p, n, x->inner, es)) {
             /* a fault in a later row: the lane loop below stores the earlier lanes again (the

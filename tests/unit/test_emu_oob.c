@@ -9,7 +9,7 @@
 
 #include "emu_test.h"
 
-static int L_load, L_store, L_atomic, L_tile, L_cas, L_scalar, L_mis, L_ok, L_in;
+static int L_load, L_store, L_atomic, L_tile, L_cas, L_scalar, L_mis, L_ok, L_in, L_carried;
 
 /* x[offs + shift] -> y[offs], mask `offs < n` when masked */
 TL_KERNEL(k_shift_load, (x_ptr, y_ptr, n, shift), (int, BLOCK), (bool, MASKED))
@@ -444,6 +444,123 @@ static void t_tile_detection(void **s)
     }
 }
 
+/* y[o] = sum over s < STEPS of x[offs_o + 3 s]: an outer loop whose inner loop carries a
+ * pointer tensor and advances it by a constant (the emulator checks such pointers for a tile
+ * once per entry of the inner loop, emu_cc_for); the start is a tile of rows 40 apart for
+ * even o, the gather perm for odd o (the same but for one row), so every entry must look
+ * again */
+TL_KERNEL(k_carried, (x_ptr, perm_ptr, y_ptr), (int, R), (int, L), (int, STEPS), (int, OUTER))
+{
+    tl_tensor offs = tl_add(tl_mul(tl_idx(tl_arange(0, R), ":, None"), L),
+                            tl_idx(tl_arange(0, L), "None, :"));
+    tl_tensor tile = tl_add(tl_mul(tl_idx(tl_arange(0, R), ":, None"), 40),
+                            tl_idx(tl_arange(0, L), "None, :"));
+    tl_tensor perm = tl_load(tl_add(perm_ptr, offs));
+    TL_FOR(o, tl_range(0, OUTER, 1))
+    {
+        tl_tensor p = tl_add(x_ptr, tl_where(tl_eq(tl_mod(o, 2), 0), tile, perm));
+        tl_tensor acc = tl_zeros(tl_shape(R, L), tl_float32);
+        TL_FOR(st, tl_range(0, STEPS, 1), p, acc)
+        {
+            (void)st;
+            acc = tl_add(acc, tl_load(p)); MARK(L_carried);
+            p = tl_add(p, 3);
+        }
+        tl_store(tl_add(y_ptr, tl_add(tl_mul(o, R * L), offs)), acc);
+    }
+}
+
+/* the same inner loop, but p advances by a tensor of offsets (no tile after the first step):
+ * no record may be kept for it */
+TL_KERNEL(k_carried_moved, (x_ptr, delta_ptr, y_ptr), (int, R), (int, L), (int, STEPS))
+{
+    tl_tensor offs = tl_add(tl_mul(tl_idx(tl_arange(0, R), ":, None"), L),
+                            tl_idx(tl_arange(0, L), "None, :"));
+    tl_tensor p = tl_add(x_ptr, tl_add(tl_mul(tl_idx(tl_arange(0, R), ":, None"), 40),
+                                       tl_idx(tl_arange(0, L), "None, :")));
+    tl_tensor delta = tl_load(tl_add(delta_ptr, offs));
+    tl_tensor acc = tl_zeros(tl_shape(R, L), tl_float32);
+    TL_FOR(st, tl_range(0, STEPS, 1), p, acc)
+    {
+        (void)st;
+        acc = tl_add(acc, tl_load(p));
+        p = tl_add(p, delta);
+    }
+    tl_store(tl_add(y_ptr, offs), acc);
+}
+
+static void t_tile_loop_carried(void **s)
+{
+    (void)s;
+    enum { R = 16, L = 16, STEPS = 5, OUTER = 4 };
+    static float x[1024], y[OUTER * R * L];
+    static int32_t perm[R * L];
+    for (int i = 0; i < 1024; i++)
+        x[i] = (float)i;
+    for (int i = 0; i < R * L; i++) /* the tile but for row 7, whose lanes are reversed */
+        perm[i] = (i / L) * 40 + (i / L == 7 ? L - 1 - i % L : i % L);
+    ct_emu_kernel *k = emu_build(&k_carried, "x_ptr=*fp32 perm_ptr=*i32 y_ptr=*fp32",
+                                 "R=16 L=16 STEPS=5 OUTER=4");
+    ct_emu *e = ct_emu_new();
+    int ix = ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN);
+    ct_emu_arg args[] = {
+        ct_emu_ptr(ix),
+        ct_emu_ptr(ct_emu_add_buffer(e, "perm", perm, sizeof perm, CT_EMU_I32, CT_EMU_IN)),
+        ct_emu_ptr(ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT))};
+    ct_emu_result r;
+    for (int rep = 0; rep < 2; rep++) { /* the second run reuses the frame and its records */
+        assert_int_equal(emu_go(e, k, 1, 1, 1, 1, 3, args, &r), CT_EMU_OK);
+        for (int o = 0; o < OUTER; o++)
+            for (int i = 0; i < R * L; i++) {
+                int off = o % 2 == 0 ? (i / L) * 40 + i % L : perm[i];
+                float want = (float)(STEPS * off + 3 * STEPS * (STEPS - 1) / 2);
+                if (y[o * R * L + i] != want)
+                    fail_msg("outer %d lane %d: %g, want %g", o, i, y[o * R * L + i], want);
+            }
+    }
+    ct_emu_free(e);
+
+    /* advanced by a tensor: row 7's lanes j move by 15 - 2 j each step */
+    {
+        static int32_t delta[R * L];
+        for (int i = 0; i < R * L; i++)
+            delta[i] = i / L == 7 ? L - 1 - 2 * (i % L) : 0;
+        ct_emu_kernel *k2 = emu_build(&k_carried_moved, "x_ptr=*fp32 delta_ptr=*i32 y_ptr=*fp32",
+                                      "R=16 L=16 STEPS=3");
+        e = ct_emu_new();
+        ct_emu_arg a2[] = {
+            ct_emu_ptr(ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN)),
+            ct_emu_ptr(ct_emu_add_buffer(e, "delta", delta, sizeof delta, CT_EMU_I32, CT_EMU_IN)),
+            ct_emu_ptr(ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT))};
+        assert_int_equal(emu_go(e, k2, 1, 1, 1, 1, 3, a2, &r), CT_EMU_OK);
+        for (int i = 0; i < R * L; i++) {
+            int off = (i / L) * 40 + i % L;
+            float want = (float)(3 * off + 3 * delta[i]); /* off + (off + d) + (off + 2 d) */
+            if (y[i] != want)
+                fail_msg("moved: lane %d: %g, want %g", i, y[i], want);
+        }
+        ct_emu_free(e);
+        ct_emu_kernel_free(k2);
+    }
+
+    /* a tile that the loop advances past the end of x: the load faults in the step that
+     * leaves the buffer, naming the first lane outside it */
+    static float small[15 * 40 + 16 + 2 * 3];
+    e = ct_emu_new();
+    ix = ct_emu_add_buffer(e, "x", small, sizeof small, CT_EMU_F32, CT_EMU_IN);
+    args[0] = ct_emu_ptr(ix);
+    args[1] = ct_emu_ptr(ct_emu_add_buffer(e, "perm", perm, sizeof perm, CT_EMU_I32, CT_EMU_IN));
+    args[2] = ct_emu_ptr(ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT));
+    emu_go(e, k, 1, 1, 1, 1, 3, args, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_carried, __FILE__);
+    /* x holds 15 * 40 + 15 + 1 + 6 elements: step 2 (offset 6) still fits, step 3 does
+     * not; its last row's lanes 0..12 are inside, lane 13 is the first outside */
+    assert_int_equal(r.fault.lane, 15 * 16 + 13);
+    assert_int_equal(r.fault.offset, 4 * (15 * 40 + 13 + 9));
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
 static void t_cas_and_scalar(void **s)
 {
     (void)s;
@@ -643,7 +760,7 @@ int main(void)
         cmocka_unit_test(t_load_negative_offset),   cmocka_unit_test(t_masked_lanes_untouched),
         cmocka_unit_test(t_store_one_past_end),     cmocka_unit_test(t_store_negative),
         cmocka_unit_test(t_atomic_oob),             cmocka_unit_test(t_tile_2d),
-        cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows), cmocka_unit_test(t_tile_detection),
+        cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows), cmocka_unit_test(t_tile_detection), cmocka_unit_test(t_tile_loop_carried),
         cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
         cmocka_unit_test(t_block_ptr), cmocka_unit_test(t_tensor_desc),
