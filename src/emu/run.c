@@ -439,11 +439,14 @@ static void work(void *arg, int index, emu_scratch *scratch)
         W->alloc_failed = true;
         return;
     }
-    /* a frame that last held this kernel is used as it is, as by the next program of a run */
-    if (fresh)
+    /* a frame that last held this kernel is used as it is, as by the next program of a run:
+     * its constants are still there (no instruction writes a constant's slot:
+     * emu_cc_overwritable refuses them) */
+    if (fresh) {
         memset(mem, 0, k->frame_bytes);
-    for (int i = 0; i < k->ninits; i++)
-        memcpy(mem + k->inits[i].off, k->inits[i].data, k->inits[i].bytes);
+        for (int i = 0; i < k->ninits; i++)
+            memcpy(mem + k->inits[i].off, k->inits[i].data, k->inits[i].bytes);
+    }
     write_args(R, mem);
     emu_frame F;
     memset(&F, 0, sizeof F);
