@@ -818,7 +818,10 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     case CT_OP_SCF_WHILE:
         return emu_cc_while(C, op);
     case CT_OP_TT_RETURN:
+    case CT_OP_TT_MAP_ELEMENTWISE_RETURN:
         return emu_cc_return(C, op);
+    case CT_OP_TT_MAP_ELEMENTWISE:
+        return emu_cc_map_elementwise(C, op);
     case CT_OP_CF_BR:
         if (op->nsucc != 1) {
             emu_cc_err(C, op, "malformed branch");

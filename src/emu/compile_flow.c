@@ -377,7 +377,7 @@ static void remember_tiles(cctx *C, const int *carried, const int *yv, int nc, i
         if (!nrec)
             return;
         if (pass) {
-            INS(reset)->fn = emu_h_tile_reset;
+            INS(reset)->fn = emu_h_zero;
             INS(reset)->d = (uint32_t)base;
             INS(reset)->x.i = nrec;
         }
@@ -401,7 +401,7 @@ bool emu_cc_for(cctx *C, const ct_op *op)
     int *inits = emu_cc_opnd_vals(C, op, 3, nc);
     emu_cc_pcopy(C, op, 1, &iv, &lb);
     emu_cc_pcopy(C, op, nc, carried, inits);
-    int reset = emu_cc_emit(C, emu_h_nop, op); /* becomes emu_h_tile_reset, see below */
+    int reset = emu_cc_emit(C, emu_h_nop, op); /* becomes emu_h_zero, see below */
     int head = emu_cc_emit(C, emu_h_for_test, op);
     INS(head)->a = OFF(iv);
     INS(head)->b = OFF(ub);
@@ -425,6 +425,133 @@ bool emu_cc_for(cctx *C, const ct_op *op)
     INS(head)->target = C->ncode;
     for (int i = 0; i < nc; i++)
         emu_cc_bind(C, &op->res[i], carried[i]);
+    return true;
+}
+
+/* an 8-byte integer constant of the frame (written once per thread) */
+static uint32_t const_i64(cctx *C, int64_t v)
+{
+    uint32_t off = (uint32_t)emu_cc_alloc_frame(C, 8);
+    int64_t *data = emu_cc_aux(C, 8);
+    *data = v;
+    emu_cc_add_init(C, off, data, 8);
+    return off;
+}
+
+/* tt.map_elementwise: the region once per group of `pack` elements, in element order, as a
+ * function body whose tt.map_elementwise.return is its return:
+ *
+ *   i = 0
+ *   head: if !(i < n) goto out
+ *         args[j * pack + p] = input_j[i + p]     (emu_h_elem_get)
+ *         <the region's blocks>; each return copies into rets and jumps to `set`
+ *   set:  result_k[i + p] = rets[k * pack + p]    (emu_h_elem_set)
+ *         i += pack; goto head
+ *   out:
+ *
+ * Inputs and results have one shape (the frontend broadcast them). */
+bool emu_cc_map_elementwise(cctx *C, const ct_op *op)
+{
+    if (!emu_cc_no_batch(C, op))
+        return false;
+    const ct_block *entry = op->nregions ? op->regions[0].first : NULL;
+    int64_t pack = emu_cc_attr_int(op, "pack", 1);
+    int nin = op->nopnds, nres = op->nres;
+    if (!entry || nin < 1 || nres < 1 || pack < 1 || pack > 64 || nres * pack > 256) {
+        emu_cc_err(C, op, "no body, operands, results or a pack in 1..64");
+        return false;
+    }
+    if (entry->nargs != nin * pack) {
+        emu_cc_err(C, op, "the body takes %d arguments; %d operands with pack %lld need %lld",
+                   entry->nargs, nin, (long long)pack, (long long)(nin * pack));
+        return false;
+    }
+    int *in = emu_cc_opnd_vals(C, op, 0, nin);
+    int *res = emu_cc_aux(C, sizeof(int) * (size_t)nres);
+    int64_t n = C->vals[in[0]].n;
+    for (int k = 0; k < nres; k++)
+        res[k] = emu_cc_new_val(C, op, op->res[k].type);
+    for (int j = 0; j < nin; j++)
+        if (C->vals[in[j]].n != n) {
+            emu_cc_err(C, op, "tt.map_elementwise operands of different shapes");
+            return false;
+        }
+    for (int k = 0; k < nres; k++)
+        if (C->vals[res[k]].n != n) {
+            emu_cc_err(C, op, "tt.map_elementwise results of another shape than the operands");
+            return false;
+        }
+    if (n < 1 || n % pack) {
+        emu_cc_err(C, op, "tt.map_elementwise: %lld elements are not a multiple of pack %lld",
+                   (long long)n, (long long)pack);
+        return false;
+    }
+    /* the region's arguments and returned values: scalars of the element types */
+    int *args = emu_cc_fresh_args(C, op, entry, 0);
+    for (int a = 0; a < entry->nargs; a++)
+        if (C->vals[args[a]].n != 1 ||
+            C->vals[args[a]].ek != C->vals[in[a / pack]].ek) {
+            emu_cc_err(C, op, "tt.map_elementwise: argument %d does not match its operand", a);
+            return false;
+        }
+    int nr = (int)(nres * pack);
+    int *rets = emu_cc_aux(C, sizeof(int) * (size_t)nr);
+    for (int r = 0; r < nr; r++)
+        rets[r] = emu_cc_new_val(C, op, ct_type_scalar(op->res[r / pack].type));
+    uint32_t iv = (uint32_t)emu_cc_alloc_frame(C, 8);
+    uint32_t ub = const_i64(C, n), st = const_i64(C, pack);
+    int z = emu_cc_emit(C, emu_h_zero, op);
+    INS(z)->d = iv;
+    INS(z)->x.i = 8;
+    int head = emu_cc_emit(C, emu_h_for_test, op);
+    INS(head)->a = iv;
+    INS(head)->b = ub;
+    INS(head)->ek = EK_I64;
+    for (int a = 0; a < entry->nargs; a++) {
+        int g = emu_cc_emit(C, emu_h_elem_get, op);
+        INS(g)->d = OFF(args[a]);
+        INS(g)->a = OFF(in[a / pack]);
+        INS(g)->b = iv;
+        INS(g)->x.i = a % pack;
+        INS(g)->y.i = (int64_t)emu_ek_size(C->vals[args[a]].ek);
+    }
+    /* the body, its returns as a callee's */
+    fnret fr = {0};
+    fr.nres = nr;
+    fr.res = rets;
+    fnret *saved_ret = C->ret;
+    bool saved_kernel = C->kernel_level;
+    C->ret = &fr;
+    C->kernel_level = false;
+    bool ok = emu_cc_blocks(C, op, &op->regions[0]);
+    C->ret = saved_ret;
+    C->kernel_level = saved_kernel;
+    for (int i = 0; i < fr.njumps; i++)
+        INS(fr.jumps[i])->target = C->ncode;
+    free(fr.jumps);
+    if (!ok)
+        return false;
+    for (int r = 0; r < nr; r++) {
+        int k = (int)(r / pack);
+        if (C->vals[rets[r]].ek != C->vals[res[k]].ek) {
+            emu_cc_err(C, op, "tt.map_elementwise: returned value %d does not match result %d", r, k);
+            return false;
+        }
+        int e = emu_cc_emit(C, emu_h_elem_set, op);
+        INS(e)->d = OFF(res[k]);
+        INS(e)->a = OFF(rets[r]);
+        INS(e)->b = iv;
+        INS(e)->x.i = r % pack;
+        INS(e)->y.i = (int64_t)emu_ek_size(C->vals[res[k]].ek);
+    }
+    int step = emu_cc_emit(C, emu_h_for_step, op);
+    INS(step)->a = iv;
+    INS(step)->b = st;
+    INS(step)->ek = EK_I64;
+    INS(step)->target = head;
+    INS(head)->target = C->ncode;
+    for (int k = 0; k < nres; k++)
+        emu_cc_bind(C, &op->res[k], res[k]);
     return true;
 }
 

@@ -132,6 +132,7 @@ bool emu_cc_splits_block(const ct_op *op);
 bool emu_cc_reduce(cctx *C, const ct_op *op);
 bool emu_cc_call(cctx *C, const ct_op *op);
 bool emu_cc_for(cctx *C, const ct_op *op);
+bool emu_cc_map_elementwise(cctx *C, const ct_op *op);
 bool emu_cc_if(cctx *C, const ct_op *op);
 bool emu_cc_while(cctx *C, const ct_op *op);
 void emu_cc_branch(cctx *C, const ct_op *op, const ct_block *target, int from, int n);

@@ -289,7 +289,7 @@ typedef struct emu_mem_aux {
 enum { RMW_AND = 1, RMW_OR, RMW_XOR, RMW_ADD, RMW_FADD, RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_XCHG };
 
 int emu_h_load(emu_frame *F, const emu_ins *I);
-int emu_h_tile_reset(emu_frame *F, const emu_ins *I); /* x.i bytes at d: 0 */
+int emu_h_zero(emu_frame *F, const emu_ins *I); /* x.i bytes at d <- 0 */
 int emu_h_store(emu_frame *F, const emu_ins *I);
 int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I);
 int emu_h_atomic_cas(emu_frame *F, const emu_ins *I);
@@ -420,6 +420,10 @@ int emu_h_ret(emu_frame *F, const emu_ins *I);
 int emu_h_pcopy(emu_frame *F, const emu_ins *I);
 int emu_h_for_test(emu_frame *F, const emu_ins *I);
 int emu_h_for_step(emu_frame *F, const emu_ins *I);
+/* tt.map_elementwise: d (a scalar) <- element (i + x.i) of the tensor at a, i the i64 at b,
+ * elements of y.i bytes; and element (i + x.i) of the tensor at d <- the scalar at a */
+int emu_h_elem_get(emu_frame *F, const emu_ins *I);
+int emu_h_elem_set(emu_frame *F, const emu_ins *I);
 int emu_h_program_id(emu_frame *F, const emu_ins *I);
 int emu_h_num_programs(emu_frame *F, const emu_ins *I);
 int emu_h_assert(emu_frame *F, const emu_ins *I);

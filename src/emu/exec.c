@@ -119,6 +119,20 @@ int emu_h_for_step(emu_frame *F, const emu_ins *I)
     return EMU_NEXT;
 }
 
+int emu_h_elem_get(emu_frame *F, const emu_ins *I)
+{
+    int64_t i = *SLOT(F, I->b, int64_t) + I->x.i;
+    memcpy(F->mem + I->d, F->mem + I->a + (size_t)i * (size_t)I->y.i, (size_t)I->y.i);
+    return EMU_NEXT;
+}
+
+int emu_h_elem_set(emu_frame *F, const emu_ins *I)
+{
+    int64_t i = *SLOT(F, I->b, int64_t) + I->x.i;
+    memcpy(F->mem + I->d + (size_t)i * (size_t)I->y.i, F->mem + I->a, (size_t)I->y.i);
+    return EMU_NEXT;
+}
+
 int emu_h_program_id(emu_frame *F, const emu_ins *I)
 {
     *SLOT(F, I->d, int32_t) = F->pid[I->x.i];

@@ -457,7 +457,7 @@ static bool store_block(const ct_emu *e, const uint8_t *v, const uint64_t *p, co
     return true;
 }
 
-int emu_h_tile_reset(emu_frame *F, const emu_ins *I)
+int emu_h_zero(emu_frame *F, const emu_ins *I)
 {
     memset(F->mem + I->d, 0, (size_t)I->x.i);
     return EMU_NEXT;
