@@ -1139,6 +1139,29 @@ tl_tensor tl__reduce_user(tl_tensor input, tl_combine_def fn, tl_reduce_opts o, 
 tl_tuple_t tl__reduce_user_tuple(tl_tuple_t input, tl_combine_def fn, tl_reduce_opts o, bool scan,
                                  tl_src at);
 
+/*
+ * tl.map_elementwise(scalar_fn, *args, pack=1): scalar_fn (TL_JIT, or TL_JIT_TUPLE for
+ * several results) runs per element; the inputs, in parentheses, are broadcast to one shape.
+ * With pack = k the function takes k consecutive elements of each input (arguments: input 0's
+ * k elements, then input 1's, ...) and returns k values per result, result by result.
+ *
+ *   TL_JIT(selu_scalar, (x, alpha)) { ...; return ...; }
+ *   tl_tensor y = tl_map_elementwise(selu_scalar, (x, alpha));
+ *   TL_UNPACK(tl_map_elementwise(pair_fn, (x, y), .pack = 2), s, p);
+ */
+typedef struct tl_map_opts {
+    int pack;
+    TL__OPTS_TAIL;
+} tl_map_opts;
+#define tl_map_elementwise(scalar_fn, args, ...)                                               \
+    (TL__PUSH_ALL args _Generic(&scalar_fn##__call,                                            \
+         tl_tuple_t(*)(tl_src, int, const tl_tensor *): tl__map_elementwise_tuple,               \
+         default: tl__map_elementwise)(TL__NARGS0 args, TL__COMBINE(scalar_fn),                \
+                                       TL__OPTS(tl_map_opts, .pack = 1, TL__POS, __VA_ARGS__), \
+                                       TL_HERE))
+tl_tensor tl__map_elementwise(int n, tl_combine_def fn, tl_map_opts o, tl_src at);
+tl_tuple_t tl__map_elementwise_tuple(int n, tl_combine_def fn, tl_map_opts o, tl_src at);
+
 /* Calls a TL_JIT helper: TL_CALL(leaky_relu, x) */
 #define TL_CALL(name, ...)                                                                    \
     (TL__PUSH_ALL(__VA_ARGS__) name##__call(TL_HERE, TL__NARGS0(__VA_ARGS__),                  \

@@ -79,6 +79,8 @@ INTERP_WRONG = {            # the interpreter computes something else (or cannot
     "ops_inline_asm": "PTX inline assembly",
     # ScanOps.generic_scan compares dimension numbers with the unwrapped axis (-2 != 0)
     "ops_combine": "associative_scan with a user combine function over a negative axis",
+    # map_elementwise reads `.type` of every input; the interpreter passes alpha as a float
+    "ops_map_elementwise": "map_elementwise with a scalar argument",
 }
 
 
@@ -972,6 +974,25 @@ def check_ops_random(ctx):
             check_true("other seed, other output", not torch.equal(outs[0], outs[2]))]
 
 
+def check_ops_map_elementwise(ctx):
+    block = ctx.const["BLOCK"]
+    x = ctx.randn(block)
+    y = ctx.randn(block)
+    s = ctx.out(block, dtype=ctx.dtype("s_ptr"))
+    p = ctx.out(block, dtype=ctx.dtype("p_ptr"))
+    alpha = 1.5
+    ctx.launch((1,), ctx.dev(x), ctx.dev(y), s, p, alpha)
+    x64, y64 = x.double(), y.double()
+    selu = torch.where(x64 > 0, x64, alpha * (torch.exp(x64) - 1))
+    # pair_scalar with pack=2: (|x0 - y0|, x1 + y1) and (x0 * y0, x1 * y1) per pair of elements
+    first = torch.empty_like(x64)
+    first[0::2] = (x64[0::2] - y64[0::2]).abs()
+    first[1::2] = x64[1::2] + y64[1::2]
+    second = x64 * y64
+    return [compare("s (selu)", s, selu, *tolerance(torch.float32)),
+            compare("p", p, first * second, *tolerance(torch.float32))]
+
+
 def check_jit_helpers(ctx):
     block, alpha = ctx.const["BLOCK"], ctx.const["ALPHA"]
     x = ctx.randn(block)
@@ -1023,6 +1044,7 @@ CHECKS = {
     "ops_cast": check_ops_cast,
     "ops_reduce": check_ops_reduce,
     "ops_combine": check_ops_combine,
+    "ops_map_elementwise": check_ops_map_elementwise,
     "ops_sort": check_ops_sort,
     "ops_block_ptr": check_ops_block_ptr,
     "ops_tensor_desc": check_ops_tensor_desc,

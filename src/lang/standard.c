@@ -579,6 +579,140 @@ tl_tuple_t tl__reduce_user_tuple(tl_tuple_t input, tl_combine_def fn, tl_reduce_
     return r;
 }
 
+/* ---- core.map_elementwise ------------------------------------------------------------------ */
+
+/* As core.map_elementwise: the region's block is built first (its arguments, the call of
+ * scalar_fn, the return at the call's location), then semantic.map_elementwise broadcasts
+ * the inputs, makes the op and moves the block into its region. */
+static int map_elementwise(int n, const tl_tensor *in_args, tl_combine_def def, tl_map_opts o,
+                           tl_src at, tl_tensor *out)
+{
+    for (int i = 0; i < 8; i++)
+        out[i] = tl__poison();
+    tl_tensor in[16];
+    for (int i = 0; i < n && i < 16; i++)
+        in[i] = in_args[i];
+    if (!tl__active())
+        return -1;
+    tl__at(at);
+    if (!tl__named(o.tl__unnamed, "tl_map_elementwise", at))
+        return -1;
+    if (o.pack < 1) {
+        tl__err("map_elementwise: pack must be >= 1, got %d", o.pack);
+        return -1;
+    }
+    if (n < 1 || n * o.pack > 16) {
+        tl__err("map_elementwise takes 1 to 16 scalar arguments (inputs x pack), got %d x %d", n,
+                o.pack);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (tl__is_poison(in[i]))
+            return -1;
+        if (in[i].kind != TL_K_TENSOR) {
+            tl__err("map_elementwise: argument %d is not a tensor", i);
+            return -1;
+        }
+    }
+    const ct_loc *original_loc = B->loc;
+    ct_block *sblock = B->block;
+    ct_op *sbefore = B->before;
+    ct_block *blk = b_new_block_in(NULL);
+    tl_tensor params[16];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < o.pack; j++) {
+            const tl_type *s = tl__scalar(in[i].type);
+            ct_value *a = ct_block_add_arg(B->m, blk, tl__ir_type(s), original_loc);
+            params[i * o.pack + j] = tl__tensor(a, s);
+        }
+    b_set_ip(blk, NULL);
+    tl_tensor r[8];
+    int got = tl__call_jit(def.name, def.file, n * o.pack, def.argnames, params, 8, r, def.body,
+                           NULL, at);
+    bool ok = got > 0;
+    ct_value *rh[8];
+    for (int i = 0; ok && i < got; i++) {
+        if (tl__is_poison(r[i]) || r[i].kind != TL_K_TENSOR) {
+            ok = false;
+            break;
+        }
+        rh[i] = r[i].handle;
+    }
+    B->loc = original_loc;
+    if (ok)
+        b_op(CT_OP_TT_MAP_ELEMENTWISE_RETURN, got, rh, 0, NULL);
+    b_set_ip(sblock, sbefore);
+    if (!ok)
+        return -1;
+    /* the results' types: every pack-th returned value's */
+    int nres = got / o.pack;
+    if (got % o.pack) {
+        tl__at(at);
+        tl__err("map_elementwise: `%s` returns %d values, not a multiple of pack %d", def.name,
+                got, o.pack);
+        return -1;
+    }
+    for (int k = 0; k < nres; k++)
+        for (int p = 1; p < o.pack; p++)
+            if (!tl_type_eq(r[k * o.pack + p].type, r[k * o.pack].type)) {
+                tl__at(at);
+                tl__err("type mismatch in unpacked results");
+                return -1;
+            }
+    /* semantic.map_elementwise: broadcast_tensors, then the op */
+    tl__at(at);
+    tl_tensor head = in[0];
+    for (int i = 1; i < n; i++)
+        if (!sem_broadcast_value(&head, &in[i]))
+            return -1;
+    for (int i = 1; i + 1 < n; i++)
+        if (!sem_broadcast_value(&head, &in[i]))
+            return -1;
+    in[0] = head;
+    const tl_type *rts[8];
+    const ct_type *irts[8];
+    ct_value *ops[16];
+    for (int k = 0; k < nres; k++) {
+        rts[k] = tl__with_elem(in[0].type, tl__scalar(r[k * o.pack].type));
+        irts[k] = tl__ir_type(rts[k]);
+    }
+    for (int i = 0; i < n; i++)
+        ops[i] = in[i].handle;
+    ct_op *op = b_op(CT_OP_TT_MAP_ELEMENTWISE, n, ops, nres, irts);
+    op->regions = ct_arena_alloc(B->m->arena, sizeof(ct_region));
+    op->nregions = 1;
+    op->regions[0].parent = op;
+    op->regions[0].first = op->regions[0].last = NULL;
+    ct_region_append(&op->regions[0], blk);
+    b_attr(op, "pack", ct_attr_int(B->m, ct_type_int(B->m, 32), o.pack));
+    for (int k = 0; k < nres; k++)
+        out[k] = tl__tensor(&op->res[k], rts[k]);
+    return nres;
+}
+
+tl_tensor tl__map_elementwise(int n, tl_combine_def fn, tl_map_opts o, tl_src at)
+{
+    const tl_tensor *a = tl__popn(n);
+    tl_tensor out[8];
+    int k = map_elementwise(n, a, fn, o, at, out);
+    if (k > 1) {
+        tl__at(at);
+        tl__err("map_elementwise: `%s` gives %d results: declare it with TL_JIT_TUPLE and unpack",
+                fn.name, k);
+        return tl__poison();
+    }
+    return k == 1 ? out[0] : tl__poison();
+}
+
+tl_tuple_t tl__map_elementwise_tuple(int n, tl_combine_def fn, tl_map_opts o, tl_src at)
+{
+    const tl_tensor *a = tl__popn(n);
+    tl_tuple_t t = {0};
+    int k = map_elementwise(n, a, fn, o, at, t.v);
+    t.n = k < 0 ? 0 : k;
+    return t;
+}
+
 /* ---- sort, topk, bitonic_merge, flip: standard.py's bitonic network on a hypercube -------- */
 
 /* _log2 and _is_power_of_two (constexpr functions) */

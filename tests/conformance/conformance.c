@@ -429,8 +429,40 @@ TL_KERNEL(jit_cx_args, (x_ptr, y_ptr, z_ptr), (int, BLOCK))
     tl_store(tl_add(z_ptr, offs), z);
 }
 
-/* ---- configs --------------------------------------------------------- */
+TL_JIT(selu_scalar, (x, alpha))
+{
+    tl_tensor y = TL_NONE;
+    TL_IF(tl_gt(x, 0), y) {
+        y = x;
+    } TL_ELSE {
+        y = tl_mul(alpha, tl_sub(tl_exp(x), 1));
+    }
+    return y;
+}
 
+TL_JIT_TUPLE(pair_scalar, (a0, a1, b0, b1))
+{
+    tl_tensor s0 = TL_NONE;
+    TL_IF(tl_gt(a0, b0), s0) {
+        s0 = tl_sub(a0, b0);
+    } TL_ELSE {
+        s0 = tl_sub(b0, a0);
+    }
+    return tl_tuple(s0, tl_add(a1, b1), tl_mul(a0, b0), tl_mul(a1, b1));
+}
+
+TL_KERNEL(ops_map_elementwise, (x_ptr, y_ptr, s_ptr, p_ptr, alpha), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor y = tl_load(tl_add(y_ptr, offs));
+    tl_store(tl_add(s_ptr, offs), tl_map_elementwise(selu_scalar, (x, alpha)));
+    tl_tensor s, p;
+    TL_UNPACK(tl_map_elementwise(pair_scalar, (x, y), .pack = 2), s, p);
+    tl_store(tl_add(p_ptr, offs), tl_mul(s, p));
+}
+
+/* ---- configs --------------------------------------------------------- */
 TL_CONFIGS(cf_if_else, {.name = "B16", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=16"});
 TL_CONFIGS(cf_while, {.name = "default", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32"});
 TL_CONFIGS(cf_early_return, {.name = "B128", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=128"});
@@ -463,6 +495,7 @@ TL_CONFIGS(ops_persistent_tma,
     {.name = "64x64x32", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 K=i32",
      .constexprs = "NUM_SMS=5 BLOCK_M=64 BLOCK_N=64 BLOCK_K=32 FLATTEN=False WARP_SPECIALIZE=False",
      .problem = "M=200 N=136 K=104", .num_warps = 4, .num_stages = 3});
+TL_CONFIGS(ops_map_elementwise, {.name = "B256", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 s_ptr=*fp32:16 p_ptr=*fp32:16 alpha=fp32", .constexprs = "BLOCK=256"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

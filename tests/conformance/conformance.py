@@ -400,3 +400,31 @@ def jit_cx_args(x_ptr, y_ptr, z_ptr, BLOCK: tl.constexpr):
     z = convert_as(x, tl.bfloat16, None)
     tl.store(y_ptr + offs, y)
     tl.store(z_ptr + offs, z)
+
+
+@triton.jit
+def selu_scalar(x, alpha):
+    if x > 0:
+        y = x
+    else:
+        y = alpha * (tl.exp(x) - 1)
+    return y
+
+
+@triton.jit
+def pair_scalar(a0, a1, b0, b1):
+    if a0 > b0:
+        s0 = a0 - b0
+    else:
+        s0 = b0 - a0
+    return s0, a1 + b1, a0 * b0, a1 * b1
+
+
+@triton.jit
+def ops_map_elementwise(x_ptr, y_ptr, s_ptr, p_ptr, alpha, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    tl.store(s_ptr + offs, tl.map_elementwise(selu_scalar, x, alpha))
+    s, p = tl.map_elementwise(pair_scalar, x, y, pack=2)
+    tl.store(p_ptr + offs, s * p)

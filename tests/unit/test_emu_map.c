@@ -5,12 +5,15 @@
  * for a SELU with a branch per element (pack 1, a scalar captured from outside the region)
  * and for a function of two elements of each input returning two results (pack 2).  Both
  * forms must give the C reference's bits; malformed regions are refused with the line.
+ * The C port (tl_map_elementwise, conformance kernel ops_map_elementwise) and Python's
+ * golden TTIR of the same kernel give the same bits too.
  */
 #include <math.h>
 
 #include "ctriton/text.h"
 #include "emu/emu_internal.h"
 #include "emu_test.h"
+#include "kernels.h"
 
 static const char *src_dir(void)
 {
@@ -120,6 +123,77 @@ static void t_pack2_two_results(void **s)
     }
 }
 
+/* ops_map_elementwise: s = selu(x, alpha), p = pair's s * p; the C port and Python's TTIR */
+static void run_conformance(ct_module *m, const float *x, const float *y, float alpha, float *so,
+                            float *po)
+{
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_emu_kernel *k = m ? ct_emu_compile(m, "ops_map_elementwise", &d) : NULL;
+    if (!k)
+        ct_diags_print(&d, stderr, true);
+    assert_non_null(k);
+    ct_diags_free(&d);
+    ct_emu *e = ct_emu_new();
+    ct_emu_arg a[] = {
+        ct_emu_ptr(ct_emu_add_buffer(e, "x", (void *)x, sizeof(float) * N, CT_EMU_F32, CT_EMU_IN)),
+        ct_emu_ptr(ct_emu_add_buffer(e, "y", (void *)y, sizeof(float) * N, CT_EMU_F32, CT_EMU_IN)),
+        ct_emu_ptr(ct_emu_add_buffer(e, "s", so, sizeof(float) * N, CT_EMU_F32, CT_EMU_OUT)),
+        ct_emu_ptr(ct_emu_add_buffer(e, "p", po, sizeof(float) * N, CT_EMU_F32, CT_EMU_OUT)),
+        ct_emu_float(alpha)};
+    ct_emu_result r;
+    assert_int_equal(emu_go(e, k, 1, 1, 1, 1, 5, a, &r), CT_EMU_OK);
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_c_port(void **s)
+{
+    (void)s;
+    const ct_kernel_entry *ke = ct_kernel_find("ops_map_elementwise");
+    assert_non_null(ke);
+    const tl_config *cfg = ct_kernel_config(ke, "B256");
+    assert_non_null(cfg);
+    float x[N], y[N], s1[N], p1[N], s2[N], p2[N];
+    fill(x, 4);
+    fill(y, 5);
+    const float alpha = 1.5f;
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build_config(ke->def, cfg, &d);
+    if (!m)
+        ct_diags_print(&d, stderr, true);
+    ct_diags_free(&d);
+    run_conformance(m, x, y, alpha, s1, p1);
+    ct_module_destroy(m);
+    for (int i = 0; i < N; i += 2) {
+        float s0 = x[i] > y[i] ? x[i] - y[i] : y[i] - x[i], sv1 = x[i + 1] + y[i + 1];
+        for (int q = 0; q < 2; q++) {
+            float xv = x[i + q];
+            float selu = xv > 0 ? xv : alpha * (emu_exp2f(xv * 0x1.715476p+0f) - 1.0f);
+            float pv = (q ? sv1 : s0) * (x[i + q] * y[i + q]);
+            if (fbits(s1[i + q]) != fbits(selu) || fbits(p1[i + q]) != fbits(pv))
+                fail_msg("C port, element %d: %a %a, want %a %a", i + q, (double)s1[i + q],
+                         (double)p1[i + q], (double)selu, (double)pv);
+        }
+    }
+    static const char *const forms[] = {"py.source", "py.ttir"};
+    for (int f = 0; f < 2; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/tests/golden/ops_map_elementwise/B256/%s", src_dir(),
+                 forms[f]);
+        ct_diags_init(&d);
+        ct_module *py = ct_parse_file(path, &d);
+        if (!py)
+            ct_diags_print(&d, stderr, true);
+        ct_diags_free(&d);
+        run_conformance(py, x, y, alpha, s2, p2);
+        ct_module_destroy(py);
+        assert_memory_equal(s1, s2, sizeof s1);
+        assert_memory_equal(p1, p2, sizeof p1);
+    }
+}
+
 /* a region whose arguments do not match pack x operands is refused with its line */
 static void t_malformed(void **s)
 {
@@ -164,6 +238,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_selu),
         cmocka_unit_test(t_pack2_two_results),
+        cmocka_unit_test(t_c_port),
         cmocka_unit_test(t_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,6 +188,28 @@ TL_JIT(add3, (a, b, c))
     return tl_add(tl_add(a, b), c);
 }
 
+TL_JIT_TUPLE(three_out, (a, b))
+{
+    return tl_tuple(a, b, tl_add(a, b));
+}
+
+/* map_elementwise: pack 2 over a function of 3 results (not a multiple of pack) */
+TL_KERNEL(k_map_pack, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    tl_tensor u, v;
+    line_of = __LINE__; TL_UNPACK(tl_map_elementwise(three_out, (x), .pack = 2), u, v);
+    tl_store(tl_add(x_ptr, tl_arange(0, B)), tl_add(u, v));
+}
+
+/* map_elementwise on a number */
+TL_KERNEL(k_map_number, (x_ptr), (int, B))
+{
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
+    line_of = __LINE__; tl_tensor y = tl_map_elementwise(add2, (x, 2));
+    tl_store(tl_add(x_ptr, tl_arange(0, B)), y);
+}
+
 TL_KERNEL(k_combine_count, (x_ptr), (int, B))
 {
     tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
@@ -481,6 +503,8 @@ static void t_user_combine(void **s)
     expect_error(&k_scan_keep_dims, "*fp32", "B=64", 1, "tl_associative_scan has no keep_dims= option");
     expect_error(&k_scan_axis, "*fp32", "B=64", 1, "invalid axis 1. Expected -1 <= axis < 1");
     expect_error(&k_combine_arity, "*fp32", "B=64", 1, "`add3` takes 3 arguments, but 2 were given");
+    expect_error(&k_map_pack, "*fp32", "B=64", 1, "`three_out` returns 3 values, not a multiple of pack 2");
+    expect_error(&k_map_number, "*fp32", "B=64", 1, "map_elementwise: argument 1 is not a tensor");
 }
 
 static void t_sort_rules(void **s)
