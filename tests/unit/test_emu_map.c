@@ -123,6 +123,69 @@ static void t_pack2_two_results(void **s)
     }
 }
 
+/* gen.py's selu_kernel in C, its helper returning from both branches (TL_RETURN) as the
+ * Python one does: a callee with several blocks inside the region */
+TL_JIT(selu_ret, (x, alpha))
+{
+    TL_IF(tl_gt(x, 0)) {
+        TL_RETURN(x);
+    } TL_ELSE {
+        TL_RETURN(tl_mul(alpha, tl_sub(tl_exp(x), 1)));
+    }
+    return TL_NONE;
+}
+
+TL_KERNEL(selu_kernel, (x_ptr, y_ptr, alpha), (int, NN))
+{
+    tl_tensor offs = tl_arange(0, NN);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs));
+    tl_tensor y = tl_map_elementwise(selu_ret, (x, alpha));
+    tl_store(tl_add(y_ptr, offs), y);
+}
+
+static void t_c_early_return(void **s)
+{
+    (void)s;
+    float x[N], y[N], yp[N];
+    fill(x, 6);
+    const float alpha = 0.75f;
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(&selu_kernel, "x_ptr=*fp32 y_ptr=*fp32 alpha=fp32", "NN=256", NULL, &d);
+    if (!m)
+        ct_diags_print(&d, stderr, true);
+    assert_non_null(m);
+    /* the callee branches and returns twice, as Python's (tests/.../selu.raw.ttir) */
+    char *text = ct_print_module(m, 0);
+    assert_non_null(strstr(text, "cf.cond_br"));
+    assert_non_null(strstr(text, "ub.poison"));
+    free(text);
+    ct_emu_kernel *k = ct_emu_compile(m, NULL, &d);
+    ct_module_destroy(m);
+    ct_emu_kernel *kp = load_kernel("selu.raw.ttir", &d);
+    ct_diags_free(&d);
+    assert_non_null(k);
+    assert_non_null(kp);
+    for (int which = 0; which < 2; which++) {
+        ct_emu *e = ct_emu_new();
+        float *out = which ? yp : y;
+        ct_emu_arg a[] = {ct_emu_ptr(ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN)),
+                          ct_emu_ptr(ct_emu_add_buffer(e, "y", out, sizeof y, CT_EMU_F32, CT_EMU_OUT)),
+                          ct_emu_float(alpha)};
+        ct_emu_result r;
+        assert_int_equal(emu_go(e, which ? kp : k, 1, 1, 1, 1, 3, a, &r), CT_EMU_OK);
+        ct_emu_free(e);
+    }
+    for (int i = 0; i < N; i++) {
+        float want = x[i] > 0 ? x[i] : alpha * (emu_exp2f(x[i] * 0x1.715476p+0f) - 1.0f);
+        if (fbits(y[i]) != fbits(want) || fbits(yp[i]) != fbits(want))
+            fail_msg("element %d: C %a, Python %a, want %a", i, (double)y[i], (double)yp[i],
+                     (double)want);
+    }
+    ct_emu_kernel_free(k);
+    ct_emu_kernel_free(kp);
+}
+
 /* ops_map_elementwise: s = selu(x, alpha), p = pair's s * p; the C port and Python's TTIR */
 static void run_conformance(ct_module *m, const float *x, const float *y, float alpha, float *so,
                             float *po)
@@ -239,6 +302,7 @@ int main(void)
         cmocka_unit_test(t_selu),
         cmocka_unit_test(t_pack2_two_results),
         cmocka_unit_test(t_c_port),
+        cmocka_unit_test(t_c_early_return),
         cmocka_unit_test(t_malformed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
