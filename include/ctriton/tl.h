@@ -1106,6 +1106,17 @@ tl_tensor tl__desc_load_s(tl_src at);
 #define tl_desc_store(desc, offsets, value)                                                   \
     (TL__P(desc), tl__pusht(offsets), TL__P(value), tl__desc_store_s(TL_HERE))
 void tl__desc_store_s(tl_src at);
+/* desc.atomic_add([m0, n0], x) -> tl_desc_atomic_add(desc, tl_tuple(m0, n0), x); also _min,
+ * _max, _and, _or, _xor: a TMA reduction of the block into the tensor (no result) */
+#define tl_desc_atomic_add(desc, offsets, value) TL__DESC_RED("add", desc, offsets, value)
+#define tl_desc_atomic_min(desc, offsets, value) TL__DESC_RED("min", desc, offsets, value)
+#define tl_desc_atomic_max(desc, offsets, value) TL__DESC_RED("max", desc, offsets, value)
+#define tl_desc_atomic_and(desc, offsets, value) TL__DESC_RED("and", desc, offsets, value)
+#define tl_desc_atomic_or(desc, offsets, value) TL__DESC_RED("or", desc, offsets, value)
+#define tl_desc_atomic_xor(desc, offsets, value) TL__DESC_RED("xor", desc, offsets, value)
+#define TL__DESC_RED(kind, desc, offsets, value)                                              \
+    (TL__P(desc), tl__pusht(offsets), TL__P(value), tl__desc_reduce_s((kind), TL_HERE))
+void tl__desc_reduce_s(const char *kind, tl_src at);
 
 /*
  * tl.reduce(input, axis, combine_fn, keep_dims=False) and

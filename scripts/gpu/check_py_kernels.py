@@ -81,6 +81,7 @@ INTERP_WRONG = {            # the interpreter computes something else (or cannot
     "ops_combine": "associative_scan with a user combine function over a negative axis",
     # map_elementwise reads `.type` of every input; the interpreter passes alpha as a float
     "ops_map_elementwise": "map_elementwise with a scalar argument",
+    "ops_desc_atomic": "descriptor atomics (the interpreter has no create_descriptor_reduce)",
 }
 
 
@@ -833,6 +834,22 @@ def check_ops_tensor_desc(ctx):
     return [compare_exact("c", c, a * 2)]
 
 
+def check_ops_desc_atomic(ctx):
+    m, n = ctx.problem["M"], ctx.problem["N"]
+    bm, bn = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"]
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
+    a0 = ctx.randn(m, n)
+    i0 = ctx.randint(m, n, lo=-30, hi=30)
+    a, iv = ctx.dev(a0.clone()), ctx.dev(i0.clone())
+    ctx.launch((cdiv(m, bm), cdiv(n, bn)), a, iv, m, n, n)
+    rows = (torch.arange(m) % bm)[:, None]
+    cols = (torch.arange(n) % bn)[None, :]
+    k = rows * 3 - cols
+    want_i = torch.minimum(torch.maximum(i0.long(), k), k + 40) ^ (k & 7)
+    return [compare("a", a.cpu(), a0.double() + k.double() * 0.5, *tolerance(torch.float32)),
+            compare_exact("i", iv.cpu(), want_i.to(torch.int32))]
+
+
 def check_ops_extras(ctx):
     bm, bn, group = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"], ctx.const["GROUP"]
     x = ctx.randn(bm, bn, scale=2.0)
@@ -1045,6 +1062,7 @@ CHECKS = {
     "ops_reduce": check_ops_reduce,
     "ops_combine": check_ops_combine,
     "ops_map_elementwise": check_ops_map_elementwise,
+    "ops_desc_atomic": check_ops_desc_atomic,
     "ops_sort": check_ops_sort,
     "ops_block_ptr": check_ops_block_ptr,
     "ops_tensor_desc": check_ops_tensor_desc,

@@ -759,6 +759,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     case CT_OP_TT_MAKE_TENSOR_DESC:
     case CT_OP_TT_DESCRIPTOR_LOAD:
     case CT_OP_TT_DESCRIPTOR_STORE:
+    case CT_OP_TT_DESCRIPTOR_REDUCE:
         return emu_cc_desc(C, op);
     case CT_OP_TT_DOT:
         return emu_cc_dot(C, op);

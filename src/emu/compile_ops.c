@@ -817,7 +817,7 @@ bool emu_cc_desc(cctx *C, const ct_op *op)
     }
     const ct_type *blk = dt->elem;
     int r = blk->rank;
-    bool store = op->code == CT_OP_TT_DESCRIPTOR_STORE;
+    bool store = op->code == CT_OP_TT_DESCRIPTOR_STORE || op->code == CT_OP_TT_DESCRIPTOR_REDUCE;
     if (r < 1 || r > CT_MAX_RANK || op->nopnds != 1 + r + store) {
         emu_cc_err(C, op, "a descriptor access needs one index per dimension");
         return false;
@@ -842,7 +842,31 @@ bool emu_cc_desc(cctx *C, const ct_op *op)
     if (store) {
         int v = emu_cc_val(C, op, op->opnds[1 + r]);
         REQUIRE(ES_(v) == o->m.esize && NE_(v) == ct_type_numel(blk), "the value does not match the block");
-        i = emu_cc_emit(C, emu_h_desc_store, op);
+        int rmw = 0;
+        if (op->code == CT_OP_TT_DESCRIPTOR_REDUCE) {
+            /* TMA reductions: each element as one atomic (tt.atomic_rmw's), in element order */
+            static const char *const kw[] = {"add", "min", "max", "and", "or", "xor"};
+            static const int kv[] = {1, 2, 3, 6, 7, 8}; /* the enum's values (text/enums.c) */
+            int kval = emu_cc_attr_enum(op, "kind", kw, 6, kv, -1), kind = -1;
+            for (int j = 0; j < 6; j++)
+                if (kv[j] == kval)
+                    kind = j;
+            bool fl = emu_ek_is_float(o->m.ek), uns = blk->elem->signedness == 2;
+            static const int ints[] = {RMW_ADD, RMW_MIN, RMW_MAX, RMW_AND, RMW_OR, RMW_XOR};
+            if (kind < 0 || (fl && kind != 0)) {
+                const ct_attr *ka = emu_cc_attr(op, "kind");
+                emu_cc_err(C, op, "descriptor reduction `%s` on %s values is not supported",
+                           ka && ka->s ? ka->s : "?", emu_ek_name(o->m.ek));
+                return false;
+            }
+            rmw = fl ? RMW_FADD : ints[kind];
+            if (uns && rmw == RMW_MIN)
+                rmw = RMW_UMIN;
+            if (uns && rmw == RMW_MAX)
+                rmw = RMW_UMAX;
+        }
+        i = emu_cc_emit(C, rmw ? emu_h_desc_reduce : emu_h_desc_store, op);
+        INS(i)->flags = (uint32_t)rmw;
         INS(i)->b = OFF(v);
         INS(i)->n = C->vals[v].n;
     } else {

@@ -313,6 +313,7 @@ typedef struct desc_ops {
 int emu_h_make_desc(emu_frame *F, const emu_ins *I);
 int emu_h_desc_load(emu_frame *F, const emu_ins *I);
 int emu_h_desc_store(emu_frame *F, const emu_ins *I);
+int emu_h_desc_reduce(emu_frame *F, const emu_ins *I); /* flags: RMW_* */
 
 int emu_h_make_bptr(emu_frame *F, const emu_ins *I);
 int emu_h_advance(emu_frame *F, const emu_ins *I);

@@ -33,7 +33,8 @@ static int lane_fault(emu_frame *F, const emu_ins *I, int64_t lane, uint64_t add
     const ct_emu *e = F->run->e;
     int64_t b = emu_addr_buffer(addr);
     const char *what = write ? "store to" : "load from";
-    if (I->code == CT_OP_TT_ATOMIC_RMW || I->code == CT_OP_TT_ATOMIC_CAS)
+    if (I->code == CT_OP_TT_ATOMIC_RMW || I->code == CT_OP_TT_ATOMIC_CAS ||
+        I->code == CT_OP_TT_DESCRIPTOR_REDUCE)
         what = "atomic on";
     if (b < 0 || b >= e->nbufs)
         return emu_fault(F, I, CT_EMU_ERR_NULL, lane, -1, (int64_t)addr, (int64_t)es,
@@ -1072,4 +1073,27 @@ int emu_h_desc_store(emu_frame *F, const emu_ins *I)
     const desc_ops *o = I->x.p;
     emu_bptr b = desc_at(F, I, o);
     return block_store(F, I, &b, &o->m);
+}
+
+/* TMA reduction (desc.atomic_add ...): every element inside the tensor is one atomic
+ * read-modify-write, in element order; elements outside it are not touched */
+int emu_h_desc_reduce(emu_frame *F, const emu_ins *I)
+{
+    const desc_ops *o = I->x.p;
+    emu_bptr b = desc_at(F, I, o);
+    const emu_mem_aux *x = &o->m;
+    size_t es = x->esize;
+    const uint8_t *v = F->mem + I->b;
+    const ct_emu *e = F->run->e;
+    win w = win_init();
+    for (int64_t i = 0; i < I->n; i++) {
+        uint64_t a;
+        if (!bptr_addr(&b, x, i, &a))
+            continue;
+        uint8_t *h = resolve(e, &w, a, es, true);
+        if (!h)
+            return lane_fault(F, I, i, a, es, true);
+        rmw_one(F, h, es, x->ek, (int)I->flags, ld_bits(v + (size_t)i * es, es));
+    }
+    return EMU_NEXT;
 }

@@ -482,6 +482,19 @@ void tl__desc_store_s(tl_src at)
     sem_descriptor_store(desc, offsets, value);
 }
 
+void tl__desc_reduce_s(const char *kind, tl_src at)
+{
+    tl_tensor value = tl__pop();
+    tl_tuple_t offsets = tl__popt();
+    tl_tensor desc = tl__pop();
+    if (!tl__active())
+        return;
+    tl__at(at);
+    if (tl__is_poison(desc) || tl__is_poison(value))
+        return;
+    sem_descriptor_reduce(desc, offsets, value, kind);
+}
+
 tl_tensor tl__advance_s(tl_src at)
 {
     tl_tuple_t offsets = tl__popt();

@@ -293,6 +293,8 @@ tl_tensor sem_make_tensor_descriptor(tl_tensor base, tl_tuple_t shape, tl_tuple_
                                      tl_shape_t block_shape, const char *padding_option);
 tl_tensor sem_descriptor_load(tl_tensor desc, tl_tuple_t offsets);
 void sem_descriptor_store(tl_tensor desc, tl_tuple_t offsets, tl_tensor value);
+/* semantic.descriptor_atomic_<kind>: kind "add", "min", "max", "and", "or", "xor" */
+void sem_descriptor_reduce(tl_tensor desc, tl_tuple_t offsets, tl_tensor value, const char *kind);
 int sem_inline_asm(const char *asm_, const char *constraints, tl_tuple_t args, int ndt,
                    const tl_type *const *dts, bool is_pure, int pack, tl_tensor *out);
 tl_tensor sem_load(tl_tensor ptr, tl_tensor mask, tl_tensor other, const char *cache,

@@ -2100,6 +2100,64 @@ void sem_descriptor_store(tl_tensor desc, tl_tuple_t offsets, tl_tensor value)
     b_op(CT_OP_TT_DESCRIPTOR_STORE, 2 + nd, ops, 0, NULL);
 }
 
+/* semantic.descriptor_atomic_add/min/max/and/or/xor: validate_store_like, the kind's dtypes
+ * (16-bit float min/max need native TMA: sm_90, which is the target), no conversion of the
+ * value (the op needs the descriptor's element type: Python's would fail in the verifier) */
+void sem_descriptor_reduce(tl_tensor desc, tl_tuple_t offsets, tl_tensor value, const char *kind)
+{
+    char b1[96], b2[96], what[48];
+    snprintf(what, sizeof what, "descriptor atomic_%s", kind);
+    if (!is_desc(desc, what))
+        return;
+    const tl_type *blk = ty(desc)->elem, *elt = blk->elem;
+    int nd = blk->rank;
+    if (offsets.n != nd) {
+        tl__err("expected %d offsets, but got %d", nd, offsets.n);
+        return;
+    }
+    if (!is_block(value) || !tl_type_eq(tl__with_elem(ty(value), tl_int1), tl__with_elem(blk, tl_int1))) {
+        char s1[64], s2[64];
+        shape_str(blk, s1, sizeof s1);
+        if (is_block(value))
+            shape_str(ty(value), s2, sizeof s2);
+        else
+            snprintf(s2, sizeof s2, "a scalar");
+        tl__err("%s needs a value of the block's shape %s, got %s", what, s1, s2);
+        return;
+    }
+    const tl_type *add_ok[] = {tl_uint32, tl_int32, tl_uint64, tl_float32, tl_float16, tl_bfloat16};
+    const tl_type *mm_ok[] = {tl_uint32, tl_int32, tl_uint64, tl_int64, tl_float16, tl_bfloat16};
+    const tl_type *bit_ok[] = {tl_uint32, tl_int32, tl_uint64, tl_int64};
+    const tl_type *const *ok = bit_ok;
+    int nok = 4;
+    if (!strcmp(kind, "add")) {
+        ok = add_ok;
+        nok = 6;
+    } else if (!strcmp(kind, "min") || !strcmp(kind, "max")) {
+        ok = mm_ok;
+        nok = 6;
+    }
+    bool good = false;
+    for (int i = 0; i < nok; i++)
+        good |= tl_type_eq(elt, ok[i]);
+    if (!good) {
+        tl__err("%s: unsupported dtype %s", what, TN(elt, b1));
+        return;
+    }
+    if (!tl_type_eq(sca(value), elt)) {
+        tl__err("%s: the value is %s, the descriptor holds %s (write tl_to(value, ...))", what,
+                TN(sca(value), b1), TN(elt, b2));
+        return;
+    }
+    ct_value *ops[1 + 5 + 1];
+    if (!desc_offsets(desc, offsets, ops + 1))
+        return;
+    ops[0] = desc.handle;
+    ops[1 + nd] = value.handle;
+    ct_op *op = b_op(CT_OP_TT_DESCRIPTOR_REDUCE, 2 + nd, ops, 0, NULL);
+    b_attr(op, "kind", ct_attr_enum(B->m, kind));
+}
+
 /* ------------------------------------------------------------------ */
 /* core.inline_asm_elementwise                                         */
 /* ------------------------------------------------------------------ */

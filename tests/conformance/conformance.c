@@ -462,6 +462,21 @@ TL_KERNEL(ops_map_elementwise, (x_ptr, y_ptr, s_ptr, p_ptr, alpha), (int, BLOCK)
     tl_store(tl_add(p_ptr, offs), tl_mul(s, p));
 }
 
+TL_KERNEL(ops_desc_atomic, (a_ptr, i_ptr, M, N, stride_m), (int, BLOCK_M), (int, BLOCK_N))
+{
+    tl_tensor pid_m = tl_program_id(0);
+    tl_tensor pid_n = tl_program_id(1);
+    tl_tensor a_desc = tl_make_tensor_descriptor(a_ptr, tl_tuple(M, N), tl_tuple(stride_m, 1), tl_shape(BLOCK_M, BLOCK_N));
+    tl_tensor i_desc = tl_make_tensor_descriptor(i_ptr, tl_tuple(M, N), tl_tuple(stride_m, 1), tl_shape(BLOCK_M, BLOCK_N));
+    tl_tensor rows = tl_idx(tl_arange(0, BLOCK_M), ":, None");
+    tl_tensor cols = tl_idx(tl_arange(0, BLOCK_N), "None, :");
+    tl_tensor k = tl_sub(tl_mul(rows, 3), cols);
+    tl_desc_atomic_add(a_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_to(tl_mul(k, 0.5), tl_float32));
+    tl_desc_atomic_max(i_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), k);
+    tl_desc_atomic_min(i_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_add(k, 40));
+    tl_desc_atomic_xor(i_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_and(k, 7));
+}
+
 /* ---- configs --------------------------------------------------------- */
 TL_CONFIGS(cf_if_else, {.name = "B16", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=16"});
 TL_CONFIGS(cf_while, {.name = "default", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32"});
@@ -487,7 +502,7 @@ TL_CONFIGS(ops_inline_asm,
     {.name = "B256", .signature = "x_ptr=*i32:16 y_ptr=*i32:16 a_ptr=*u8:16 b_ptr=*fp32:16 c_ptr=*i32:16 d_ptr=*fp32:16", .constexprs = "BLOCK=256"});
 TL_CONFIGS(ops_host_desc,
     {.name = "64x32_fp32", .signature = "a_desc=tensordesc<fp32[64,32]> c_desc=tensordesc<fp32[64,32]>",
-     .constexprs = "BLOCK_M=64 BLOCK_N=32", .problem = "M=100 N=72"});
+     .constexprs = "BLOCK_M=64 BLOCK_N=32", .problem = "M=100 N=80"});
 TL_CONFIGS(ops_persistent_tma,
     {.name = "128x128x64_ws", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 K=i32",
      .constexprs = "NUM_SMS=8 BLOCK_M=128 BLOCK_N=128 BLOCK_K=64 FLATTEN=True WARP_SPECIALIZE=True",
@@ -496,6 +511,9 @@ TL_CONFIGS(ops_persistent_tma,
      .constexprs = "NUM_SMS=5 BLOCK_M=64 BLOCK_N=64 BLOCK_K=32 FLATTEN=False WARP_SPECIALIZE=False",
      .problem = "M=200 N=136 K=104", .num_warps = 4, .num_stages = 3});
 TL_CONFIGS(ops_map_elementwise, {.name = "B256", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 s_ptr=*fp32:16 p_ptr=*fp32:16 alpha=fp32", .constexprs = "BLOCK=256"});
+TL_CONFIGS(ops_desc_atomic,
+    {.name = "64x32_tail", .signature = "a_ptr=*fp32:16 i_ptr=*i32:16 M=i32 N=i32 stride_m=i32:16",
+     .constexprs = "BLOCK_M=64 BLOCK_N=32", .problem = "M=100 N=80"});
 TL_CONFIGS(ops_shape, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_memory, {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 i_ptr=*i32:16 b_ptr=*i1:16 n=i32", .constexprs = "BLOCK=64"});
 TL_CONFIGS(ops_dot, {.name = "32x32x16", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 f_ptr=*fp32:16", .constexprs = "M=32 N=32 K=16"});

@@ -428,3 +428,18 @@ def ops_map_elementwise(x_ptr, y_ptr, s_ptr, p_ptr, alpha, BLOCK: tl.constexpr):
     tl.store(s_ptr + offs, tl.map_elementwise(selu_scalar, x, alpha))
     s, p = tl.map_elementwise(pair_scalar, x, y, pack=2)
     tl.store(p_ptr + offs, s * p)
+
+
+@triton.jit
+def ops_desc_atomic(a_ptr, i_ptr, M, N, stride_m, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, N], strides=[stride_m, 1], block_shape=[BLOCK_M, BLOCK_N])
+    i_desc = tl.make_tensor_descriptor(i_ptr, shape=[M, N], strides=[stride_m, 1], block_shape=[BLOCK_M, BLOCK_N])
+    rows = tl.arange(0, BLOCK_M)[:, None]
+    cols = tl.arange(0, BLOCK_N)[None, :]
+    k = rows * 3 - cols
+    a_desc.atomic_add([pid_m * BLOCK_M, pid_n * BLOCK_N], (k * 0.5).to(tl.float32))
+    i_desc.atomic_max([pid_m * BLOCK_M, pid_n * BLOCK_N], k)
+    i_desc.atomic_min([pid_m * BLOCK_M, pid_n * BLOCK_N], k + 40)
+    i_desc.atomic_xor([pid_m * BLOCK_M, pid_n * BLOCK_N], k & 7)

@@ -7,9 +7,11 @@
  */
 #include <math.h>
 
+#include "ctriton/text.h"
 #include "emu_test.h"
+#include "kernels.h"
 
-static int L_load, L_store, L_atomic, L_tile, L_cas, L_scalar, L_mis, L_ok, L_in, L_carried;
+static int L_load, L_store, L_atomic, L_tile, L_cas, L_scalar, L_mis, L_ok, L_in, L_carried, L_dred;
 
 /* x[offs + shift] -> y[offs], mask `offs < n` when masked */
 TL_KERNEL(k_shift_load, (x_ptr, y_ptr, n, shift), (int, BLOCK), (bool, MASKED))
@@ -714,6 +716,102 @@ static void t_tensor_desc(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* desc.atomic_add into rows of a descriptor that claims more rows than the buffer has */
+TL_KERNEL(k_desc_red, (x_ptr, M, N), (int, BM), (int, BN))
+{
+    tl_tensor d = tl_make_tensor_descriptor(x_ptr, tl_tuple(M, N), tl_tuple(N, 1), tl_shape(BM, BN));
+    tl_tensor v = tl_full(tl_shape(BM, BN), 1.0, tl_float32);
+    tl_desc_atomic_add(d, tl_tuple(tl_mul(tl_program_id(0), BM), 0), v); MARK(L_dred);
+}
+
+/* TMA reductions: Python's and the C port of the conformance kernel ops_desc_atomic give the
+ * C reference (elements outside the tensor untouched; two launches accumulate); a reduction
+ * past the end of its buffer faults with its line */
+static void run_desc_atomic(ct_module *m, float *a, int32_t *iv, int M, int N)
+{
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_emu_kernel *k = m ? ct_emu_compile(m, "ops_desc_atomic", &d) : NULL;
+    if (!k)
+        ct_diags_print(&d, stderr, true);
+    assert_non_null(k);
+    ct_diags_free(&d);
+    ct_emu *e = ct_emu_new();
+    ct_emu_arg args[] = {
+        ct_emu_ptr(ct_emu_add_buffer(e, "a", a, sizeof(float) * (size_t)(M * N), CT_EMU_F32, CT_EMU_INOUT)),
+        ct_emu_ptr(ct_emu_add_buffer(e, "i", iv, sizeof(int32_t) * (size_t)(M * N), CT_EMU_I32, CT_EMU_INOUT)),
+        ct_emu_int(M), ct_emu_int(N), ct_emu_int(N)};
+    ct_emu_result r;
+    for (int rep = 0; rep < 2; rep++) {
+        if (emu_go(e, k, 2, 3, 1, 2, 5, args, &r) != CT_EMU_OK)
+            fail_msg("ops_desc_atomic: %s", r.fault.message);
+    }
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
+static void t_desc_atomic(void **s)
+{
+    (void)s;
+    enum { M = 100, N = 80 };
+    static float a[M * N], a2[M * N], want_a[M * N];
+    static int32_t iv[M * N], iv2[M * N], want_i[M * N];
+    for (int i = 0; i < M * N; i++) {
+        a[i] = a2[i] = want_a[i] = (float)(i % 13) - 6.0f;
+        iv[i] = iv2[i] = want_i[i] = (i * 7) % 61 - 30;
+    }
+    /* 2 x 3 programs of 64 x 32 cover 128 x 96; each element inside is reduced twice */
+    for (int rep = 0; rep < 2; rep++)
+        for (int r = 0; r < M; r++)
+            for (int c = 0; c < N; c++) {
+                int kk = (r % 64) * 3 - c % 32, at = r * N + c;
+                want_a[at] += (float)kk * 0.5f;
+                want_i[at] = want_i[at] > kk ? want_i[at] : kk;
+                want_i[at] = want_i[at] < kk + 40 ? want_i[at] : kk + 40;
+                want_i[at] ^= kk & 7;
+            }
+    const ct_kernel_entry *ke = ct_kernel_find("ops_desc_atomic");
+    assert_non_null(ke);
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build_config(ke->def, ct_kernel_config(ke, "64x32_tail"), &d);
+    ct_diags_free(&d);
+    run_desc_atomic(m, a, iv, M, N);
+    ct_module_destroy(m);
+    assert_memory_equal(a, want_a, sizeof a);
+    assert_memory_equal(iv, want_i, sizeof iv);
+    /* Python's raw TTIR */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/golden/ops_desc_atomic/64x32_tail/py.source",
+             getenv("CTRITON_SOURCE_DIR") ? getenv("CTRITON_SOURCE_DIR") : CTRITON_SOURCE_DIR);
+    ct_diags_init(&d);
+    ct_module *py = ct_parse_file(path, &d);
+    if (!py)
+        ct_diags_print(&d, stderr, true);
+    ct_diags_free(&d);
+    run_desc_atomic(py, a2, iv2, M, N);
+    ct_module_destroy(py);
+    assert_memory_equal(a2, want_a, sizeof a2);
+    assert_memory_equal(iv2, want_i, sizeof iv2);
+
+    /* the descriptor says 12 rows, the buffer has 10: program 2's rows 10, 11 are outside */
+    float x[10 * 16];
+    memset(x, 0, sizeof x);
+    ct_emu_kernel *k = emu_build(&k_desc_red, "x_ptr=*fp32 M=i32 N=i32", "BM=4 BN=16");
+    ct_emu *e = ct_emu_new();
+    ct_emu_arg xa[] = {ct_emu_ptr(ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_INOUT)),
+                       ct_emu_int(12), ct_emu_int(16)};
+    ct_emu_result r;
+    emu_go(e, k, 3, 1, 1, 1, 3, xa, &r);
+    expect_fault(&r, CT_EMU_ERR_OOB, L_dred, __FILE__);
+    assert_int_equal(r.fault.pid[0], 2);
+    assert_int_equal(r.fault.lane, 2 * 16);
+    assert_int_equal(r.fault.offset, 640);
+    assert_non_null(strstr(r.fault.message, "atomic on buffer `x`"));
+    ct_emu_free(e);
+    ct_emu_kernel_free(k);
+}
+
 static void t_host_desc(void **s)
 {
     (void)s;
@@ -764,7 +862,7 @@ int main(void)
         cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
         cmocka_unit_test(t_block_ptr), cmocka_unit_test(t_tensor_desc),
-        cmocka_unit_test(t_host_desc),
+        cmocka_unit_test(t_host_desc), cmocka_unit_test(t_desc_atomic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -210,6 +210,19 @@ TL_KERNEL(k_map_number, (x_ptr), (int, B))
     tl_store(tl_add(x_ptr, tl_arange(0, B)), y);
 }
 
+/* desc.atomic_and on f32, and atomic_add of an i32 block into an f32 descriptor */
+TL_KERNEL(k_desc_and_float, (x_ptr), (int, B))
+{
+    tl_tensor d = tl_make_tensor_descriptor(x_ptr, tl_tuple(B, B), tl_tuple(B, 1), tl_shape(B, B));
+    line_of = __LINE__; tl_desc_atomic_and(d, tl_tuple(0, 0), tl_zeros(tl_shape(B, B), tl_float32));
+}
+
+TL_KERNEL(k_desc_add_mixed, (x_ptr), (int, B))
+{
+    tl_tensor d = tl_make_tensor_descriptor(x_ptr, tl_tuple(B, B), tl_tuple(B, 1), tl_shape(B, B));
+    line_of = __LINE__; tl_desc_atomic_add(d, tl_tuple(0, 0), tl_zeros(tl_shape(B, B), tl_int32));
+}
+
 TL_KERNEL(k_combine_count, (x_ptr), (int, B))
 {
     tl_tensor x = tl_load(tl_add(x_ptr, tl_arange(0, B)));
@@ -505,6 +518,8 @@ static void t_user_combine(void **s)
     expect_error(&k_combine_arity, "*fp32", "B=64", 1, "`add3` takes 3 arguments, but 2 were given");
     expect_error(&k_map_pack, "*fp32", "B=64", 1, "`three_out` returns 3 values, not a multiple of pack 2");
     expect_error(&k_map_number, "*fp32", "B=64", 1, "map_elementwise: argument 1 is not a tensor");
+    expect_error(&k_desc_and_float, "*fp32", "B=16", 1, "descriptor atomic_and: unsupported dtype fp32");
+    expect_error(&k_desc_add_mixed, "*fp32", "B=16", 1, "descriptor atomic_add: the value is int32, the descriptor holds fp32");
 }
 
 static void t_sort_rules(void **s)
