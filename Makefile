@@ -3,7 +3,7 @@
 #   make demo   build, emit a kernel's TTIR, lower it through Triton, run it on the
 #               emulator and check it; on a machine with a GPU also launch it
 #   make test   the cheat-sheet check, unit tests (normal and ASan+UBSan builds),
-#               a 60-second fuzz of the TTIR parser and the fidelity harness
+#               a short fuzz of the TTIR parser and the emulator, and the fidelity harness
 #
 # Both install what they need when it is missing: libcmocka-dev (apt-get) and
 # triton==3.6.0 in a virtual environment reused across runs ($(VENV)).
@@ -69,8 +69,8 @@ fidelity: build deps-py
 	  --raw-column $(BUILD)/raw.json
 	$(BUILD)/ctriton rawgate --check-verdicts tests/golden/VERDICTS.md
 
-# 60 seconds of libFuzzer on the TTIR parser (ASan+UBSan); skipped, with a
-# message, where clang's fuzzer runtime is missing.  Longer runs: fuzz/run.sh
+# 60 seconds of libFuzzer on the TTIR parser and 30 on the emulator's compiler (ASan+UBSan);
+# skipped, with a message, where clang's fuzzer runtime is missing.  Longer runs: fuzz/run.sh
 fuzz-smoke:
 	fuzz/run.sh smoke 60
 

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
-# fuzz/run.sh - build and run the parser's libFuzzer target.
+# fuzz/run.sh - build and run the libFuzzer targets: the TTIR parser (fuzz_parse.c) and the
+# emulator's compiler on whatever parses (fuzz_emu.c).
 #
-#   fuzz/run.sh build            build build-fuzz/fuzz_parse (clang, ASan+UBSan+libFuzzer)
+#   fuzz/run.sh build            build build-fuzz/fuzz_parse and build-fuzz/fuzz_emu
+#                                (clang, ASan+UBSan+libFuzzer)
 #   fuzz/run.sh run SECONDS      fuzz for SECONDS (-jobs=1 -workers=1, log in
 #                                build-fuzz/fuzz-0.log) into a scratch corpus seeded
 #                                from fuzz/corpus; crashes go to fuzz/crashes/
-#   fuzz/run.sh smoke [SECONDS]  build, then fuzz (default 60 s); exits 0 when clang's
+#   fuzz/run.sh smoke [SECONDS]  build, then fuzz the parser (default 60 s) and the
+#                                emulator's compiler (half as long); exits 0 when clang's
 #                                fuzzer runtime is missing (it says so and skips)
+#   fuzz/run.sh emu SECONDS      fuzz the emulator's compiler only
 #   fuzz/run.sh minimize         merge the scratch corpus into fuzz/corpus, minimized
 #                                and kept small (inputs cut at 2 KiB)
 #
 # Seeds: fuzz/corpus (committed findings) and, copied at run time, every golden
-# (tests/golden/*/*/{py.source,py.ttir,c.source}) and the parser corpus
-# (tests/text/corpus).
+# (tests/golden/*/*/{py.source,py.ttir,c.source}), the parser corpus (tests/text/corpus)
+# and the emulator's map_elementwise inputs (tests/unit/data/map_elementwise).
 # One process, one worker: the CI machines are small and shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +24,7 @@ ROOT=$PWD
 OUT=${FUZZ_BUILD:-$ROOT/build-fuzz}
 CC=${FUZZ_CC:-clang}
 BIN=$OUT/fuzz_parse
+EMU_BIN=$OUT/fuzz_emu
 SCRATCH=$OUT/corpus
 
 build() {
@@ -38,6 +43,9 @@ build() {
     srcs=$(ls src/ir/*.c src/text/*.c src/util/*.c)
     "$CC" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -fno-omit-frame-pointer -DFUZZ_NORMALIZE -Iinclude -Isrc $srcs fuzz/fuzz_parse.c -lm -o "$BIN"
+    srcs=$(ls src/ir/*.c src/text/*.c src/util/*.c src/emu/*.c src/check/*.c)
+    "$CC" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+        -fno-omit-frame-pointer -Iinclude -Isrc $srcs fuzz/fuzz_emu.c -lm -lpthread -ldl -o "$EMU_BIN"
 }
 
 SEEDS=$OUT/seeds
@@ -46,7 +54,8 @@ seed() {
     mkdir -p "$SCRATCH" "$SEEDS" "$ROOT/fuzz/corpus"
     local f
     for f in "$ROOT"/tests/golden/*/*/py.source "$ROOT"/tests/golden/*/*/py.ttir \
-        "$ROOT"/tests/golden/*/*/c.source "$ROOT"/tests/text/corpus/*; do
+        "$ROOT"/tests/golden/*/*/c.source "$ROOT"/tests/text/corpus/* \
+        "$ROOT"/tests/unit/data/map_elementwise/*.ttir; do
         [ -f "$f" ] || continue
         local rel=${f#"$ROOT"/tests/}
         cp "$f" "$SEEDS/${rel//\//_}"
@@ -64,6 +73,16 @@ run() {
         -dict="$ROOT/fuzz/ttir.dict" "$@" "$SCRATCH" "$ROOT/fuzz/corpus" "$SEEDS"
 }
 
+# run_emu SECONDS: the emulator's compiler, seeded like the parser (its own scratch corpus)
+run_emu() {
+    local secs=${1:-30}
+    seed
+    mkdir -p "$ROOT/fuzz/crashes" "$OUT/corpus_emu"
+    "$EMU_BIN" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$ROOT/fuzz/crashes/emu-" -print_final_stats=1 \
+        -dict="$ROOT/fuzz/ttir.dict" "$OUT/corpus_emu" "$ROOT/fuzz/corpus" "$SEEDS"
+}
+
 case "${1:-smoke}" in
 build) build ;;
 run)
@@ -76,6 +95,10 @@ smoke)
     if [ $rc -eq 2 ]; then exit 0; fi
     [ $rc -eq 0 ] || exit $rc
     run "${2:-60}"
+    run_emu $(( ${2:-60} / 2 ))
+    ;;
+emu)
+    run_emu "${2:-30}"
     ;;
 minimize)
     mkdir -p "$OUT/min"
@@ -85,7 +108,7 @@ minimize)
     cp "$OUT"/min/* fuzz/corpus/
     ;;
 *)
-    echo "usage: fuzz/run.sh build|run SECONDS|smoke [SECONDS]|minimize" >&2
+    echo "usage: fuzz/run.sh build|run SECONDS|smoke [SECONDS]|emu SECONDS|minimize" >&2
     exit 2
     ;;
 esac
