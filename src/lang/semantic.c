@@ -2062,16 +2062,13 @@ tl_tensor sem_descriptor_load(tl_tensor desc, tl_tuple_t offsets)
     return tl__tensor(&op->res[0], blk);
 }
 
-void sem_descriptor_store(tl_tensor desc, tl_tuple_t offsets, tl_tensor value)
+/* semantic.validate_store_like: one offset per dimension, a value of the block's shape */
+static bool validate_store_like(const tl_type *blk, tl_tuple_t offsets, tl_tensor value,
+                                const char *what)
 {
-    char b1[96], b2[96];
-    if (!is_desc(desc, "descriptor store"))
-        return;
-    const tl_type *blk = ty(desc)->elem, *elt = blk->elem;
-    int nd = blk->rank;
-    if (offsets.n != nd) {
-        tl__err("expected %d offsets, but got %d", nd, offsets.n);
-        return;
+    if (offsets.n != blk->rank) {
+        tl__err("expected %d offsets, but got %d", blk->rank, offsets.n);
+        return false;
     }
     if (!is_block(value) || !tl_type_eq(tl__with_elem(ty(value), tl_int1), tl__with_elem(blk, tl_int1))) {
         char s1[64], s2[64];
@@ -2080,9 +2077,21 @@ void sem_descriptor_store(tl_tensor desc, tl_tuple_t offsets, tl_tensor value)
             shape_str(ty(value), s2, sizeof s2);
         else
             snprintf(s2, sizeof s2, "a scalar");
-        tl__err("a descriptor store needs a value of the block's shape %s, got %s", s1, s2);
-        return;
+        tl__err("%s needs a value of the block's shape %s, got %s", what, s1, s2);
+        return false;
     }
+    return true;
+}
+
+void sem_descriptor_store(tl_tensor desc, tl_tuple_t offsets, tl_tensor value)
+{
+    char b1[96], b2[96];
+    if (!is_desc(desc, "descriptor store"))
+        return;
+    const tl_type *blk = ty(desc)->elem, *elt = blk->elem;
+    int nd = blk->rank;
+    if (!validate_store_like(blk, offsets, value, "a descriptor store"))
+        return;
     if (!B->opts.implicit_store_casts && !store_conversion_ok(sca(value), elt)) {
         tl__err("storing %s values through a descriptor of %s converts them implicitly; write "
                 "tl_to(value, ...) to make the conversion explicit (Python converts silently)",
@@ -2111,20 +2120,8 @@ void sem_descriptor_reduce(tl_tensor desc, tl_tuple_t offsets, tl_tensor value, 
         return;
     const tl_type *blk = ty(desc)->elem, *elt = blk->elem;
     int nd = blk->rank;
-    if (offsets.n != nd) {
-        tl__err("expected %d offsets, but got %d", nd, offsets.n);
+    if (!validate_store_like(blk, offsets, value, what))
         return;
-    }
-    if (!is_block(value) || !tl_type_eq(tl__with_elem(ty(value), tl_int1), tl__with_elem(blk, tl_int1))) {
-        char s1[64], s2[64];
-        shape_str(blk, s1, sizeof s1);
-        if (is_block(value))
-            shape_str(ty(value), s2, sizeof s2);
-        else
-            snprintf(s2, sizeof s2, "a scalar");
-        tl__err("%s needs a value of the block's shape %s, got %s", what, s1, s2);
-        return;
-    }
     const tl_type *add_ok[] = {tl_uint32, tl_int32, tl_uint64, tl_float32, tl_float16, tl_bfloat16};
     const tl_type *mm_ok[] = {tl_uint32, tl_int32, tl_uint64, tl_int64, tl_float16, tl_bfloat16};
     const tl_type *bit_ok[] = {tl_uint32, tl_int32, tl_uint64, tl_int64};
