@@ -1217,8 +1217,10 @@ static void verify_op(verifier *v, const ct_op *op)
         int bi = 0;
         for (const ct_block *b = r->first; b; b = b->next)
             ((ct_block *)b)->id = bi++; /* the index, in the scratch slot */
-        if (bi > 1 && op->code != CT_OP_TT_FUNC)
-            err(v, op, "region %d has %d blocks; only a tt.func body may have several", ri, bi);
+        /* branches: a function body, and the body of tt.map_elementwise once Triton has
+         * inlined a scalar function that returns early */
+        if (bi > 1 && op->code != CT_OP_TT_FUNC && op->code != CT_OP_TT_MAP_ELEMENTWISE)
+            err(v, op, "region %d has %d blocks; only a tt.func or tt.map_elementwise body may have several", ri, bi);
         for (const ct_block *b = r->first; b; b = b->next)
             verify_block(v, op, b);
     }
