@@ -20,7 +20,7 @@ const ct_cmd ct_commands[] = {
      cmd_rawgate},
     {"run", "run KERNEL|--all [--config NAME] --emu",
      "run on the CPU emulator and check against the C reference (also: run --ttir FILE "
-     "--grid X,Y,Z --arg SPEC...)", cmd_run},
+     "--grid X,Y,Z --arg SPEC...; --fast-dot: f32 FMA dots, not the GPU's bits)", cmd_run},
     {"lower", "lower KERNEL [--config NAME] [--arch N] [--stage ptx]",
      "lower through Triton (or the cache) and show the entry or one stage", cmd_lower},
     {"aot", "aot KERNEL [--config NAME] [--arch 80,90,100] [-o DIR]",

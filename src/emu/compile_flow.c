@@ -344,44 +344,37 @@ int *emu_cc_fresh_args(cctx *C, const ct_op *op, const ct_block *b, int from)
 static void remember_tiles(cctx *C, const int *carried, const int *yv, int nc, int reset,
                            int from, int to)
 {
-    /* the accesses, then one block of bytes for them */
-    int nrec = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        size_t base = pass ? emu_cc_alloc_frame(C, (size_t)nrec) : 0;
-        int k = 0;
-        for (int i = 0; i < nc; i++) {
-            const val *pv = &C->vals[carried[i]];
-            if (pv->ek != EK_PTR || pv->n < 2 || C->vals[yv[i]].off != pv->off)
-                continue;
-            int writers = 0;
-            bool advanced = false;
-            for (int j = from; j < to; j++) {
-                const emu_ins *J = INS(j);
-                if (J->d != pv->off)
-                    continue;
+    int *acc = NULL, nacc = 0, cacc = 0; /* the accesses through such tensors */
+    for (int i = 0; i < nc; i++) {
+        const val *pv = &C->vals[carried[i]];
+        if (pv->ek != EK_PTR || pv->n < 2 || C->vals[yv[i]].off != pv->off)
+            continue;
+        int writers = 0;
+        bool advanced = false;
+        for (int j = from; j < to; j++) {
+            const emu_ins *J = INS(j);
+            if (J->d == pv->off) {
                 writers++;
                 advanced |= J->fn == emu_h_addptr_so && J->a == pv->off;
             }
-            if (writers != 1 || !advanced)
-                continue;
-            for (int j = from; j < to; j++) {
-                emu_ins *J = INS(j);
-                if ((J->fn != emu_h_load && J->fn != emu_h_store) || J->a != pv->off)
-                    continue;
-                if (pass)
-                    ((emu_mem_aux *)J->x.p)->tile_rec = (uint32_t)(base + (size_t)k) + 1;
-                k++;
+        }
+        if (writers != 1 || !advanced)
+            continue;
+        for (int j = from; j < to; j++)
+            if ((INS(j)->fn == emu_h_load || INS(j)->fn == emu_h_store) && INS(j)->a == pv->off) {
+                GROW(acc, nacc, cacc);
+                acc[nacc++] = j;
             }
-        }
-        nrec = k;
-        if (!nrec)
-            return;
-        if (pass) {
-            INS(reset)->fn = emu_h_zero;
-            INS(reset)->d = (uint32_t)base;
-            INS(reset)->x.i = nrec;
-        }
     }
+    if (nacc) {
+        size_t base = emu_cc_alloc_frame(C, (size_t)nacc);
+        for (int k = 0; k < nacc; k++)
+            ((emu_mem_aux *)INS(acc[k])->x.p)->tile_rec = (uint32_t)(base + (size_t)k) + 1;
+        INS(reset)->fn = emu_h_zero;
+        INS(reset)->d = (uint32_t)base;
+        INS(reset)->x.i = nacc;
+    }
+    free(acc);
 }
 
 bool emu_cc_for(cctx *C, const ct_op *op)

@@ -433,14 +433,21 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
                 }
             continue;
         }
-        /* the FMA dot: sequential fused multiply-adds in k order */
+        /* the FMA dot: sequential fused multiply-adds in k order (also CT_EMU_DOT_FAST's
+         * 16- and 8-bit float operands, whose values f32 holds exactly) */
         if ((x->precision == PREC_IEEE && x->a_ek == EK_F32) || x->a_ek == EK_F64 ||
-            x->c_ek == EK_F64) {
-            if (fast && x->a_ek == EK_F32 && x->b_ek == EK_F32) {
+            x->c_ek == EK_F64 || x->fast) {
+            if (fast && ((x->a_ek == EK_F32 && x->b_ek == EK_F32) || x->fast)) {
                 if (D != C)
                     memmove(D, C, sizeof(float) * (size_t)(M * N));
-                emu_gemm_fma_f32((const float *)(const void *)A, (const float *)(const void *)B,
-                                 (float *)(void *)D, M, N, K, gs);
+                if (x->fast) {
+                    emu_gemm_opnd ga = {A, x->a_ek, false}, gb = {B, x->b_ek, false};
+                    emu_gemm_fma_lowp(&ga, &gb, (float *)(void *)D, M, N, K, gs);
+                } else {
+                    emu_gemm_fma_f32((const float *)(const void *)A,
+                                     (const float *)(const void *)B, (float *)(void *)D, M, N, K,
+                                     gs);
+                }
                 continue;
             }
             for (int64_t m = 0; m < M; m++)
@@ -458,25 +465,6 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
                                      (float)emu_load_f64(x->b_ek, B, k * N + n), s);
                         emu_store_f64(x->c_ek, D, m * N + n, s);
                     }
-                }
-            continue;
-        }
-        /* CT_EMU_DOT_FAST: the FMA dot on the decoded operands */
-        if (x->fast) {
-            if (fast) {
-                emu_gemm_opnd ga = {A, x->a_ek, false}, gb = {B, x->b_ek, false};
-                if (D != C)
-                    memmove(D, C, sizeof(float) * (size_t)(M * N));
-                emu_gemm_fma_lowp(&ga, &gb, (float *)(void *)D, M, N, K, gs);
-                continue;
-            }
-            for (int64_t m = 0; m < M; m++)
-                for (int64_t n = 0; n < N; n++) {
-                    float s = (float)emu_load_f64(x->c_ek, C, m * N + n);
-                    for (int64_t k = 0; k < K; k++)
-                        s = fmaf((float)emu_load_f64(x->a_ek, A, m * K + k),
-                                 (float)emu_load_f64(x->b_ek, B, k * N + n), s);
-                    emu_store_f64(x->c_ek, D, m * N + n, s);
                 }
             continue;
         }

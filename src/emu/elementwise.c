@@ -564,7 +564,7 @@ emu_fn emu_arith_fn(ct_opcode code, emu_ek ek, int pred)
 /* ---- unary and ternary math ------------------------------------------------- */
 
 #define DEF_FUN(NAME, SFX, T, C, LD, ST, EXPR)                                                 \
-    EMU_CLONES static int NAME##_##SFX(emu_frame *F, const emu_ins *I)                         \
+    static int NAME##_##SFX(emu_frame *F, const emu_ins *I)                                    \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         T *RESTRICT d = SLOT(F, I->d, T);                                                      \
@@ -582,15 +582,6 @@ emu_fn emu_arith_fn(ct_opcode code, emu_ek ek, int pred)
  *   sqrt.approx.ftz.f32, rsqrt.approx.ftz.f32
  * computed here correctly rounded (emu_exp2f, emu_internal.h) in place of the
  * hardware's approximation. */
-static inline float ex2_ftz(float x)
-{
-    return emu_ftz(emu_exp2f(emu_ftz(x)));
-}
-static inline float exp_nv(float x)
-{
-    float t = x * 0x1.715476p+0f; /* 0f3FB8AA3B */
-    return emu_exp2f(t);
-}
 static inline float sqrt_ftz(float x)
 {
     return emu_ftz(sqrtf(emu_ftz(x)));
@@ -621,8 +612,8 @@ MATH_ALL(ceil, ceilf(x), ceil(x))
 MATH_ALL(sqrt, sqrt_ftz(x), sqrt(x))
 MATH_ALL(precise_sqrt, sqrtf(x), sqrt(x))
 MATH_ALL(rsqrt, rsqrt_ftz(x), 1.0 / sqrt(x))
-MATH_F16(exp, exp_nv(x)) MATH_BF16(exp, exp_nv(x)) MATH_F64(exp, exp(x))
-MATH_F16(exp2, ex2_ftz(x)) MATH_BF16(exp2, ex2_ftz(x)) MATH_F64(exp2, exp2(x))
+MATH_F16(exp, emu_exp_nv(x)) MATH_BF16(exp, emu_exp_nv(x)) MATH_F64(exp, exp(x))
+MATH_F16(exp2, emu_ex2_ftz(x)) MATH_BF16(exp2, emu_ex2_ftz(x)) MATH_F64(exp2, exp2(x))
 /* f32: exp2.c's array function (vectorized) */
 static int exp_f32(emu_frame *F, const emu_ins *I)
 {

@@ -527,13 +527,12 @@ uint8_t emu_f32_to_fp8(float f, emu_ek k, int rounding);
  * patched below).  scripts/check_exp2.c compares all 2^32 inputs with 2^x in long double
  * rounded once: they agree on every one (libm's exp2f differs from it on 168362 inputs,
  * by an ulp: it is not correctly rounded).  Straight-line double and integer
- * arithmetic and a table lookup: loops over it vectorize, and every build and host gives
- * the same bits (no libm call).  NaN gives x + x, -inf 0, +inf inf; subnormal results are
+ * arithmetic and a table lookup, which exp2.c repeats 16 lanes at a time: every build and
+ * host gives the same bits (no libm call).  NaN gives x + x, -inf 0, +inf inf; subnormal results are
  * rounded from the double (callers modelling .ftz flush them). */
 extern const double emu_exp2_tab[32];
 static inline float emu_exp2f(float xf)
 {
-    float nan_result = xf + xf; /* computed unconditionally: the loops over this vectorize */
     double x = xf;
     x = x < -200.0 ? -200.0 : x;
     x = x > 200.0 ? 200.0 : x; /* NaN stays NaN */
@@ -562,7 +561,7 @@ static inline float emu_exp2f(float xf)
     memcpy(&u, &xf, 4);
     y = u == 0x3b429d37u ? 0x1.00870ap+0f : y;
     y = u == 0xbcf3a937u ? 0x1.f58d62p-1f : y;
-    return xf != xf ? nan_result : y;
+    return xf != xf ? xf + xf : y;
 }
 
 /* d[i] = the f32 math.exp (is_exp: emu_exp2f(a[i] * log2(e)) as Triton's ex2.approx.f32) or
@@ -579,6 +578,18 @@ static inline float emu_ftz(float x)
         u &= 0x80000000u;
     memcpy(&x, &u, 4);
     return x;
+}
+
+/* ex2.approx.ftz.f32 (math.exp2): input and result flushed; math.exp: ex2.approx.f32 of the
+ * f32 product with log2(e) (0f3FB8AA3B), as Triton lowers it */
+#define EMU_LOG2E_F 0x1.715476p+0f
+static inline float emu_ex2_ftz(float x)
+{
+    return emu_ftz(emu_exp2f(emu_ftz(x)));
+}
+static inline float emu_exp_nv(float x)
+{
+    return emu_exp2f(x * EMU_LOG2E_F);
 }
 /* Element i of a frame array of kind k, as double / from double. */
 double emu_load_f64(emu_ek k, const void *p, int64_t i);

@@ -19,7 +19,7 @@
  * the multiply by log2(e) (not ftz); NaN becomes the canonical NaN, as the handlers store it */
 static inline float one(float x, bool is_exp)
 {
-    float y = is_exp ? emu_exp2f(x * 0x1.715476p+0f) : emu_ftz(emu_exp2f(emu_ftz(x)));
+    float y = is_exp ? emu_exp_nv(x) : emu_ex2_ftz(x);
     if (y != y) {
         uint32_t u = 0x7fffffffu;
         memcpy(&y, &u, 4);
@@ -61,7 +61,7 @@ __attribute__((target("avx512f,avx512dq"))) static void exp2_avx512(float *d, co
     for (; i + 16 <= n; i += 16) {
         __m512 xf = _mm512_loadu_ps(a + i);
         if (is_exp) {
-            xf = _mm512_mul_ps(xf, _mm512_set1_ps(0x1.715476p+0f));
+            xf = _mm512_mul_ps(xf, _mm512_set1_ps(EMU_LOG2E_F));
         } else { /* flush a subnormal input to its signed zero */
             __mmask16 sub = _mm512_testn_epi32_mask(_mm512_castps_si512(xf), expo);
             xf = _mm512_mask_mov_ps(xf, sub, _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(xf), sign)));

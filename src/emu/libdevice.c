@@ -183,7 +183,7 @@ static float f_y1(float x) { return (float)y1(x); }
 static float f_saturate(float x) { return x != x ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; }
 static float f_logb(float x) { return logbf(x); }
 static float f_exp2(float x) { return emu_exp2f(x); }
-static float f_fast_exp(float x) { return emu_exp2f(x * 0x1.715476p+0f); }
+static float f_fast_exp(float x) { return emu_exp_nv(x); }
 static float f_fast_exp10(float x) { return emu_exp2f(x * 0x1.a934f0p+1f); }
 static float f_fast_log2(float x) { return emu_ftz(log2f(emu_ftz(x))); }
 static float f_fast_log(float x) { return f_fast_log2(x) * 0x1.62e430p-1f; }

@@ -694,14 +694,8 @@ tl_tensor tl__map_elementwise(int n, tl_combine_def fn, tl_map_opts o, tl_src at
 {
     const tl_tensor *a = tl__popn(n);
     tl_tensor out[8];
-    int k = map_elementwise(n, a, fn, o, at, out);
-    if (k > 1) {
-        tl__at(at);
-        tl__err("map_elementwise: `%s` gives %d results: declare it with TL_JIT_TUPLE and unpack",
-                fn.name, k);
-        return tl__poison();
-    }
-    return k == 1 ? out[0] : tl__poison();
+    /* a TL_JIT helper returns one value: one result (TL_JIT_TUPLE ones take the other path) */
+    return map_elementwise(n, a, fn, o, at, out) == 1 ? out[0] : tl__poison();
 }
 
 tl_tuple_t tl__map_elementwise_tuple(int n, tl_combine_def fn, tl_map_opts o, tl_src at)
