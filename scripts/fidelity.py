@@ -14,7 +14,19 @@ For every kernel and config that `ctriton list --json` reports, this script
 
 Both sides are compiled with line info disabled (TRITON_DISABLE_LINE_INFO=1),
 so LLIR and PTX must be byte-identical after the normalization below.
-Exit status: 0 when every row is identical at llir and ptx, 1 otherwise.
+
+Every supported Triton release has its table: run this script with that
+release's Python (~/.cache/ctriton/venv-X.Y.Z/bin/python; `make fidelity`
+does every release) and the C side is built for it (`ctriton --triton X.Y.Z`).
+3.6.0 writes tests/golden/VERDICTS.md and the goldens under tests/golden/; any
+other release writes VERDICTS-X.Y.Z.md, keeps its stages under --golden
+(default build/golden-X.Y.Z) and fills the raw column itself (`ctriton diff`
+of the two raw modules).  A kernel the release's Python refuses (block
+pointers in 3.9) is a row of its own table when the C side refuses it with
+Python's message; its descriptor-based twin is a row like any other.
+
+Exit status: 0 when every row is identical at llir and ptx (or refused alike),
+1 otherwise, 2 when the Python's Triton is not the release asked for.
 """
 import argparse
 import concurrent.futures as cf
@@ -32,6 +44,9 @@ os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAGES = ["ttir", "ttgir", "llir", "ptx"]
+# the release whose goldens are committed (tests/golden/<kernel>/<config>/) and
+# whose table is VERDICTS.md; ctriton's first target (src/ir/version.c)
+BASELINE = "3.6.0"
 
 
 def parse_signature(k):
@@ -168,10 +183,14 @@ def python_side(k):
     return out
 
 
-def c_side(k, ctriton):
+def emit_c(k, ctriton, version):
+    return subprocess.run([ctriton, "emit", k["kernel"], "--config", k["config"], "--locs",
+                           "--triton", version], check=True, capture_output=True, text=True).stdout
+
+
+def c_side(k, ctriton, version):
     from triton._C.libtriton import ir
-    text = subprocess.run([ctriton, "emit", k["kernel"], "--config", k["config"], "--locs"],
-                          check=True, capture_output=True, text=True).stdout
+    text = emit_c(k, ctriton, version)
     backend, options = make_backend_and_options(k)
     ctx = ir.context()
     ir.load_dialects(ctx)
@@ -317,13 +336,28 @@ def diffstat(a, b):
     return plus, minus
 
 
-def run_one(k, ctriton, golden_dir):
+def refusal(e):
+    """The message of a Python compilation error (the last line, without the source excerpt)."""
+    lines = [l.strip() for l in str(e).splitlines() if l.strip()]
+    return lines[-1] if lines else type(e).__name__
+
+
+def run_one(k, ctriton, golden_dir, version, source_copy):
     try:
         py = python_side(k)
-    except Exception as e:  # the Python original must compile
-        return k, {"error": "python: %s" % e}
+    except Exception as e:
+        # The Python original must compile, unless this release refuses the
+        # construct: then the C side must refuse it too, with Python's words.
+        msg = refusal(e)
+        try:
+            emit_c(k, ctriton, version)
+            return k, {"error": "python refuses it (%s) but the C side builds it" % msg}
+        except subprocess.CalledProcessError as ce:
+            if msg in ce.stderr and version in ce.stderr:
+                return k, {"refused": msg}
+            return k, {"error": "python: %s; C side: %s" % (msg, ce.stderr.strip()[-300:])}
     try:
-        c = c_side(k, ctriton)
+        c = c_side(k, ctriton, version)
     except subprocess.CalledProcessError as e:
         return k, {"error": "ctriton emit failed: %s" % e.stderr.strip()}
     except Exception as e:
@@ -341,6 +375,23 @@ def run_one(k, ctriton, golden_dir):
             f.write(py[ext])
     with open(os.path.join(gdir, "c.source"), "w") as f:
         f.write(c["source"])
+    if source_copy:
+        # Python's raw TTIR of this release beside the baseline's goldens, for the
+        # tools that read every release's text (the emulator's tests)
+        sdir = os.path.join(source_copy, k["kernel"], k["config"])
+        os.makedirs(sdir, exist_ok=True)
+        with open(os.path.join(sdir, "py-%s.source" % version), "w") as f:
+            f.write(py["source"])
+    if version != BASELINE:
+        # the raw column: ctriton's normalizer on both raw modules (the committed
+        # goldens the raw gate reads are the baseline's)
+        r = subprocess.run([ctriton, "diff", "--json", os.path.join(gdir, "py.source"),
+                            os.path.join(gdir, "c.source")], capture_output=True, text=True)
+        try:
+            j = json.loads(r.stdout)
+            res["raw"] = "✓" if j["equal"] else "+%d/-%d" % (j["added"], j["removed"])
+        except (ValueError, KeyError):
+            res["raw"] = "unreadable"
     for ext in STAGES:
         a, b = NORM[ext](py[ext]), NORM[ext](c[ext])
         if a == b:
@@ -358,7 +409,14 @@ def run_one(k, ctriton, golden_dir):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ctriton", default=os.path.join(ROOT, "build", "ctriton"))
-    ap.add_argument("--golden", default=os.path.join(ROOT, "tests", "golden"))
+    ap.add_argument("--triton", default=None,
+                    help="the release to compare for; it must be the Triton this Python imports "
+                         "(default: that one)")
+    ap.add_argument("--golden", default=None,
+                    help="where the stages go (default: tests/golden for %s, else "
+                         "build/golden-X.Y.Z)" % BASELINE)
+    ap.add_argument("--source-copy", default=None,
+                    help="also write Python's raw TTIR as DIR/<kernel>/<config>/py-X.Y.Z.source")
     ap.add_argument("--verdicts", default=None)
     ap.add_argument("--kernel", action="append", help="only these kernels")
     ap.add_argument("--all", action="store_true", help="the conformance kernels too")
@@ -368,7 +426,16 @@ def main():
     args = ap.parse_args()
     os.chdir(ROOT)
     import triton
-    listing = json.loads(subprocess.run([args.ctriton, "list", "--json"] + (["--all"] if args.all else []),
+    version = args.triton or triton.__version__
+    if version != triton.__version__:
+        sys.stderr.write("fidelity.py: %s has Triton %s, not %s: run this script with the Python of "
+                         "~/.cache/ctriton/venv-%s\n" % (sys.executable, triton.__version__, version,
+                                                           version))
+        return 2
+    golden = args.golden or (os.path.join(ROOT, "tests", "golden") if version == BASELINE else
+                             os.path.join(ROOT, "build", "golden-" + version))
+    listing = json.loads(subprocess.run([args.ctriton, "list", "--json", "--triton", version] +
+                                        (["--all"] if args.all else []),
                                         check=True, capture_output=True, text=True).stdout)
     if args.kernel:
         listing = [k for k in listing if k["kernel"] in args.kernel]
@@ -377,15 +444,23 @@ def main():
         raw = json.load(open(args.raw_column))
     results = []
     with cf.ProcessPoolExecutor(max_workers=args.jobs) as ex:
-        futs = [ex.submit(run_one, k, args.ctriton, args.golden) for k in listing]
+        futs = [ex.submit(run_one, k, args.ctriton, golden, version, args.source_copy)
+                for k in listing]
         for f in futs:
             results.append(f.result())
     ok = True
     rows = []
     conf_rows = []
+    refused = []
     for k, res in results:
         table = conf_rows if k.get("conformance") else rows
         key = "%s/%s" % (k["kernel"], k["config"])
+        if "raw" in res:
+            raw[key] = res["raw"]
+        if "refused" in res:
+            refused.append("| %s | %s | %s |" % (k["kernel"], k["config"], res["refused"]))
+            print("%-40s refused by Python and C alike: %s" % (key, res["refused"]))
+            continue
         if "error" in res:
             ok = False
             table.append("| %s | %s | %s | error | error | error | error |" % (
@@ -399,15 +474,16 @@ def main():
         print("%-40s ttir %-10s ttgir %-10s llir %-10s ptx %s" % (
             key, res["ttir"], res["ttgir"], res["llir"], res["ptx"]))
     if args.verdicts:
-        note_path = os.path.join(os.path.dirname(args.verdicts), "VERDICTS.notes.md")
+        note_path = re.sub(r"\.md$", "", args.verdicts) + ".notes.md"
         notes = open(note_path).read() if os.path.exists(note_path) else ""
         with open(args.verdicts, "w") as f:
             f.write("# Verdicts: C kernels against their Python originals\n\n")
             f.write("Generated by `scripts/fidelity.py` on %s with Triton %s, target sm_90 "
-                    "(cuda, 90, 32), line info disabled. ✓: identical after normalization; "
+                    "(cuda, 90, 32), line info disabled; the C side built for Triton %s "
+                    "(`ctriton --triton %s`). ✓: identical after normalization; "
                     "+a/-b: lines added/removed in the C side's stage. Every C-side PTX is also "
                     "assembled with Triton's ptxas (a refusal is an error row).\n\n"
-                    % (datetime.date.today().isoformat(), triton.__version__))
+                    % (datetime.date.today().isoformat(), triton.__version__, version, version))
             f.write("| kernel | config | raw | ttir | ttgir | llir | ptx |\n")
             f.write("|---|---|---|---|---|---|---|\n")
             f.write("\n".join(rows) + "\n")
@@ -417,6 +493,13 @@ def main():
                 f.write("| kernel | config | raw | ttir | ttgir | llir | ptx |\n")
                 f.write("|---|---|---|---|---|---|---|\n")
                 f.write("\n".join(conf_rows) + "\n")
+            if refused:
+                f.write("\n## Refused by Triton %s\n\nKernels this release's Python does not "
+                        "compile; the C side, built for it, refuses them with Python's message "
+                        "(checked). Their descriptor-based twins are rows above.\n\n"
+                        "| kernel | config | Python's message, also in the C side's |\n"
+                        "|---|---|---|\n" % version)
+                f.write("\n".join(refused) + "\n")
             if notes:
                 f.write("\n" + notes)
     return 0 if ok else 1

@@ -14,8 +14,10 @@ Many jobs: lower.py --jobs JOBS.json   ([{"ttir": ..., "out": ..., "options": {.
            run in parallel worker processes, one import of Triton for all.
 
 Exit status: 0 all jobs lowered; 1 some job failed (its OUT/error.txt holds
-Triton's message, also printed on stderr); 2 bad usage; 3 wrong Triton version
-or Triton missing.  Nothing here needs a GPU.
+Triton's message, also printed on stderr); 2 bad usage; 3 Triton missing, or
+not the release the TTIR targets (--expect-version: ctriton prints each
+release's own TTIR, and lowering it with another would fail or mislead).
+Nothing here needs a GPU.
 """
 import argparse
 import json
@@ -44,9 +46,13 @@ def check_triton(expect):
         fail_version("cannot import triton with %s: %s (set CTRITON_PYTHON to a Python that has "
                      "triton==%s, or run `make deps-py`)" % (sys.executable, e, expect or "3.6.0"))
     if expect and triton.__version__ != expect:
-        fail_version("%s has Triton %s but ctriton expects Triton %s (set CTRITON_PYTHON, or "
-                     "CTRITON_TRITON_VERSION to accept this version)"
-                     % (sys.executable, triton.__version__, expect))
+        fail_version("%s has Triton %s but the TTIR targets Triton %s: set CTRITON_PYTHON to a "
+                     "Python with triton==%s (`make deps-py` makes one per supported release: "
+                     "~/.cache/ctriton/venv for 3.6.0, ~/.cache/ctriton/venv-X.Y.Z for the "
+                     "others), or target Triton %s (--triton %s, CTRITON_TRITON_VERSION, "
+                     "tl_options.triton)"
+                     % (sys.executable, triton.__version__, expect, expect, triton.__version__,
+                        triton.__version__))
     return triton.__version__
 
 

@@ -4,9 +4,11 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "ctriton/version.h"
 #include "kernels.h"
 
 const ct_cmd ct_commands[] = {
@@ -58,14 +60,54 @@ int cli_kernel_config(const char *kname, const char *cname, const ct_kernel_entr
 
 static int usage(FILE *f, int code)
 {
-    fputs("usage: ctriton <command> [args]\n\n", f);
+    char list[256];
+    fprintf(f, "usage: ctriton <command> [args] [--triton X.Y.Z]\n\n"
+               "  --triton X.Y.Z: the Triton release to build and lower for (%s; default:\n"
+               "  $CTRITON_TRITON_VERSION, else the Triton installed for lowering)\n\n",
+            ct_triton_supported(list, sizeof list));
     for (const ct_cmd *c = ct_commands; c->name; c++)
         fprintf(f, "  %-48s %s\n", c->usage, c->help);
     return code;
 }
 
+/* `--triton X.Y.Z`, accepted by every command (anywhere after the command
+ * name): the Triton release to build, lower and compare for.  It sets
+ * $CTRITON_TRITON_VERSION, which every layer reads when no release is given
+ * in the options (ctriton/version.h), so lowering and the cache see it too. */
+static int take_triton_flag(int *argc, char **argv)
+{
+    for (int i = 1; i < *argc; i++) {
+        const char *v = NULL;
+        int used = 0;
+        if (!strcmp(argv[i], "--triton")) {
+            if (i + 1 >= *argc)
+                return cli_fail(2, "--triton needs a release, e.g. --triton 3.9.0");
+            v = argv[i + 1];
+            used = 2;
+        } else if (!strncmp(argv[i], "--triton=", 9)) {
+            v = argv[i] + 9;
+            used = 1;
+        } else {
+            continue;
+        }
+        if (!ct_triton_find(v)) {
+            char list[256];
+            return cli_fail(2, "Triton %s is not supported; supported: %s", v,
+                            ct_triton_supported(list, sizeof list));
+        }
+        setenv("CTRITON_TRITON_VERSION", v, 1);
+        memmove(&argv[i], &argv[i + used], sizeof(char *) * (size_t)(*argc - i - used + 1));
+        *argc -= used;
+        i--;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    int rc = take_triton_flag(&argc, argv);
+    if (rc)
+        return rc;
     if (argc < 2)
         return usage(stderr, 2);
     if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))

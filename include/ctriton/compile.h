@@ -34,10 +34,6 @@
 extern "C" {
 #endif
 
-/* The Triton version ctriton's TTIR is written for; lowering refuses any
- * other unless $CTRITON_TRITON_VERSION names it (it is part of the key). */
-#define CT_TRITON_VERSION "3.6.0"
-
 /* Options of one lowering: what Triton's compile options carry. */
 typedef struct ct_lower_opts {
     int arch;               /* compute capability, e.g. 80, 90, 100 (default 90) */
@@ -48,6 +44,9 @@ typedef struct ct_lower_opts {
     bool enable_fp_fusion;  /* default true */
     bool debug;             /* default false */
     bool line_info;         /* default true: PTX .loc lines point at the C source */
+    const char *triton;     /* the Triton release the TTIR is written for and lowering must
+                               have ("3.9.0"); NULL: the default target (ctriton/version.h).
+                               Part of the key; lowering refuses a Python with another. */
 } ct_lower_opts;
 
 void ct_lower_opts_default(ct_lower_opts *o);

@@ -309,7 +309,15 @@ struct ct_module {
     ct_named_attr *attrs;        /* module attributes */
     const ct_loc *loc;
     void *types;                 /* interning table (private) */
+    /* The Triton release the module is written for (ctriton/version.h): the
+     * language builds for it, the printer spells it; NULL is 3.6.0.  The parser
+     * sets it to a release the text's spellings belong to (text_lo..text_hi). */
+    const struct ct_triton *triton;
+    const struct ct_triton *text_lo, *text_hi; /* parsed: the releases that spell it so */
 };
+
+/* m->triton, or 3.6.0 */
+const struct ct_triton *ct_module_triton(const ct_module *m);
 
 ct_module *ct_module_new(void);
 void ct_module_destroy(ct_module *m);

@@ -831,6 +831,9 @@ typedef struct tl_options {
     int arch;                   /* default 90 */
     bool implicit_store_casts;  /* accept stores that convert values implicitly, as
                                    Python does (default false: they are errors) */
+    const char *triton;         /* the Triton release to build for ("3.9.0"); NULL: the
+                                   default target (ctriton/version.h: $CTRITON_TRITON_VERSION,
+                                   else the Triton installed for lowering) */
 } tl_options;
 
 /* One compiled variant of a kernel: its specialization. */

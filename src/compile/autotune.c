@@ -255,7 +255,7 @@ static void read_table(ct_autotuner *t, const char *path)
             p = tab + 1;
         }
         if (nf < 8 || strcmp(f[0], t->o.def->name) || strcmp(f[1], t->gpu) ||
-            strcmp(f[2], ct_triton_version()) || strcmp(f[3], t->cfg_hash))
+            strcmp(f[2], ct_lower_target(NULL)) || strcmp(f[3], t->cfg_hash))
             continue;
         int best = atoi(f[5]);
         if (best < 0 || best >= t->o.nconfigs)
@@ -294,7 +294,7 @@ static void entry_line(const ct_autotuner *t, const tune_entry *e, ct_strbuf *b)
     char d[512];
     cfg_desc(&t->cfgs[e->best], d, sizeof d);
     ct_sb_printf(b, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", t->o.def->name, t->gpu,
-                 ct_triton_version(), t->cfg_hash, e->key, e->best, d, e->times);
+                 ct_lower_target(NULL), t->cfg_hash, e->key, e->best, d, e->times);
 }
 
 static void append_table(ct_autotuner *t, const tune_entry *e)

@@ -6,6 +6,7 @@
 #include "compile_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "ctriton/text.h"
 
@@ -35,6 +36,15 @@ ct_status ct_compile_kernel(const tl_kernel_def *def, const char *signature,
         lo = *lopts;
     else
         ct_lower_opts_from_tl(&lo, topts);
+    /* the TTIR is written for the language's target: lowering must agree */
+    const char *built = ct_lower_target(&(ct_lower_opts){.triton = topts ? topts->triton : NULL});
+    if (!lo.triton)
+        lo.triton = built;
+    if (strcmp(ct_lower_target(&lo), built)) {
+        free(ttir);
+        return ct_fail(CT_ERR_INVALID, "%s was built for Triton %s but the lowering options "
+                       "target Triton %s", def->name, built, ct_lower_target(&lo));
+    }
     ct_status st = ct_compile_ttir(ttir, &lo, out, diags);
     free(ttir);
     return st;

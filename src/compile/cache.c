@@ -17,6 +17,8 @@
 #define _GNU_SOURCE
 #include "compile_internal.h"
 
+#include "ctriton/version.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +44,7 @@ enum { N_ENTRY_FILES = sizeof entry_files / sizeof entry_files[0] };
 static const char *const triton_env[] = {
     "DISABLE_LLVM_OPT", "DISABLE_MMA_V3", "DISABLE_MMA_V5", "DISABLE_PTXAS_OPT",
     "LLVM_PASS_PLUGIN_PATH", "LLVM_EXTRACT_DI_LOCAL_VARIABLES", "TRITON_DEFAULT_FP_FUSION",
+    "TRITON_FORCE_DISABLE_FP_FUSION", /* 3.9: overrides even an explicit enable_fp_fusion */
     "TRITON_DISABLE_LINE_INFO", "TRITON_ENABLE_LLVM_DEBUG", "TRITON_LLVM_DEBUG_ONLY",
     "TRITON_OVERRIDE_ARCH", "USE_IR_LOC", "ALLOW_LHS_TMEM_LAYOUT_CONVERSION", "TRITON_F32_DEFAULT",
     "TRITON_PREFER_TMEM_16x256_LAYOUT", "TRITON_ENABLE_EXPERIMENTAL_CONSAN", "TRITON_PTXAS_PATH",
@@ -74,6 +77,7 @@ void ct_lower_opts_from_tl(ct_lower_opts *o, const tl_options *t)
     o->maxnreg = t->maxnreg;
     o->enable_fp_fusion = t->enable_fp_fusion;
     o->debug = t->debug;
+    o->triton = t->triton;
 }
 
 void ct_cache_dir(char *buf, size_t cap)
@@ -97,7 +101,7 @@ void ct_cache_key(const char *ttir, const ct_lower_opts *o, char key[65])
     ct_strbuf b;
     ct_sb_init(&b);
     ct_sb_printf(&b, "ctriton-cache %s lower-abi %d\ntriton %s\ntarget cuda:%d:32\n", CACHE_LAYOUT,
-                 LOWER_ABI, ct_triton_version(), o->arch);
+                 LOWER_ABI, ct_lower_target(o), o->arch);
     ct_sb_printf(&b,
                  "num_warps=%d num_stages=%d num_ctas=%d maxnreg=%d enable_fp_fusion=%d debug=%d "
                  "line_info=%d\n",
@@ -547,6 +551,33 @@ static void sweep(const char *what)
 /* Lowers every build marked todo with one run of lower.py. */
 static ct_status lower_batch(build *bs, int n, ct_diags *diags)
 {
+    /* one run of lower.py imports one Triton: every job targets the same release */
+    const char *target = NULL;
+    ct_status bad = CT_OK;
+    for (int i = 0; i < n && bad == CT_OK; i++) {
+        if (!bs[i].todo)
+            continue;
+        ct_diags d;
+        ct_diags_init(&d);
+        const char *t = ct_lower_target(bs[i].opts);
+        if (!ct_triton_resolve(bs[i].opts->triton, &d))
+            bad = ct_fail(CT_ERR_INVALID, "%s", ct_diags_first_error(&d));
+        else if (target && strcmp(target, t))
+            bad = ct_fail(CT_ERR_INVALID,
+                          "one batch of lowerings targets one Triton release, not %s and %s",
+                          target, t);
+        ct_diags_free(&d);
+        target = t;
+    }
+    if (bad != CT_OK) {
+        ct_diag_add(diags, CT_ERROR, NULL, 0, 0, "%s", ct_errmsg());
+        for (int i = 0; i < n; i++)
+            if (bs[i].todo)
+                bs[i].st = bad;
+        return bad;
+    }
+    if (!target)
+        return CT_OK;
     char python[4096], script[4096];
     ct_lower_python(python, sizeof python);
     if (!ct_lower_script(script, sizeof script))
@@ -606,8 +637,7 @@ static ct_status lower_batch(build *bs, int n, ct_diags *diags)
         st = ct_fail(CT_ERR_IO, "cannot write %s", jpath ? jpath : jname);
         goto done;
     }
-    char *argv[] = {python, script, "--jobs", jpath, "--expect-version",
-                    (char *)ct_triton_version(), NULL};
+    char *argv[] = {python, script, "--jobs", jpath, "--expect-version", (char *)target, NULL};
     char *output = NULL;
     int code = -1;
     ct_status rs = ct_run_process(argv, &output, &code);

@@ -78,9 +78,11 @@ ct_status ct__pack_args_desc(const ct_arg *args, const uint8_t *codes, int n,
  * an unknown one, with `what` (the option) in the message. */
 ct_status ct__param_mask(const tl_kernel_def *d, const char *list, const char *what, uint64_t *mask);
 
-/* The Python, the lowering script and the Triton version lowering uses. */
+/* The Python, the lowering script and the Triton release a lowering
+ * targets (o->triton resolved, NULL: the default target; an unsupported
+ * release as it was asked for). */
 void ct_lower_python(char *buf, size_t cap);
 bool ct_lower_script(char *buf, size_t cap);
-const char *ct_triton_version(void);
+const char *ct_lower_target(const ct_lower_opts *o);
 
 #endif

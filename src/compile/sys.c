@@ -6,6 +6,8 @@
 #define _GNU_SOURCE
 #include "compile_internal.h"
 
+#include "ctriton/version.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -216,19 +218,7 @@ bool ct_fault(const char *point)
 
 void ct_lower_python(char *buf, size_t cap)
 {
-    const char *e = getenv("CTRITON_PYTHON");
-    if (e && *e) {
-        snprintf(buf, cap, "%s", e);
-        return;
-    }
-    /* the virtual environment `make deps-py` creates */
-    const char *home = getenv("HOME");
-    if (home && *home) {
-        snprintf(buf, cap, "%s/.cache/ctriton/venv/bin/python", home);
-        if (access(buf, X_OK) == 0)
-            return;
-    }
-    snprintf(buf, cap, "python3");
+    ct_util_lower_python(buf, cap);
 }
 
 bool ct_lower_script(char *buf, size_t cap)
@@ -253,8 +243,15 @@ bool ct_lower_script(char *buf, size_t cap)
     return access(buf, R_OK) == 0;
 }
 
-const char *ct_triton_version(void)
+const char *ct_lower_target(const ct_lower_opts *o)
 {
+    const char *req = o ? o->triton : NULL;
+    const ct_triton *t = ct_triton_resolve(req, NULL);
+    if (t)
+        return t->name;
+    /* unsupported: the name as asked, so that keys and messages show it */
+    if (req && *req)
+        return req;
     const char *e = getenv("CTRITON_TRITON_VERSION");
-    return e && *e ? e : CT_TRITON_VERSION;
+    return e && *e ? e : ct_triton_detected();
 }

@@ -25,7 +25,18 @@ void tl_options_default(tl_options *o)
     o->num_stages = 3;
     o->num_ctas = 1;
     o->sanitize_overflow = true;
+    /* Triton's default when the options leave it out: $TRITON_DEFAULT_FP_FUSION
+     * (knobs.language.default_fp_fusion; GetEnv.hpp: "1", "true", "on" in any case
+     * are true), true when unset */
+    const char *e = getenv("TRITON_DEFAULT_FP_FUSION");
     o->enable_fp_fusion = true;
+    if (e) {
+        char w[8] = {0};
+        for (int i = 0; e[i] && i < 7; i++)
+            w[i] = (char)tolower((unsigned char)e[i]);
+        o->enable_fp_fusion = strlen(e) < 7 && (!strcmp(w, "1") || !strcmp(w, "true") ||
+                                                !strcmp(w, "on"));
+    }
     o->arch = 90;
 }
 
@@ -306,7 +317,13 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
         b.opts = *opts;
     else
         tl_options_default(&b.opts);
+    b.tv = ct_triton_resolve(b.opts.triton, diags);
+    if (!b.tv) {
+        free_cx(k, cx);
+        return NULL;
+    }
     b.m = ct_module_new();
+    b.m->triton = b.tv;
     b.diags = diags;
     b.kernel_name = k->name;
     tl_builder *saved = tl__cur;

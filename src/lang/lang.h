@@ -14,6 +14,7 @@
 
 #include "ctriton/float.h"
 #include "ctriton/tl.h"
+#include "ctriton/version.h"
 #include "util/util.h"
 
 /* ---- the builder --------------------------------------------------- */
@@ -31,6 +32,7 @@ typedef struct tl_fn {
 
 typedef struct tl_builder {
     ct_module *m;
+    const ct_triton *tv;       /* the target release: its facts (ctriton/version.h) */
     ct_diags *diags;
     tl_options opts;
     const char *kernel_name;
@@ -50,6 +52,8 @@ typedef struct tl_builder {
 extern _Thread_local tl_builder *tl__cur;
 
 #define B (tl__cur)
+/* The facts of the release being built for: `if (TV->neg_float_negf)`. */
+#define TV (tl__cur->tv)
 
 /* Sets the location of the ops the builtin is about to make. */
 void tl__at(tl_src at);

@@ -322,3 +322,20 @@ bool ct_write_file(const char *path, const void *data, size_t len)
     free(tmp);
     return ok;
 }
+
+void ct_util_lower_python(char *buf, size_t cap)
+{
+    const char *e = getenv("CTRITON_PYTHON");
+    if (e && *e) {
+        snprintf(buf, cap, "%s", e);
+        return;
+    }
+    /* the virtual environment `make deps-py` creates */
+    const char *home = getenv("HOME");
+    if (home && *home) {
+        snprintf(buf, cap, "%s/.cache/ctriton/venv/bin/python", home);
+        if (access(buf, X_OK) == 0)
+            return;
+    }
+    snprintf(buf, cap, "python3");
+}

@@ -117,4 +117,10 @@ char *ct_read_file(const char *path, size_t *len);
 /* Writes text to path atomically (temp file + rename); false on error. */
 bool ct_write_file(const char *path, const void *data, size_t len);
 
+/* The Python that lowers through Triton: $CTRITON_PYTHON, else the venv
+ * `make deps-py` creates (~/.cache/ctriton/venv/bin/python), else python3.
+ * Lowering (src/compile) runs it; the target release is detected beside it
+ * (src/ir/version.c). */
+void ct_util_lower_python(char *buf, size_t cap);
+
 #endif
