@@ -137,7 +137,9 @@ typedef enum tl_kind {
     TL_K_BOOL,     /* a Python bool constant */
     TL_K_POISON,   /* the result of an error */
     TL_K_DTYPE,    /* a constexpr dtype (tl.float16), passed to a @jit helper */
-    TL_K_STR       /* a constexpr string, passed to a @jit helper */
+    TL_K_STR,      /* a constexpr string, passed to a @jit helper */
+    TL_K_AGG       /* several IR values as one Python value: a block pointer of Triton
+                      3.8 (core._block_ptr: base, shape, strides, offsets) */
 } tl_kind;
 
 typedef struct tl_tensor {
@@ -148,6 +150,7 @@ typedef struct tl_tensor {
     int64_t i;            /* INT, BOOL */
     double f;             /* FLOAT */
     const char *s;        /* STR */
+    const struct tl_agg *agg; /* AGG: its values (type: the block pointer's type) */
 } tl_tensor;
 
 /* Where a builtin was called from, for locations and diagnostics. */

@@ -252,6 +252,34 @@ void tl__repr_number(tl_tensor x, ct_strbuf *out)
     }
 }
 
+int tl__flatten(tl_tensor v, ct_value **out)
+{
+    if (v.kind == TL_K_TENSOR) {
+        out[0] = v.handle;
+        return 1;
+    }
+    if (v.kind == TL_K_AGG && v.agg) {
+        for (int i = 0; i < v.agg->nvals; i++)
+            out[i] = v.agg->vals[i];
+        return v.agg->nvals;
+    }
+    return 0;
+}
+
+tl_tensor tl__unflatten(tl_tensor proto, ct_value *const *hs)
+{
+    if (proto.kind == TL_K_TENSOR)
+        return tl__tensor(hs[0], proto.type);
+    if (proto.kind != TL_K_AGG || !proto.agg)
+        return proto;
+    tl_agg *a = ct_arena_alloc(B->m->arena, sizeof *a);
+    *a = *proto.agg;
+    for (int i = 0; i < a->nvals; i++)
+        a->vals[i] = hs[i];
+    proto.agg = a;
+    return proto;
+}
+
 tl_tensor tl__opt_tensor_(int n, ...)
 {
     if (n == 0)

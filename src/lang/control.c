@@ -61,7 +61,7 @@ static void drop_result(ct_op *op, int i)
 
 static bool type_check_carried(tl_tensor init, tl_tensor now, const char *what)
 {
-    if (now.kind != TL_K_TENSOR) {
+    if (!tl__is_ir(now) || now.kind != init.kind) {
         tl__err("a variable %s changed from a tensor to a constexpr", what);
         return false;
     }
@@ -79,13 +79,18 @@ static bool type_check_carried(tl_tensor init, tl_tensor now, const char *what)
 /* for                                                                 */
 /* ------------------------------------------------------------------ */
 
+/* The IR values all carried variables may hold together (a 3.8 block
+ * pointer is several, flattened as Python flattens it). */
+enum { MAXC = 64 };
+
 typedef struct loop_state {
     ct_op *op;
     ct_block *body;
     ct_block *sblock;         /* insertion point around the loop */
     ct_op *sbefore;
     tl_tensor init[32];       /* values of the listed variables before the loop */
-    int carried[32];          /* index of the iter_arg of each variable, -1 if none */
+    int carried[32];          /* index of the first iter_arg of each variable, -1 if none */
+    int cnt[32];              /* how many iter_args it has */
     int ncarried;
     ct_value *placeholder;    /* the ub.poison standing for the induction variable */
     const tl_type *iv_type;
@@ -94,6 +99,83 @@ typedef struct loop_state {
     bool failed;
     tl_src at;
 } loop_state;
+
+/* Records the listed variables and their IR values as the loop's inits:
+ * ops[k], rts[k] for k < return value; false if some value is poison. */
+static bool collect_carried(loop_state *s, int n, tl_tensor **vars, ct_value **ops,
+                            const ct_type **rts, int *nc)
+{
+    *nc = 0;
+    for (int i = 0; i < n; i++) {
+        s->init[i] = *vars[i];
+        s->carried[i] = -1;
+        s->cnt[i] = 0;
+        if (tl__is_poison(*vars[i]))
+            return false;
+        ct_value *hs[TL_AGG_MAX];
+        int k = tl__flatten(*vars[i], hs);
+        if (k == 0)
+            continue;
+        if (*nc + k > MAXC) {
+            tl__err("too many loop-carried values (at most %d)", MAXC);
+            return false;
+        }
+        s->carried[i] = *nc;
+        s->cnt[i] = k;
+        for (int j = 0; j < k; j++) {
+            ops[*nc + j] = hs[j];
+            rts[*nc + j] = hs[j]->type;
+        }
+        *nc += k;
+    }
+    return true;
+}
+
+/* Gives each carried variable its block arguments of `b` from `first` on. */
+static void bind_carried(loop_state *s, int n, tl_tensor **vars, ct_block *b, int first)
+{
+    for (int i = 0; i < n; i++)
+        if (s->carried[i] >= 0) {
+            ct_value *hs[TL_AGG_MAX];
+            for (int j = 0; j < s->cnt[i]; j++)
+                hs[j] = b->args[first + s->carried[i] + j];
+            *vars[i] = tl__unflatten(s->init[i], hs);
+        } else {
+            *vars[i] = s->init[i];
+        }
+}
+
+/* The values the loop yields for the carried variables, into ys. */
+static void yield_values(loop_state *s, tl__ctl *c, ct_block *args_of, int first, ct_value **ys)
+{
+    for (int i = 0; i < c->n; i++) {
+        if (s->carried[i] < 0)
+            continue;
+        ct_value *hs[TL_AGG_MAX];
+        int k = tl__is_ir(*c->vars[i]) && c->vars[i]->kind == s->init[i].kind
+                    ? tl__flatten(*c->vars[i], hs)
+                    : 0;
+        for (int j = 0; j < s->cnt[i]; j++)
+            ys[s->carried[i] + j] = k == s->cnt[i] ? hs[j] : args_of->args[first + s->carried[i] + j];
+    }
+}
+
+/* The variables after the loop: its results. */
+static void bind_results(loop_state *s, tl__ctl *c, bool ok)
+{
+    for (int i = 0; i < c->n; i++) {
+        if (s->carried[i] < 0)
+            continue;
+        if (!ok) {
+            *c->vars[i] = tl__poison();
+            continue;
+        }
+        ct_value *hs[TL_AGG_MAX];
+        for (int j = 0; j < s->cnt[i]; j++)
+            hs[j] = &s->op->res[s->carried[i] + j];
+        *c->vars[i] = tl__unflatten(s->init[i], hs);
+    }
+}
 
 static loop_state *new_state(void)
 {
@@ -157,25 +239,15 @@ tl__ctl tl__for_begin(tl_range_t r, int n, tl_tensor **vars, tl_src at)
     s->lb = lbv;
     s->ub = ubv;
     s->at = at;
-    /* iter_args: the listed variables holding tensors */
-    ct_value *ops[3 + 32];
-    const ct_type *rts[32];
+    /* iter_args: the IR values of the listed variables */
+    ct_value *ops[3 + MAXC];
+    const ct_type *rts[MAXC];
     ops[0] = lbv;
     ops[1] = ubv;
     ops[2] = stv;
     int nc = 0;
-    for (int i = 0; i < n; i++) {
-        s->init[i] = *vars[i];
-        s->carried[i] = -1;
-        if (tl__is_poison(*vars[i]))
-            return failed_ctl();
-        if (vars[i]->kind == TL_K_TENSOR) {
-            s->carried[i] = nc;
-            ops[3 + nc] = vars[i]->handle;
-            rts[nc] = vars[i]->handle->type;
-            nc++;
-        }
-    }
+    if (!collect_carried(s, n, vars, ops + 3, rts, &nc))
+        return failed_ctl();
     s->ncarried = nc;
     ct_op *op = ct_op_new(B->m, CT_OP_SCF_FOR, 3 + nc, ops, nc, rts, 1, B->loc);
     ct_block_insert_before(B->block, B->before, op);
@@ -195,11 +267,9 @@ tl__ctl tl__for_begin(tl_range_t r, int n, tl_tensor **vars, tl_src at)
                ct_attr_opaque(B->m, "#llvm.loop_annotation<licm = #llvm.loop_licm<disable = true>>"));
     ct_block *body = b_new_block_in(&op->regions[0]);
     ct_block_add_arg(B->m, body, ivt, B->loc);
-    for (int i = 0; i < n; i++)
-        if (s->carried[i] >= 0) {
-            ct_value *a = ct_block_add_arg(B->m, body, rts[s->carried[i]], B->loc);
-            *vars[i] = tl__tensor(a, s->init[i].type);
-        }
+    for (int k = 0; k < nc; k++)
+        ct_block_add_arg(B->m, body, rts[k], B->loc);
+    bind_carried(s, n, vars, body, 1);
     s->op = op;
     s->body = body;
     s->sblock = B->block;
@@ -233,6 +303,7 @@ static bool finish_carried(loop_state *s, tl__ctl *c, ct_op *yield, ct_block *ar
                            int arg_base, ct_block *cblock, ct_op *cond_op, int cond_base)
 {
     bool ok = true;
+    int ob = s->op->code == CT_OP_SCF_FOR ? 3 : 0;
     /* walk from the last so indices stay valid while dropping */
     for (int i = c->n - 1; i >= 0; i--) {
         int k = s->carried[i];
@@ -261,25 +332,35 @@ static bool finish_carried(loop_state *s, tl__ctl *c, ct_op *yield, ct_block *ar
             ok = false;
             continue;
         }
-        ct_value *arg = arg_block->args[arg_base + k];
-        yield->opnds[k] = now.handle;
-        if (now.handle == arg) {
-            /* unchanged: Python would not carry it */
-            ct_value *init = s->op->opnds[(s->op->code == CT_OP_SCF_FOR ? 3 : 0) + k];
-            drop_block_arg(arg_block, arg_base + k, s->op, init);
-            if (cblock) {
-                drop_block_arg(cblock, k, s->op, init);
-                drop_operand(cond_op, cond_base + k);
-            }
-            drop_operand(yield, k);
-            drop_operand(s->op, (s->op->code == CT_OP_SCF_FOR ? 3 : 0) + k);
-            drop_result(s->op, k);
-            for (int j = 0; j < c->n; j++)
-                if (s->carried[j] > k)
-                    s->carried[j]--;
-            s->carried[i] = -1;
-            s->ncarried--;
+        ct_value *hs[TL_AGG_MAX];
+        int cnt = s->cnt[i];
+        tl__flatten(now, hs);
+        /* Python carries a variable when any of its values changed (_find_carries
+         * compares the flattened handles) */
+        bool same = true;
+        for (int j = 0; j < cnt; j++) {
+            yield->opnds[k + j] = hs[j];
+            same &= hs[j] == arg_block->args[arg_base + k + j];
         }
+        if (!same)
+            continue;
+        for (int j = cnt - 1; j >= 0; j--) {
+            ct_value *init = s->op->opnds[ob + k + j];
+            drop_block_arg(arg_block, arg_base + k + j, s->op, init);
+            if (cblock) {
+                drop_block_arg(cblock, k + j, s->op, init);
+                drop_operand(cond_op, cond_base + k + j);
+            }
+            drop_operand(yield, k + j);
+            drop_operand(s->op, ob + k + j);
+            drop_result(s->op, k + j);
+        }
+        for (int j = 0; j < c->n; j++)
+            if (s->carried[j] > k)
+                s->carried[j] -= cnt;
+        s->carried[i] = -1;
+        s->ncarried -= cnt;
+        *c->vars[i] = s->init[i];
     }
     return ok;
 }
@@ -295,11 +376,8 @@ void tl__for_end(tl__ctl *c)
     ct_op *op = s->op;
     ct_op *yield;
     if (s->ncarried > 0) {
-        ct_value *ys[32];
-        for (int i = 0; i < c->n; i++)
-            if (s->carried[i] >= 0)
-                ys[s->carried[i]] = c->vars[i]->kind == TL_K_TENSOR ? c->vars[i]->handle
-                                                                    : s->op->opnds[3 + s->carried[i]];
+        ct_value *ys[MAXC];
+        yield_values(s, c, s->body, 1, ys);
         yield = ct_op_new(B->m, CT_OP_SCF_YIELD, s->ncarried, ys, 0, NULL, 0, B->loc);
         ct_block_append(s->body, yield);
     } else {
@@ -317,10 +395,7 @@ void tl__for_end(tl__ctl *c)
     }
     ct_replace_uses(B->m, op, s->placeholder, iv);
     b_set_ip(s->sblock, s->sbefore);
-    for (int i = 0; i < c->n; i++) {
-        if (s->carried[i] >= 0)
-            *c->vars[i] = ok ? tl__tensor(&op->res[s->carried[i]], s->init[i].type) : tl__poison();
-    }
+    bind_results(s, c, ok);
 }
 
 /* ------------------------------------------------------------------ */
@@ -338,30 +413,18 @@ tl__ctl tl__while_begin(int n, tl_tensor **vars, tl_src at)
     }
     loop_state *s = new_state();
     s->at = at;
-    ct_value *ops[32];
-    const ct_type *rts[32];
+    ct_value *ops[MAXC];
+    const ct_type *rts[MAXC];
     int nc = 0;
-    for (int i = 0; i < n; i++) {
-        s->init[i] = *vars[i];
-        s->carried[i] = -1;
-        if (tl__is_poison(*vars[i]))
-            return failed_ctl();
-        if (vars[i]->kind == TL_K_TENSOR) {
-            s->carried[i] = nc;
-            ops[nc] = vars[i]->handle;
-            rts[nc] = vars[i]->handle->type;
-            nc++;
-        }
-    }
+    if (!collect_carried(s, n, vars, ops, rts, &nc))
+        return failed_ctl();
     s->ncarried = nc;
     ct_op *op = ct_op_new(B->m, CT_OP_SCF_WHILE, nc, ops, nc, rts, 2, B->loc);
     ct_block_insert_before(B->block, B->before, op);
     ct_block *before = b_new_block_in(&op->regions[0]);
-    for (int i = 0; i < n; i++)
-        if (s->carried[i] >= 0) {
-            ct_value *a = ct_block_add_arg(B->m, before, rts[s->carried[i]], B->loc);
-            *vars[i] = tl__tensor(a, s->init[i].type);
-        }
+    for (int k = 0; k < nc; k++)
+        ct_block_add_arg(B->m, before, rts[k], B->loc);
+    bind_carried(s, n, vars, before, 0);
     s->op = op;
     s->sblock = B->block;
     s->sbefore = B->before;
@@ -388,19 +451,15 @@ bool tl__while_cond(tl__ctl *c, tl_tensor cond)
         s->failed = true;
         cond = tl__tensor(b_const_int(ct_type_int(B->m, 1), 0), tl_int1);
     }
-    ct_value *ops[33];
+    ct_value *ops[1 + MAXC];
     ops[0] = cond.handle;
     for (int i = 0; i < before->nargs; i++)
         ops[1 + i] = before->args[i];
     b_op(CT_OP_SCF_CONDITION, 1 + before->nargs, ops, 0, NULL);
     ct_block *after = b_new_block_in(&s->op->regions[1]);
-    for (int i = 0; i < c->n; i++)
-        if (s->carried[i] >= 0) {
-            ct_value *a = ct_block_add_arg(B->m, after, s->op->opnds[s->carried[i]]->type, B->loc);
-            *c->vars[i] = tl__tensor(a, s->init[i].type);
-        } else {
-            *c->vars[i] = s->init[i];
-        }
+    for (int k = 0; k < s->ncarried; k++)
+        ct_block_add_arg(B->m, after, s->op->opnds[k]->type, B->loc);
+    bind_carried(s, c->n, c->vars, after, 0);
     s->body = after;
     b_set_ip(after, NULL);
     return true;
@@ -414,21 +473,15 @@ void tl__while_end(tl__ctl *c)
         return;
     B->loop_depth--;
     tl__at(s->at);
-    ct_value *ys[32];
-    for (int i = 0; i < c->n; i++)
-        if (s->carried[i] >= 0)
-            ys[s->carried[i]] = c->vars[i]->kind == TL_K_TENSOR ? c->vars[i]->handle
-                                                                : s->body->args[s->carried[i]];
+    ct_value *ys[MAXC];
+    yield_values(s, c, s->body, 0, ys);
     ct_op *yield = ct_op_new(B->m, CT_OP_SCF_YIELD, s->ncarried, ys, 0, NULL, 0, B->loc);
     ct_block_append(s->body, yield);
     ct_block *before = s->op->regions[0].first;
     ct_op *cond_op = before->last;
     bool ok = finish_carried(s, c, yield, s->body, 0, before, cond_op, 1) && !s->failed;
     b_set_ip(s->sblock, s->sbefore);
-    for (int i = 0; i < c->n; i++)
-        if (s->carried[i] >= 0)
-            *c->vars[i] = ok ? tl__tensor(&s->op->res[s->carried[i]], s->init[i].type)
-                             : tl__poison();
+    bind_results(s, c, ok);
 }
 
 /* ------------------------------------------------------------------ */
@@ -579,8 +632,13 @@ static void if_finish(tl__ctl *c, tl_ifstate *s)
             ok = false;
             continue;
         }
-        if (lv.kind == TL_K_TENSOR) {
-            if (tv.handle == ev.handle && tv.kind == ev.kind)
+        if (tl__is_ir(lv)) {
+            ct_value *th[TL_AGG_MAX], *eh[TL_AGG_MAX];
+            int nt = tl__flatten(tv, th), ne = tl__flatten(ev, eh);
+            bool same = tv.kind == ev.kind && nt == ne;
+            for (int j = 0; same && j < nt; j++)
+                same = th[j] == eh[j];
+            if (same)
                 continue;
             if (!type_check_carried(lv, tv, "the then block") ||
                 !type_check_carried(lv, ev, "the else block")) {
@@ -588,7 +646,7 @@ static void if_finish(tl__ctl *c, tl_ifstate *s)
                 continue;
             }
             names[nn++] = i;
-        } else if (tv.kind == TL_K_TENSOR && ev.kind == TL_K_TENSOR) {
+        } else if (tl__is_ir(tv) && tv.kind == ev.kind) {
             /* defined in both branches: carried out */
             if (!tl_type_eq(tv.type, ev.type)) {
                 char b1[96], b2[96];
@@ -614,13 +672,30 @@ static void if_finish(tl__ctl *c, tl_ifstate *s)
             *c->vars[i] = tl__poison();
         return;
     }
-    const ct_type *rts[32];
-    ct_value *tv[32], *ev[32];
+    /* the values the if gives out: every IR value of each variable, flattened */
+    enum { MAXV = 64 };
+    const ct_type *rts[MAXV];
+    ct_value *tv[MAXV], *ev[MAXV];
+    int first[32], nv = 0;
     for (int k = 0; k < nn; k++) {
         int i = names[k];
-        tv[k] = s->then_v[i].handle;
-        ev[k] = else_v[i].handle;
-        rts[k] = tv[k]->type;
+        ct_value *th[TL_AGG_MAX], *eh[TL_AGG_MAX];
+        int nt = tl__flatten(s->then_v[i], th);
+        tl__flatten(else_v[i], eh);
+        if (nv + nt > MAXV) {
+            tl__err("too many values assigned in an if (at most %d)", MAXV);
+            b_set_ip(s->sblock, s->sbefore);
+            for (int j = 0; j < c->n; j++)
+                *c->vars[j] = tl__poison();
+            return;
+        }
+        first[k] = nv;
+        for (int j = 0; j < nt; j++) {
+            tv[nv] = th[j];
+            ev[nv] = eh[j];
+            rts[nv] = th[j]->type;
+            nv++;
+        }
     }
     if (s->contains_return) {
         /* unstructured: cond_br to then/else, both branch to the endif block */
@@ -632,12 +707,12 @@ static void if_finish(tl__ctl *c, tl_ifstate *s)
         ct_op *br = b_op(CT_OP_CF_COND_BR, 1, &s->cond.handle, 0, NULL);
         ct_op_set_successors(B->m, br, 2, (ct_block *[]){s->then_b, s->else_b}, NULL);
         b_set_ip(s->then_end, NULL);
-        ct_op *bt = b_op(CT_OP_CF_BR, nn, tv, 0, NULL);
-        ct_op_set_successors(B->m, bt, 1, &endif, (int[]){nn});
+        ct_op *bt = b_op(CT_OP_CF_BR, nv, tv, 0, NULL);
+        ct_op_set_successors(B->m, bt, 1, &endif, (int[]){nv});
         b_set_ip(s->else_end, NULL);
-        ct_op *be = b_op(CT_OP_CF_BR, nn, ev, 0, NULL);
-        ct_op_set_successors(B->m, be, 1, &endif, (int[]){nn});
-        for (int k = 0; k < nn; k++)
+        ct_op *be = b_op(CT_OP_CF_BR, nv, ev, 0, NULL);
+        ct_op_set_successors(B->m, be, 1, &endif, (int[]){nv});
+        for (int k = 0; k < nv; k++)
             ct_block_add_arg(B->m, endif, rts[k], ct_loc_unknown(B->m));
         /* the blocks land in the region now, or in the enclosing if's list */
         for (int i = 0; i < s->nblocks; i++) {
@@ -651,14 +726,13 @@ static void if_finish(tl__ctl *c, tl_ifstate *s)
         b_set_ip(endif, NULL);
         for (int k = 0; k < nn; k++) {
             int i = names[k];
-            const tl_type *t = s->then_v[i].type;
-            *c->vars[i] = tl__tensor(endif->args[k], t);
+            *c->vars[i] = tl__unflatten(s->then_v[i], endif->args + first[k]);
         }
         return;
     }
     /* structured: scf.if */
     b_set_ip(s->sblock, s->sbefore);
-    ct_op *op = b_op(CT_OP_SCF_IF, 1, &s->cond.handle, nn, rts);
+    ct_op *op = b_op(CT_OP_SCF_IF, 1, &s->cond.handle, nv, rts);
     op->regions = ct_arena_alloc(B->m->arena, sizeof(ct_region) * 2);
     op->nregions = 2;
     op->regions[0].parent = op->regions[1].parent = op;
@@ -666,12 +740,15 @@ static void if_finish(tl__ctl *c, tl_ifstate *s)
     ct_block *eb = b_new_block_in(&op->regions[1]);
     move_ops(s->then_b, tb, NULL);
     move_ops(s->else_b, eb, NULL);
-    ct_block_append(tb, ct_op_new(B->m, CT_OP_SCF_YIELD, nn, tv, 0, NULL, 0, op->loc));
-    ct_block_append(eb, ct_op_new(B->m, CT_OP_SCF_YIELD, nn, ev, 0, NULL, 0, op->loc));
+    ct_block_append(tb, ct_op_new(B->m, CT_OP_SCF_YIELD, nv, tv, 0, NULL, 0, op->loc));
+    ct_block_append(eb, ct_op_new(B->m, CT_OP_SCF_YIELD, nv, ev, 0, NULL, 0, op->loc));
     b_set_ip(s->sblock, s->sbefore);
     for (int k = 0; k < nn; k++) {
         int i = names[k];
-        *c->vars[i] = tl__tensor(&op->res[k], s->then_v[i].type);
+        ct_value *hs[TL_AGG_MAX];
+        for (int j = 0; j < TL_AGG_MAX && first[k] + j < nv; j++)
+            hs[j] = &op->res[first[k] + j];
+        *c->vars[i] = tl__unflatten(s->then_v[i], hs);
     }
 }
 
@@ -777,10 +854,31 @@ void tl__return(int n, const tl_tensor *vals, tl_src at)
         tl__err("Cannot have `return` statements inside `while` or `for` statements in triton.");
         return;
     }
-    ct_value *hs[16];
-    const tl_type *ts[16];
     if (n > 16)
         n = 16;
+    if (TV->constexpr_returns && fn->parent) {
+        /* 3.7: visit_Return records the value where it is returned; the type is
+         * decided after the body (jit.c, handle_returns) */
+        for (int i = 0; i < n; i++)
+            if (tl__is_poison(vals[i]))
+                return;
+        tl_pending_ret *r = ct_arena_alloc(B->m->arena, sizeof *r);
+        r->op = b_op(CT_OP_TT_RETURN, 0, NULL, 0, NULL);
+        r->loc = B->loc;
+        r->n = n;
+        for (int i = 0; i < n; i++)
+            r->vals[i] = vals[i];
+        if (!fn->pending_tail)
+            fn->pending_tail = &fn->pending;
+        *fn->pending_tail = r;
+        fn->pending_tail = &r->next;
+        for (tl_ifstate *s = B->ifs; s; s = s->parent)
+            s->contains_return = true;
+        b_set_ip(cf_block(), NULL);
+        return;
+    }
+    ct_value *hs[16];
+    const tl_type *ts[16];
     for (int i = 0; i < n; i++) {
         tl_tensor v = sem_to_tensor(vals[i]);
         if (tl__is_poison(v))

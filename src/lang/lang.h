@@ -21,6 +21,17 @@
 
 typedef struct tl_ifstate tl_ifstate;
 
+/* A `return` of a @jit body whose values are typed after the body, as
+ * code_generator.handle_returns does (TV->constexpr_returns): a placeholder
+ * tt.return at its place, the values as returned (numbers included). */
+typedef struct tl_pending_ret {
+    struct tl_pending_ret *next;
+    ct_op *op;
+    const ct_loc *loc;
+    int n;
+    tl_tensor vals[16];
+} tl_pending_ret;
+
 /* A function being built (the kernel, or a @jit callee). */
 typedef struct tl_fn {
     struct tl_fn *parent;
@@ -28,6 +39,7 @@ typedef struct tl_fn {
     int nrets;                 /* -1 until the first return */
     const tl_type *ret_types[16];
     bool returned;             /* a return was emitted in the current block */
+    tl_pending_ret *pending, **pending_tail; /* the returns, in program order (3.7) */
 } tl_fn;
 
 typedef struct tl_builder {
@@ -219,6 +231,32 @@ static inline bool tl__is_number(tl_tensor x)
 /* Python's repr of a constexpr value as used in mangled names. */
 void tl__repr_number(tl_tensor x, ct_strbuf *out);
 
+/* ---- aggregates ------------------------------------------------------ */
+
+/* The values of a TL_K_AGG in Python's flatten order (_flatten_ir): for a
+ * 3.8 block pointer base, shape[rank], strides[rank], offsets[rank] (i64
+ * scalars), with its static block_shape and order. */
+#define TL_AGG_MAX (1 + 3 * CT_MAX_RANK)
+typedef struct tl_agg {
+    int nvals;
+    ct_value *vals[TL_AGG_MAX];
+    const tl_type *types[TL_AGG_MAX];
+    int rank;
+    int64_t block_shape[CT_MAX_RANK];
+    int order[CT_MAX_RANK];
+} tl_agg;
+
+/* The IR values a Python variable holds, flattened (one for a tensor, the
+ * fields of an aggregate, none for a constexpr); `out` has room for TL_AGG_MAX. */
+int tl__flatten(tl_tensor v, ct_value **out);
+/* `proto` with its IR values replaced by hs[0..tl__flatten(proto)) */
+tl_tensor tl__unflatten(tl_tensor proto, ct_value *const *hs);
+/* holds IR values (a tensor or an aggregate) */
+static inline bool tl__is_ir(tl_tensor v)
+{
+    return v.kind == TL_K_TENSOR || v.kind == TL_K_AGG;
+}
+
 /* ---- IR emission (builder.create_*) ------------------------------------ */
 
 ct_op *b_op(ct_opcode code, int nopnds, ct_value *const *opnds, int nres,
@@ -240,6 +278,8 @@ ct_block *b_new_block_in(ct_region *r);
 /* ---- semantic.py --------------------------------------------------------- */
 
 tl_tensor sem_to_tensor(tl_tensor x);
+/* semantic.to_tensor_type: the dtype a Python number would get; NULL if x is not one */
+const tl_type *sem_to_tensor_type(tl_tensor x);
 tl_tensor sem_scalar_constant(tl_tensor value, const tl_type *dtype);
 tl_tensor sem_make_scalar(tl_tensor value, const tl_type *dtype);
 const tl_type *sem_integer_promote(const tl_type *a, const tl_type *b);
@@ -331,19 +371,23 @@ tl_tensor core_promote_bf16(tl_tensor x);
 
 /* ---- @jit functions ----------------------------------------------------- */
 
-/* A constexpr argument of a jit call (for mangling and for the body). */
+/* A constexpr argument of a jit call that a tl_tensor does not hold as
+ * Python has it, for the mangled name: a tuple of ints (a shape), or a None
+ * passed explicitly (3.6 spells `constexpr[None]` unlike a defaulted None). */
 typedef struct tl_jit_cx {
-    int index;          /* argument position */
-    ct_strbuf *repr;    /* unused; see tl__call_jit_ex */
+    int pos;                /* argument position */
+    bool explicit_none;
+    int rank;               /* > 0: the shape tuple */
+    const int64_t *shape;
 } tl_jit_cx;
 
 /* Emits a call to the jit function `fullname` (e.g. "triton.language.standard.max"),
  * building its tt.func on first use.  `args[i]` of kind TENSOR are runtime
- * arguments; numbers and None are constexprs.  `cx_repr` (may be NULL) gives
- * the mangled repr of extra constexpr arguments (dtypes, shapes) at the given
- * positions.  Returns the number of results written to rets. */
+ * arguments; numbers, dtypes, strings and None are constexprs; `cx` (ncx of
+ * them, may be NULL) overrides some positions (shapes, explicit Nones).  The
+ * name is mangled as the target release's mangle_fn does.  Returns the number
+ * of results written to rets (a constexpr the callee returns is one of them). */
 int tl__jit(const char *fullname, int nargs, const char *const *argnames, const tl_tensor *args,
-            int ncx_extra, const int *cx_pos, const char *const *cx_repr, tl__jit_body body,
-            void *ud, tl_tensor *rets);
+            int ncx, const tl_jit_cx *cx, tl__jit_body body, void *ud, tl_tensor *rets);
 
 #endif

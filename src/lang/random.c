@@ -94,7 +94,7 @@ static void philox_body(const tl_tensor *a, tl_tensor *r, void *ud)
     c3 = tl__cast(c3, int_dtype, TL__OPTS(tl_cast_opts, .bitcast = true), CUR);
     static const char *const names[] = {"c0", "c1", "c2", "c3", "k0", "k1", "n_rounds"};
     tl_tensor args[7] = {c0, c1, c2, c3, seed_lo, seed_hi, a[5]};
-    if (tl__jit(RND "philox_impl", 7, names, args, 0, NULL, NULL, philox_impl_body, NULL, r) != 4)
+    if (tl__jit(RND "philox_impl", 7, names, args, 0, NULL, philox_impl_body, NULL, r) != 4)
         r[0] = tl__poison();
 }
 
@@ -112,7 +112,7 @@ static void randint4x_body(const tl_tensor *a, tl_tensor *r, void *ud)
         offset_hi = _0;
     static const char *const names[] = {"seed", "c0", "c1", "c2", "c3", "n_rounds"};
     tl_tensor args[6] = {seed, offset_lo, offset_hi, _0, _0, a[2]};
-    if (tl__jit(RND "philox", 6, names, args, 0, NULL, NULL, philox_body, NULL, r) != 4)
+    if (tl__jit(RND "philox", 6, names, args, 0, NULL, philox_body, NULL, r) != 4)
         r[0] = tl__poison();
 }
 
@@ -121,7 +121,7 @@ static const char *const so_names[] = {"seed", "offset", "n_rounds"};
 static int call_randint4x(tl_tensor seed, tl_tensor offset, tl_tensor n_rounds, tl_tensor *out)
 {
     tl_tensor args[3] = {seed, offset, n_rounds};
-    return tl__jit(RND "randint4x", 3, so_names, args, 0, NULL, NULL, randint4x_body, NULL, out);
+    return tl__jit(RND "randint4x", 3, so_names, args, 0, NULL, randint4x_body, NULL, out);
 }
 
 /* @jit def randint(seed, offset, n_rounds): ret, _, _, _ = randint4x(...) */
@@ -160,7 +160,7 @@ static tl_tensor call_uniform(tl_tensor x)
 {
     static const char *const names[] = {"x"};
     tl_tensor out[1];
-    return tl__jit(RND "uint_to_uniform_float", 1, names, &x, 0, NULL, NULL,
+    return tl__jit(RND "uint_to_uniform_float", 1, names, &x, 0, NULL,
                    uint_to_uniform_float_body, NULL, out) == 1
                ? out[0]
                : tl__poison();
@@ -172,7 +172,7 @@ static void rand_body(const tl_tensor *a, tl_tensor *r, void *ud)
     (void)ud;
     tl_tensor source;
     tl_tensor args[3] = {a[0], a[1], a[2]};
-    if (tl__jit(RND "randint", 3, so_names, args, 0, NULL, NULL, randint_body, NULL, &source) != 1) {
+    if (tl__jit(RND "randint", 3, so_names, args, 0, NULL, randint_body, NULL, &source) != 1) {
         r[0] = tl__poison();
         return;
     }
@@ -204,7 +204,7 @@ static void randn_body(const tl_tensor *a, tl_tensor *r, void *ud)
     tl_tensor u2 = call_uniform(i4[1]);
     static const char *const names[] = {"u1", "u2"};
     tl_tensor args[2] = {u1, u2}, n[2];
-    r[0] = tl__jit(RND "pair_uniform_to_normal", 2, names, args, 0, NULL, NULL,
+    r[0] = tl__jit(RND "pair_uniform_to_normal", 2, names, args, 0, NULL,
                    pair_uniform_to_normal_body, NULL, n) == 2
                ? n[0]
                : tl__poison();
@@ -221,7 +221,7 @@ tl_tensor tl__rand(tl_rand_kind k, tl_tensor seed, tl_tensor offset, int n_round
     static tl__jit_body const bodies[] = {rand_body, randn_body, randint_body};
     tl_tensor args[3] = {seed, offset, I(n_rounds)};
     tl_tensor out[1];
-    return tl__jit(full[k], 3, so_names, args, 0, NULL, NULL, bodies[k], NULL, out) == 1
+    return tl__jit(full[k], 3, so_names, args, 0, NULL, bodies[k], NULL, out) == 1
                ? out[0]
                : tl__poison();
 }
@@ -248,7 +248,7 @@ static const char *const pair_names[] = {"u1", "u2"};
 static int call_pair(tl_tensor u1, tl_tensor u2, tl_tensor *out)
 {
     tl_tensor args[2] = {u1, u2};
-    return tl__jit(RND "pair_uniform_to_normal", 2, pair_names, args, 0, NULL, NULL,
+    return tl__jit(RND "pair_uniform_to_normal", 2, pair_names, args, 0, NULL,
                    pair_uniform_to_normal_body, NULL, out);
 }
 
@@ -268,7 +268,7 @@ static void rand4x_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static int call_rand4x(tl_tensor seed, tl_tensor offset, tl_tensor n_rounds, tl_tensor *out)
 {
     tl_tensor args[3] = {seed, offset, n_rounds};
-    return tl__jit(RND "rand4x", 3, so_names4, args, 0, NULL, NULL, rand4x_body, NULL, out);
+    return tl__jit(RND "rand4x", 3, so_names4, args, 0, NULL, rand4x_body, NULL, out);
 }
 
 /* @jit def randn4x(seed, offset, n_rounds) */
@@ -292,7 +292,7 @@ void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, int n_rounds, tl_
     if (tl__any_poison(2, seed, offset))
         return;
     tl_tensor args[3] = {seed, offset, I(n_rounds)}, r[4];
-    int n = normal ? tl__jit(RND "randn4x", 3, so_names, args, 0, NULL, NULL, randn4x_body, NULL, r)
+    int n = normal ? tl__jit(RND "randn4x", 3, so_names, args, 0, NULL, randn4x_body, NULL, r)
                    : call_rand4x(seed, offset, I(n_rounds), r);
     if (n == 4)
         for (int i = 0; i < 4; i++)
@@ -311,7 +311,7 @@ void tl__philox(tl_tensor seed, tl_tensor c0, tl_tensor c1, tl_tensor c2, tl_ten
     if (tl__any_poison(5, seed, c0, c1, c2, c3))
         return;
     tl_tensor args[6] = {seed, c0, c1, c2, c3, I(n_rounds)}, r[4];
-    if (tl__jit(RND "philox", 6, names, args, 0, NULL, NULL, philox_body, NULL, r) == 4)
+    if (tl__jit(RND "philox", 6, names, args, 0, NULL, philox_body, NULL, r) == 4)
         for (int i = 0; i < 4; i++)
             out[i] = r[i];
 }

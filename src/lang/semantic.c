@@ -109,18 +109,27 @@ const tl_type *sem_computation_type(const tl_type *a, bool a_scalar, const tl_ty
 {
     char b1[64], b2[64];
     *ok = true;
-    /* 0) a Python scalar of a lower or equal kind does not participate */
+    /* 0) a Python scalar of a lower or equal kind does not participate: before
+     * 3.9 the tensor's type is the answer (fp32 for / and % of fp16 and bf16);
+     * from 3.9 the rules below decide with the tensor's type on both sides */
     if (a_scalar != b_scalar) {
         const tl_type *scalar_ty = a_scalar ? a : b, *tensor_ty = a_scalar ? b : a;
         if (tl__kind_rank(scalar_ty) <= tl__kind_rank(tensor_ty)) {
-            if (div_or_mod && (tensor_ty->sc == TL_FP16 || tensor_ty->sc == TL_BF16))
-                return tl_float32;
-            return tensor_ty;
+            if (TV->promote_ignores_scalar) {
+                a = b = tensor_ty;
+            } else {
+                if (div_or_mod && (tensor_ty->sc == TL_FP16 || tensor_ty->sc == TL_BF16))
+                    return tl_float32;
+                return tensor_ty;
+            }
         }
     }
     /* 1) double, 2) float */
     if (a->sc == TL_FP64 || b->sc == TL_FP64)
         return tl_float64;
+    /* 3.9: div and mod of any float are done in fp32 */
+    if (TV->promote_ignores_scalar && div_or_mod && (tl__is_floating(a) || tl__is_floating(b)))
+        return tl_float32;
     if (a->sc == TL_FP32 || b->sc == TL_FP32)
         return tl_float32;
     /* 3) half, unless / or %, which PTX lacks for fp16 */
@@ -158,31 +167,36 @@ static bool in_range_i(const tl_tensor *v, int64_t lo, int64_t hi_signed, bool h
     return v->i >= lo && (hi_is_u64 || v->i <= hi_signed);
 }
 
+const tl_type *sem_to_tensor_type(tl_tensor x)
+{
+    switch (x.kind) {
+    case TL_K_BOOL:
+        return tl_int1;
+    case TL_K_INT:
+        if (!x.big && x.i >= -2147483648LL && x.i < 2147483648LL)
+            return tl_int32;
+        if (!x.big && x.i >= 2147483648LL && x.i < 4294967296LL)
+            return tl_uint32;
+        return x.big ? tl_uint64 : tl_int64;
+    case TL_K_FLOAT: {
+        double a = fabs(x.f);
+        const double min_f32 = ldexp(1.0, -126), max_f32 = (2 - ldexp(1.0, -23)) * ldexp(1.0, 127);
+        return (isinf(a) || a == 0.0 || x.f != x.f || (min_f32 <= a && a <= max_f32)) ? tl_float32
+                                                                                     : tl_float64;
+    }
+    default:
+        return NULL;
+    }
+}
+
 tl_tensor sem_to_tensor(tl_tensor x)
 {
     switch (x.kind) {
     case TL_K_BOOL:
         return tl__tensor(b_const_int(tl__ir_type(tl_int1), x.i != 0), tl_int1);
-    case TL_K_INT: {
-        const tl_type *dt;
-        if (!x.big && x.i >= -2147483648LL && x.i < 2147483648LL)
-            dt = tl_int32;
-        else if (!x.big && x.i >= 2147483648LL && x.i < 4294967296LL)
-            dt = tl_uint32;
-        else if (!x.big)
-            dt = tl_int64;
-        else
-            dt = tl_uint64;
-        return sem_scalar_constant(x, dt);
-    }
-    case TL_K_FLOAT: {
-        double a = fabs(x.f);
-        const double min_f32 = ldexp(1.0, -126), max_f32 = (2 - ldexp(1.0, -23)) * ldexp(1.0, 127);
-        const tl_type *dt =
-            (isinf(a) || a == 0.0 || x.f != x.f || (min_f32 <= a && a <= max_f32)) ? tl_float32
-                                                                                  : tl_float64;
-        return sem_scalar_constant(x, dt);
-    }
+    case TL_K_INT:
+    case TL_K_FLOAT:
+        return sem_scalar_constant(x, sem_to_tensor_type(x));
     case TL_K_TENSOR:
     case TL_K_POISON:
         return x;
@@ -190,6 +204,8 @@ tl_tensor sem_to_tensor(tl_tensor x)
         return tl__err("a constexpr dtype cannot be used as a tensor");
     case TL_K_STR:
         return tl__err("a constexpr string cannot be used as a tensor");
+    case TL_K_AGG:
+        return tl__err("a block pointer cannot be used as a tensor");
     case TL_K_NONE:
         break;
     }
@@ -211,8 +227,9 @@ tl_tensor sem_scalar_constant(tl_tensor value, const tl_type *dtype)
     bool zero = value.kind == TL_K_FLOAT ? value.f == 0.0 : (value.i == 0 && !value.big);
     if (value.kind == TL_K_NONE)
         return tl__err("dtype must be specified when value is not a tensor");
-    if (zero) {
-        /* builder.get_null_value */
+    if (zero && (!TV->scalar_operands || tl__is_int(dtype))) {
+        /* builder.get_null_value; from 3.9 only for integers (a float 0.0 or -0.0
+         * goes through get_<dtype> below) */
         if (it->kind == CT_TY_FLOAT)
             return tl__tensor(b_const_float(it, 0.0), dtype);
         return tl__tensor(b_const_int(it, 0), dtype);
@@ -239,6 +256,11 @@ tl_tensor sem_scalar_constant(tl_tensor value, const tl_type *dtype)
     case TL_FP64:
         return tl__tensor(b_const_float(it, v), dtype);
     default:
+        if (TV->fp8_scalar_via_f32 && tl__is_fp8(dtype)) {
+            /* 3.7: builder.get_fp32(value), then create_fp_trunc to the fp8 type */
+            ct_value *f = b_const_float(tl__ir_type(tl_float32), (float)v);
+            return tl__tensor(b_op1(CT_OP_ARITH_TRUNCF, 1, &f, it), dtype);
+        }
         return tl__err("cannot make a constant of type %s (Triton has no builder for it)",
                        tl__scalar_name(dtype->sc));
     }
@@ -279,13 +301,18 @@ bool sem_binary_checking(tl_tensor *lhs, tl_tensor *rhs, bool allow_lhs_ptr, boo
         tl__err("invalid operand None in an arithmetic expression");
         return false;
     }
-    if (lhs_is_scalar)
-        *lhs = sem_to_tensor(*lhs);
-    if (rhs_is_scalar)
-        *rhs = sem_to_tensor(*rhs);
+    /* before 3.9 the numbers become tensors (their own constants) before typing;
+     * from 3.9 only their to_tensor_type is looked at */
+    if (!TV->scalar_operands) {
+        if (lhs_is_scalar)
+            *lhs = sem_to_tensor(*lhs);
+        if (rhs_is_scalar)
+            *rhs = sem_to_tensor(*rhs);
+    }
     if (tl__is_poison(*lhs) || tl__is_poison(*rhs))
         return false;
-    const tl_type *ls = sca(*lhs), *rs = sca(*rhs);
+    const tl_type *ls = lhs_is_scalar ? sem_to_tensor_type(lhs_scalar) : sca(*lhs);
+    const tl_type *rs = rhs_is_scalar ? sem_to_tensor_type(rhs_scalar) : sca(*rhs);
     if (!check_ptr_type(ls, rs, allow_lhs_ptr) || !check_ptr_type(rs, ls, allow_rhs_ptr))
         return false;
     if (arithmetic_check && !tl__is_ptr(ls) && !tl__is_ptr(rs)) {
@@ -323,6 +350,11 @@ bool sem_binary_checking(tl_tensor *lhs, tl_tensor *rhs, bool allow_lhs_ptr, boo
         }
         *lhs = lhs_is_scalar ? sem_scalar_constant(lhs_scalar, ret) : sem_cast(*lhs, ret, NULL);
         *rhs = rhs_is_scalar ? sem_scalar_constant(rhs_scalar, ret) : sem_cast(*rhs, ret, NULL);
+        if (tl__is_poison(*lhs) || tl__is_poison(*rhs))
+            return false;
+    } else if (TV->scalar_operands) {
+        *lhs = sem_to_tensor(*lhs);
+        *rhs = sem_to_tensor(*rhs);
         if (tl__is_poison(*lhs) || tl__is_poison(*rhs))
             return false;
     }
@@ -679,6 +711,10 @@ tl_tensor sem_minus(tl_tensor input)
         return tl__err("wrong type argument to unary minus (%s)", TN(s, b1));
     }
     const ct_type *it = tl__ir_type(s);
+    if (TV->neg_float_negf && it->kind == CT_TY_FLOAT) {
+        ct_value *o[1] = {input.handle};
+        return tl__tensor(b_op1(CT_OP_ARITH_NEGF, 1, o, input.handle->type), ty(input));
+    }
     ct_value *z = it->kind == CT_TY_FLOAT ? b_const_float(it, 0.0) : b_const_int(it, 0);
     return sem_sub(tl__tensor(z, s), input, true);
 }

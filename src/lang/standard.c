@@ -225,7 +225,7 @@ static void arg_tie_body(const tl_tensor *a, tl_tensor *r, void *ud)
     bool is_max = ((intptr_t)ud & 1) != 0, left = ((intptr_t)ud & 2) != 0;
     tl_tensor args[5] = {a[0], a[1], a[2], a[3], F(left)};
     tl__jit(is_max ? STD "_argmax_combine" : STD "_argmin_combine", 5, arg5_names, args, 0, NULL,
-            NULL, arg_combine_body, is_max ? (void *)1 : NULL, r);
+             arg_combine_body, is_max ? (void *)1 : NULL, r);
 }
 
 typedef struct simple_combine {
@@ -236,7 +236,7 @@ typedef struct simple_combine {
 static void simple_combine_fn(const tl_tensor *lr, tl_tensor *out, void *ud)
 {
     const simple_combine *c = ud;
-    tl__jit(c->name, 2, ab_names, lr, 0, NULL, NULL, c->body, NULL, out);
+    tl__jit(c->name, 2, ab_names, lr, 0, NULL, c->body, NULL, out);
 }
 
 static void arg_combine_fn(const tl_tensor *lr, tl_tensor *out, void *ud)
@@ -247,7 +247,7 @@ static void arg_combine_fn(const tl_tensor *lr, tl_tensor *out, void *ud)
                                       : STD "_argmax_combine_tie_break_fast")
                               : (left ? STD "_argmin_combine_tie_break_left"
                                       : STD "_argmin_combine_tie_break_fast");
-    tl__jit(name, 4, arg4_names, lr, 0, NULL, NULL, arg_tie_body, (void *)mode, out);
+    tl__jit(name, 4, arg4_names, lr, 0, NULL, arg_tie_body, (void *)mode, out);
 }
 
 /* ---- the reductions ---------------------------------------------------- */
@@ -399,7 +399,7 @@ static void argmax_body(const tl_tensor *a, tl_tensor *r, void *ud)
     bool is_max = ud != NULL;
     tl_tensor args[5] = {a[0], a[1], F(true), a[2], a[3]};
     tl_tensor out[2];
-    int n = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, NULL, max_body,
+    int n = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, max_body,
                     is_max ? (void *)1 : NULL, out);
     r[0] = n == 2 ? out[1] : tl__poison();
 }
@@ -407,12 +407,6 @@ static void argmax_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static tl_tensor axis_arg(tl_reduce_opts o)
 {
     return o.axis == TL_AXIS_NONE ? TL_NONE : I(o.axis);
-}
-
-static const char *dtype_repr(const tl_type *t, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "constexpr[%s]", tl__scalar_name(t->sc));
-    return buf;
 }
 
 tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src at)
@@ -432,7 +426,7 @@ tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src
     case TL_RED_MAX:
     case TL_RED_MIN: {
         tl_tensor args[5] = {x, axis_arg(o), F(false), F(o.tie_break_left), F(o.keep_dims)};
-        n = tl__jit(k == TL_RED_MAX ? STD "max" : STD "min", 5, max_names, args, 0, NULL, NULL,
+        n = tl__jit(k == TL_RED_MAX ? STD "max" : STD "min", 5, max_names, args, 0, NULL,
                     max_body, k == TL_RED_MAX ? (void *)1 : NULL, out);
         break;
     }
@@ -442,39 +436,33 @@ tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src
             return tl__err("argmax/argmin need an axis");
         tl_tensor args[4] = {x, I(o.axis), F(o.tie_break_left), F(o.keep_dims)};
         n = tl__jit(k == TL_RED_ARGMAX ? STD "argmax" : STD "argmin", 4, argmax_names, args, 0,
-                    NULL, NULL, argmax_body, k == TL_RED_ARGMAX ? (void *)1 : NULL, out);
+                    NULL, argmax_body, k == TL_RED_ARGMAX ? (void *)1 : NULL, out);
         break;
     }
     case TL_RED_SUM: {
-        tl_tensor args[4] = {x, axis_arg(o), F(o.keep_dims), TL_NONE};
+        tl_tensor args[4] = {x, axis_arg(o), F(o.keep_dims),
+                             o.dtype ? tl__from_dtype(o.dtype) : TL_NONE};
         sum_ud u = {o.dtype, false, false};
-        char rb[64];
-        const char *rep = o.dtype ? dtype_repr(o.dtype, rb, sizeof rb) : NULL;
-        int pos = 3;
-        n = tl__jit(STD "sum", 4, sum_names, args, rep ? 1 : 0, &pos, &rep, sum_body, &u, out);
+        n = tl__jit(STD "sum", 4, sum_names, args, 0, NULL, sum_body, &u, out);
         break;
     }
     case TL_RED_XOR_SUM:
     case TL_RED_OR: {
         tl_tensor args[3] = {x, axis_arg(o), F(o.keep_dims)};
         n = tl__jit(k == TL_RED_OR ? STD "reduce_or" : STD "xor_sum", 3, xs_names, args, 0, NULL,
-                    NULL, bitred_body, k == TL_RED_OR ? (void *)1 : NULL, out);
+                     bitred_body, k == TL_RED_OR ? (void *)1 : NULL, out);
         break;
     }
     case TL_SCAN_CUMSUM: {
-        tl_tensor args[4] = {x, I(o.axis), F(o.reverse), TL_NONE};
+        tl_tensor args[4] = {x, I(o.axis), F(o.reverse), o.dtype ? tl__from_dtype(o.dtype) : TL_NONE};
         sum_ud u = {o.dtype, true, false};
-        char rb[64];
-        const char *rep = o.dtype ? dtype_repr(o.dtype, rb, sizeof rb) : NULL;
-        int pos = 3;
-        n = tl__jit(STD "cumsum", 4, cumsum_names, args, rep ? 1 : 0, &pos, &rep, scan_body, &u,
-                    out);
+        n = tl__jit(STD "cumsum", 4, cumsum_names, args, 0, NULL, scan_body, &u, out);
         break;
     }
     case TL_SCAN_CUMPROD: {
         tl_tensor args[3] = {x, I(o.axis), F(o.reverse)};
         sum_ud u = {NULL, true, true};
-        n = tl__jit(STD "cumprod", 3, cumprod_names, args, 0, NULL, NULL, scan_body, &u, out);
+        n = tl__jit(STD "cumprod", 3, cumprod_names, args, 0, NULL, scan_body, &u, out);
         break;
     }
     }
@@ -768,7 +756,7 @@ static tl_tensor to_hypercube(tl_tensor x, int n)
 static tl_tensor xor_sum_keep(tl_tensor x, int axis)
 {
     tl_tensor args[3] = {x, I(axis), F(true)}, out[1];
-    return tl__jit(STD "xor_sum", 3, xs_names, args, 0, NULL, NULL, bitred_body, NULL, out) == 1
+    return tl__jit(STD "xor_sum", 3, xs_names, args, 0, NULL, bitred_body, NULL, out) == 1
                ? out[0]
                : tl__poison();
 }
@@ -794,7 +782,7 @@ static void indicator_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static tl_tensor indicator(int n_dims, int j)
 {
     tl_tensor args[2] = {I(n_dims), I(j)}, out[1];
-    return tl__jit(STD "_indicator", 2, indicator_names, args, 0, NULL, NULL, indicator_body, NULL,
+    return tl__jit(STD "_indicator", 2, indicator_names, args, 0, NULL, indicator_body, NULL,
                    out) == 1
                ? out[0]
                : tl__poison();
@@ -837,7 +825,7 @@ static void hyper_body(const tl_tensor *a, tl_tensor *r, void *ud)
         flip = tl__to_tensor(order, CUR); /* `flip = order` assigns a tensor */
     for (int i = 0; i < stage; i++) {
         tl_tensor args[3] = {x, flip, I(stage - 1 - i)}, out[1];
-        x = tl__jit(STD "_compare_and_swap", 3, cas_names, args, 0, NULL, NULL, cas_body, NULL, out) == 1
+        x = tl__jit(STD "_compare_and_swap", 3, cas_names, args, 0, NULL, cas_body, NULL, out) == 1
                 ? out[0]
                 : tl__poison();
     }
@@ -847,7 +835,7 @@ static void hyper_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static tl_tensor hypercube_merge(tl_tensor h, int stage, tl_tensor order)
 {
     tl_tensor args[3] = {h, I(stage), order}, out[1];
-    return tl__jit(STD "_bitonic_merge_hypercube", 3, hyper_names, args, 0, NULL, NULL, hyper_body,
+    return tl__jit(STD "_bitonic_merge_hypercube", 3, hyper_names, args, 0, NULL, hyper_body,
                    NULL, out) == 1
                ? out[0]
                : tl__poison();
@@ -894,7 +882,7 @@ static void sort_impl_body(const tl_tensor *a, tl_tensor *r, void *ud)
         bool is_max = cx_true(descending);
         tl_tensor args[5] = {h, I(log2_floor(tl_numel(h)) - 1 - log_k), F(false), F(true), F(false)},
                   out[2];
-        h = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, NULL, max_body,
+        h = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, max_body,
                     is_max ? (void *)1 : NULL, out) == 1
                 ? out[0]
                 : tl__poison();
@@ -913,10 +901,9 @@ static void sort_impl_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static int call_sort_impl(tl_tensor x, tl_tensor k, tl_tensor dim, tl_tensor descending, tl_tensor *r)
 {
     tl_tensor args[4] = {x, k, dim, descending};
-    int pos = 2;
-    const char *rep = "constexpr[None]";
-    return tl__jit(STD "sort_impl", 4, sort_impl_names, args, dim.kind == TL_K_NONE ? 1 : 0, &pos,
-                   &rep, sort_impl_body, NULL, r);
+    tl_jit_cx none = {.pos = 2, .explicit_none = true};
+    return tl__jit(STD "sort_impl", 4, sort_impl_names, args, dim.kind == TL_K_NONE ? 1 : 0, &none,
+                   sort_impl_body, NULL, r);
 }
 
 /* @jit def sort(x, dim=None, descending=CONSTEXPR_0) */
@@ -957,7 +944,7 @@ static void bitonic_merge_body(const tl_tensor *a, tl_tensor *r, void *ud)
         return;
     int n_dims = log2_floor(tl_dim(x, tl_rank(x) - 1));
     tl_tensor args[4] = {x, I(n_dims), a[2], I(n_dims)};
-    if (tl__jit(STD "_bitonic_merge", 4, merge_names, args, 0, NULL, NULL, merge_inner_body, NULL, r) != 1)
+    if (tl__jit(STD "_bitonic_merge", 4, merge_names, args, 0, NULL, merge_inner_body, NULL, r) != 1)
         r[0] = tl__poison();
 }
 
@@ -1028,10 +1015,10 @@ tl_tensor tl__sort_std(int what, tl_tensor x, int k, tl_sort_opts o, tl_src at)
         if (o.descending >= 0)
             return tl__err("tl_topk has no descending= option (it sorts in descending order)");
         tl_tensor args[3] = {x, I(k), dim};
-        n = tl__jit(STD "topk", 3, topk_names, args, 0, NULL, NULL, topk_body, NULL, out);
+        n = tl__jit(STD "topk", 3, topk_names, args, 0, NULL, topk_body, NULL, out);
     } else {
         tl_tensor args[3] = {x, dim, desc};
-        n = tl__jit(what == 0 ? STD "sort" : STD "bitonic_merge", 3, sort_names, args, 0, NULL, NULL,
+        n = tl__jit(what == 0 ? STD "sort" : STD "bitonic_merge", 3, sort_names, args, 0, NULL,
                     what == 0 ? sort_body : bitonic_merge_body, NULL, out);
     }
     return n == 1 ? out[0] : tl__poison();
@@ -1047,7 +1034,7 @@ tl_tensor tl__flip(tl_tensor x, int dim, tl_src at)
     if (x.kind != TL_K_TENSOR || !tl__is_block(x.type))
         return tl__err("tl_flip needs a block tensor");
     tl_tensor args[2] = {x, I(dim)}, out[1];
-    return tl__jit(STD "flip", 2, flip_names, args, 0, NULL, NULL, flip_body, NULL, out) == 1
+    return tl__jit(STD "flip", 2, flip_names, args, 0, NULL, flip_body, NULL, out) == 1
                ? out[0]
                : tl__poison();
 }
@@ -1064,7 +1051,7 @@ static void softmax_body(const tl_tensor *a, tl_tensor *r, void *ud)
     int dim = a[1].kind == TL_K_NONE ? 0 : (int)a[1].i;
     bool keep_dims = a[2].i != 0;
     tl_tensor margs[5] = {x, I(dim), F(false), F(true), F(keep_dims)}, m[2];
-    if (tl__jit(STD "max", 5, max_names, margs, 0, NULL, NULL, max_body, (void *)1, m) != 1) {
+    if (tl__jit(STD "max", 5, max_names, margs, 0, NULL, max_body, (void *)1, m) != 1) {
         r[0] = tl__poison();
         return;
     }
@@ -1072,7 +1059,7 @@ static void softmax_body(const tl_tensor *a, tl_tensor *r, void *ud)
     tl_tensor num = tl__unary(TL_EXP, z, CUR);
     tl_tensor sargs[4] = {num, I(dim), F(keep_dims), TL_NONE}, den[1];
     sum_ud u = {NULL, false, false};
-    if (tl__jit(STD "sum", 4, sum_names, sargs, 0, NULL, NULL, sum_body, &u, den) != 1) {
+    if (tl__jit(STD "sum", 4, sum_names, sargs, 0, NULL, sum_body, &u, den) != 1) {
         r[0] = tl__poison();
         return;
     }
@@ -1091,7 +1078,7 @@ tl_tensor tl__softmax(tl_tensor x, tl_softmax_opts o, tl_src at)
     tl_tensor args[4] = {x, o.dim == TL_AXIS_NONE ? TL_NONE : I(o.dim), F(o.keep_dims),
                          F(o.ieee_rounding)},
               out[1];
-    return tl__jit(STD "softmax", 4, softmax_names, args, 0, NULL, NULL, softmax_body, NULL, out) == 1
+    return tl__jit(STD "softmax", 4, softmax_names, args, 0, NULL, softmax_body, NULL, out) == 1
                ? out[0]
                : tl__poison();
 }
@@ -1131,7 +1118,7 @@ tl_tuple_t tl__swizzle2d(tl_tensor i, tl_tensor j, tl_tensor size_i, tl_tensor s
     if (tl__any_poison(5, i, j, size_i, size_j, size_g))
         return t;
     tl_tensor args[5] = {i, j, size_i, size_j, size_g};
-    int n = tl__jit(STD "swizzle2d", 5, swizzle_names, args, 0, NULL, NULL, swizzle2d_body, NULL, t.v);
+    int n = tl__jit(STD "swizzle2d", 5, swizzle_names, args, 0, NULL, swizzle2d_body, NULL, t.v);
     t.n = n == 2 ? 2 : 0;
     return t;
 }
@@ -1148,7 +1135,7 @@ void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce
         return;
     tl_tensor args[5] = {x, axis_arg(o), F(true), F(o.tie_break_left), F(o.keep_dims)};
     tl_tensor out[2];
-    int n = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, NULL, max_body,
+    int n = tl__jit(is_max ? STD "max" : STD "min", 5, max_names, args, 0, NULL, max_body,
                     is_max ? (void *)1 : NULL, out);
     if (n == 2) {
         *v = out[0];
@@ -1173,23 +1160,13 @@ static void zeros_body(const tl_tensor *a, tl_tensor *r, void *ud)
 
 static tl_tensor call_zeros(tl_shape_t shape, const tl_type *dtype)
 {
-    /* shape is a tuple constexpr: paths (0, i); dtype is (1,) */
-    ct_strbuf rep;
-    ct_sb_init(&rep);
-    for (int i = 0; i < shape.rank; i++) {
-        if (i)
-            ct_sb_putc(&rep, '_');
-        ct_sb_printf(&rep, "(0, %d)cconstexpr_%lld_", i, (long long)shape.d[i]);
-    }
-    char db[64];
-    const char *reps[2] = {rep.s ? rep.s : "", dtype_repr(dtype, db, sizeof db)};
-    int pos[2] = {0, 1};
+    /* shape is a tuple constexpr, dtype a constexpr dtype */
+    tl_jit_cx cx = {.pos = 0, .rank = shape.rank, .shape = shape.d};
     static const char *const names[] = {"shape", "dtype"};
     zeros_ud z = {shape, dtype};
-    tl_tensor args[2] = {TL_NONE, TL_NONE};
+    tl_tensor args[2] = {TL_NONE, tl__from_dtype(dtype)};
     tl_tensor out[1];
-    int n = tl__jit(STD "zeros", 2, names, args, 2, pos, reps, zeros_body, &z, out);
-    ct_sb_free(&rep);
+    int n = tl__jit(STD "zeros", 2, names, args, 1, &cx, zeros_body, &z, out);
     return n == 1 ? out[0] : tl__poison();
 }
 
@@ -1219,7 +1196,7 @@ tl_tensor tl__zeros_like(tl_tensor x, tl_src at)
         return tl__is_poison(x) ? x : tl__err("zeros_like expects a tensor");
     static const char *const names[] = {"input"};
     tl_tensor out[1];
-    int n = tl__jit(STD "zeros_like", 1, names, &x, 0, NULL, NULL, zeros_like_body, NULL, out);
+    int n = tl__jit(STD "zeros_like", 1, names, &x, 0, NULL, zeros_like_body, NULL, out);
     return n == 1 ? out[0] : tl__poison();
 }
 
@@ -1238,7 +1215,7 @@ tl_tensor tl__sigmoid(tl_tensor x, tl_src at)
     tl__at(at);
     static const char *const names[] = {"x"};
     tl_tensor out[1];
-    int n = tl__jit(STD "sigmoid", 1, names, &x, 0, NULL, NULL, sigmoid_body, NULL, out);
+    int n = tl__jit(STD "sigmoid", 1, names, &x, 0, NULL, sigmoid_body, NULL, out);
     return n == 1 ? out[0] : tl__poison();
 }
 
@@ -1267,7 +1244,7 @@ tl_tensor tl__cdiv(tl_tensor x, tl_tensor div, tl_src at)
     tl_tensor args[2] = {x, div};
     tl_tensor out[1];
     static const char *const names[] = {"x", "div"};
-    int n = tl__jit(STD "cdiv", 2, names, args, 0, NULL, NULL, cdiv_body, NULL, out);
+    int n = tl__jit(STD "cdiv", 2, names, args, 0, NULL, cdiv_body, NULL, out);
     return n == 1 ? out[0] : tl__poison();
 }
 
@@ -1289,7 +1266,7 @@ tl_tensor tl__ravel_o(tl_tensor x, tl_ravel_opts o, tl_src at)
     static const char *const names[] = {"x", "can_reorder"};
     tl_tensor args[2] = {x, F(o.can_reorder)};
     tl_tensor out[1];
-    int n = tl__jit(STD "ravel", 2, names, args, 0, NULL, NULL, ravel_body, NULL, out);
+    int n = tl__jit(STD "ravel", 2, names, args, 0, NULL, ravel_body, NULL, out);
     return n == 1 ? out[0] : tl__poison();
 }
 
@@ -1315,6 +1292,6 @@ tl_tensor tl__interleave(tl_tensor a, tl_tensor b, tl_src at)
     tl__at(at);
     tl_tensor args[2] = {a, b};
     tl_tensor out[1];
-    int n = tl__jit(STD "interleave", 2, ab_names, args, 0, NULL, NULL, interleave_body, NULL, out);
+    int n = tl__jit(STD "interleave", 2, ab_names, args, 0, NULL, interleave_body, NULL, out);
     return n == 1 ? out[0] : tl__poison();
 }

@@ -402,7 +402,8 @@ void tl__mangle_type(const tl_type *t, ct_strbuf *out)
         break;
     }
     if (tl__is_int(t)) {
-        ct_sb_putc(out, tl__is_signed(t) ? 'i' : 'u');
+        /* dtype.mangle: int1 is among Triton's unsigned types ("u1") */
+        ct_sb_putc(out, tl__is_signed(t) && t->sc != TL_INT1 ? 'i' : 'u');
         ct_sb_putint(out, tl__int_bits(t));
     }
     else if (t->sc == TL_VOID)
