@@ -557,9 +557,17 @@ tl_tensor tl__join(tl_tensor a, tl_tensor b, tl_src at);
 /* a, b = tl.split(x) */
 #define tl_split(x, a, b) tl__split((x), (a), (b), TL_HERE)
 void tl__split(tl_tensor x, tl_tensor *a, tl_tensor *b, tl_src at);
-#define tl_cat(a, b, ...) (TL__P(a), TL__P(b), tl__cat_s(TL__OPTS(tl_reshape_opts, TL__POS, __VA_ARGS__), TL_HERE))
-tl_tensor tl__cat_s(tl_reshape_opts o, tl_src at);
-tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_reshape_opts o, tl_src at);
+/* tl.cat(a, b, can_reorder=False, dim=0): with .can_reorder = true the 1-D tt.cat
+ * (deprecated in Triton 3.9); without, from Triton 3.7, join, permute and reshape
+ * along .dim (Triton 3.6 refuses it, as Python does) */
+typedef struct tl_cat_opts {
+    bool can_reorder;
+    int dim;
+    TL__OPTS_TAIL;
+} tl_cat_opts;
+#define tl_cat(a, b, ...) (TL__P(a), TL__P(b), tl__cat_s(TL__OPTS(tl_cat_opts, TL__POS, __VA_ARGS__), TL_HERE))
+tl_tensor tl__cat_s(tl_cat_opts o, tl_src at);
+tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_cat_opts o, tl_src at);
 #define tl_interleave(a, b) (TL__P(a), TL__P(b), tl__nary_s(TL__INTERLEAVE, TL_HERE))
 tl_tensor tl__interleave(tl_tensor a, tl_tensor b, tl_src at);
 /* tl.gather(src, index, axis), tl.histogram(x, num_bins, mask=None) */

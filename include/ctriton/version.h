@@ -73,6 +73,9 @@ typedef struct ct_triton {
     /* tl.cat(can_reorder=False, dim=d) is join, permute and reshape (3.7);
      * before, cat asserted can_reorder */
     bool cat_by_join;
+    /* tl.cat(can_reorder=True) and tl.reshape(can_reorder=True) warn that they
+     * are deprecated; cat without it needs equal shapes (3.9) */
+    bool can_reorder_deprecated;
     /* how tl.make_block_ptr, tl.advance and loads/stores through them lower */
     ct_block_ptrs block_ptrs;
     /* tl.make_block_ptr warns "tl.make_block_ptr is deprecated. ..." (3.7, 3.8) */
@@ -94,10 +97,23 @@ typedef struct ct_triton {
     /* ---- language/standard.py, random.py ----------------------------- */
     /* uint_to_uniform_float: tl.where(x < 0, ~x, x) (3.8); before, -x - 1 */
     bool uniform_invert;
-    /* max/min/cumsum/cumprod do not promote bf16 to fp32 first (3.9) */
+    /* minimum/maximum/clamp, max/min, cumsum/cumprod do not promote bf16 to fp32
+     * first (_promote_bfloat16_to_float32 is gone) (3.9) */
     bool reduce_keeps_bf16;
+    /* cumprod(input, axis, reverse, dtype=None): the sum's dtype rule (small
+     * integers in 32 bits) (3.9) */
+    bool cumprod_dtype;
     /* _compare_and_swap: (x > y) != (flip ^ is_right).to(int1) (3.9) */
     bool sort_flip_to_int1;
+    /* inline_asm_elementwise broadcasts its arguments with broadcast_tensors
+     * (each against the first, twice) instead of two rounds of binary
+     * type checking (3.9) */
+    bool inline_asm_broadcast_tensors;
+    /* topk(x, k, dim=None, descending=True) (3.8) */
+    bool topk_descending;
+    /* softmax's keep_dims defaults to None and is ignored (deprecated): max and
+     * sum always keep the reduced dimension (3.9) */
+    bool softmax_keeps_dims;
 
     /* ---- the TTIR text ------------------------------------------------ */
     /* tl.debug_barrier() is `ttg.barrier all` (3.7); before, `gpu.barrier` */

@@ -53,6 +53,7 @@ static const ct_triton rows[] = {
         .dot_out_dtype_from_acc = true,       /* core.dot, semantic.dot */
         .uniform_invert = true,               /* random.uint_to_uniform_float */
         .tensordesc_bare = true,              /* TritonTypes.td TT_TensorDescType */
+        .topk_descending = true,              /* standard.topk */
     },
     {
         .name = "3.9.0", .major = 3, .minor = 9, .patch = 0,
@@ -67,7 +68,12 @@ static const ct_triton rows[] = {
         .fp16_bf16_direct = true,             /* semantic.cast */
         .ternary_typing = true,               /* semantic.ternary_op_type_checking_impl */
         .reduce_keeps_bf16 = true,            /* standard.max, min, cumsum, cumprod */
+        .cumprod_dtype = true,                /* standard.cumprod */
         .sort_flip_to_int1 = true,            /* standard._compare_and_swap */
+        .softmax_keeps_dims = true,           /* standard.softmax */
+        .can_reorder_deprecated = true,       /* core.cat, core.reshape */
+        .inline_asm_broadcast_tensors = true, /* core.inline_asm_elementwise */
+        .topk_descending = true,
         .cache_policy_attr = true,            /* TritonAttrDefs.td TT_CachePolicyAttr */
     },
 };

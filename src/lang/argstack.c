@@ -239,7 +239,7 @@ tl_tensor tl__libdevice_s(const char *name, int nargs, tl_src at)
     return tl__libdevice(name, nargs, args, at);
 }
 
-tl_tensor tl__cat_s(tl_reshape_opts o, tl_src at)
+tl_tensor tl__cat_s(tl_cat_opts o, tl_src at)
 {
     tl_tensor b = tl__pop(), a = tl__pop();
     return tl__cat(a, b, o, at);

@@ -445,6 +445,9 @@ bool tl__while_cond(tl__ctl *c, tl_tensor cond)
     ct_block *before = s->op->regions[0].first;
     if (!tl__is_poison(cond))
         cond = sem_to_tensor(cond);
+    /* 3.9: visit_While casts a tensor condition .to(tl.int1) */
+    if (TV->while_cond_to_int1 && !tl__is_poison(cond) && tl_numel(cond) == 1)
+        cond = sem_cast(cond, tl_int1, NULL);
     if (tl__is_poison(cond) || tl_numel(cond) != 1 || !tl__is_bool(tl__scalar(cond.type))) {
         if (!tl__is_poison(cond))
             tl__err("the condition of a while loop must be a boolean scalar");

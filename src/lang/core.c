@@ -157,6 +157,8 @@ tl_tensor tl__binop(tl_binop op, tl_tensor a, tl_tensor b, tl_src at)
                 return b;
             return a;
         }
+        /* tensor.logical_and: other = to_tensor(other) (3.9: unwrapped; the
+         * constexpr short-circuit above leaves no number here) */
         tl_tensor o = sem_to_tensor(b);
         return is_and ? sem_logical_and(a, o) : sem_logical_or(a, o);
     }
@@ -186,11 +188,14 @@ tl_tensor tl__binop(tl_binop op, tl_tensor a, tl_tensor b, tl_src at)
     case TL_NE: {
         static const sem_cmp cmp[] = {[TL_LT] = CMP_LT, [TL_LE] = CMP_LE, [TL_GT] = CMP_GT,
                                       [TL_GE] = CMP_GE, [TL_EQ] = CMP_EQ, [TL_NE] = CMP_NE};
-        /* __lt__: other = to_tensor(other); __rlt__: other(left) = to_tensor(left) */
-        if (at_)
-            b = sem_to_tensor(b);
-        else
-            a = sem_to_tensor(a);
+        /* __lt__: other = to_tensor(other); __rlt__: other(left) = to_tensor(left);
+         * 3.9 unwraps instead: a number is typed as a scalar by the comparison */
+        if (!TV->scalar_operands) {
+            if (at_)
+                b = sem_to_tensor(b);
+            else
+                a = sem_to_tensor(a);
+        }
         if (tl__any_poison(2, a, b))
             return tl__poison();
         return sem_compare(cmp[op], a, b);
@@ -301,10 +306,11 @@ tl_tensor tl__minimum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at)
     ENTER(at);
     if (tl__any_poison(2, x, y))
         return tl__poison();
-    x = sem_to_tensor(x);
-    y = sem_to_tensor(y);
-    x = core_promote_bf16(x);
-    y = core_promote_bf16(y);
+    if (!TV->scalar_operands) {
+        /* 3.9: unwrapped, and no bf16 promotion */
+        x = core_promote_bf16(sem_to_tensor(x));
+        y = core_promote_bf16(sem_to_tensor(y));
+    }
     if (tl__any_poison(2, x, y))
         return tl__poison();
     return sem_minimum(x, y, o.propagate_nan == TL_PROPAGATE_NAN_ALL);
@@ -315,10 +321,11 @@ tl_tensor tl__maximum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at)
     ENTER(at);
     if (tl__any_poison(2, x, y))
         return tl__poison();
-    x = sem_to_tensor(x);
-    y = sem_to_tensor(y);
-    x = core_promote_bf16(x);
-    y = core_promote_bf16(y);
+    if (!TV->scalar_operands) {
+        /* 3.9: unwrapped, and no bf16 promotion */
+        x = core_promote_bf16(sem_to_tensor(x));
+        y = core_promote_bf16(sem_to_tensor(y));
+    }
     if (tl__any_poison(2, x, y))
         return tl__poison();
     return sem_maximum(x, y, o.propagate_nan == TL_PROPAGATE_NAN_ALL);
@@ -329,12 +336,15 @@ tl_tensor tl__clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, tl_minmax_opts o, t
     ENTER(at);
     if (tl__any_poison(3, x, lo, hi))
         return tl__poison();
-    x = sem_to_tensor(x);
-    lo = sem_to_tensor(lo);
-    hi = sem_to_tensor(hi);
-    x = core_promote_bf16(x);
-    lo = core_promote_bf16(lo);
-    hi = core_promote_bf16(hi);
+    if (!TV->scalar_operands) {
+        /* 3.9: unwrapped, and no bf16 promotion */
+        x = sem_to_tensor(x);
+        lo = sem_to_tensor(lo);
+        hi = sem_to_tensor(hi);
+        x = core_promote_bf16(x);
+        lo = core_promote_bf16(lo);
+        hi = core_promote_bf16(hi);
+    }
     if (tl__any_poison(3, x, lo, hi))
         return tl__poison();
     return sem_clamp(x, lo, hi, o.propagate_nan == TL_PROPAGATE_NAN_ALL);
@@ -366,6 +376,18 @@ tl_tensor tl__load(tl_tensor ptr, tl_load_opts o, tl_src at)
         return tl__poison();
     if (tl__any_poison(3, ptr, o.mask, o.other))
         return tl__poison();
+    if (TV->block_ptrs == CT_BLOCK_PTR_REMOVED) {
+        /* 3.9's load() has no such parameters */
+        if (o.boundary_check.rank)
+            return tl__err("load() got an unexpected keyword argument 'boundary_check' (Triton %s "
+                           "removed block pointers)", TV->name);
+        if (o.padding_option && *o.padding_option)
+            return tl__err("load() got an unexpected keyword argument 'padding_option' (Triton %s "
+                           "removed block pointers)", TV->name);
+    }
+    if (agg_is_block_ptr(ptr))
+        return agg_load(ptr, o.mask, o.other, o.boundary_check, o.padding_option,
+                        o.cache_modifier, o.eviction_policy, o.is_volatile);
     tl_tensor mask = o.mask, other = o.other;
     if (mask.kind != TL_K_NONE)
         mask = sem_to_tensor(mask);
@@ -393,6 +415,16 @@ void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at)
         return;
     if (tl__any_poison(3, ptr, value, o.mask))
         return;
+    if (TV->block_ptrs == CT_BLOCK_PTR_REMOVED && o.boundary_check.rank) {
+        tl__err("store() got an unexpected keyword argument 'boundary_check' (Triton %s removed "
+                "block pointers)", TV->name);
+        return;
+    }
+    if (agg_is_block_ptr(ptr)) {
+        tl_tensor m = o.mask.kind != TL_K_NONE ? sem_to_tensor(o.mask) : o.mask;
+        agg_store(ptr, value, m, o.boundary_check, o.cache_modifier, o.eviction_policy);
+        return;
+    }
     value = sem_to_tensor(value);
     tl_tensor mask = o.mask;
     if (mask.kind != TL_K_NONE)
@@ -601,6 +633,9 @@ tl_tensor tl__reshape(tl_tensor x, tl_shape_t shape, tl_reshape_opts o, tl_src a
         return tl__poison();
     if (tl__is_poison(x))
         return x;
+    if (o.can_reorder && TV->can_reorder_deprecated)
+        tl__warn("tl.reshape(can_reorder=True) is deprecated and will be removed in Triton 3.10. "
+                 "Pass can_reorder=False (the default) to adopt the new behavior.");
     if (!validate_block_shape(shape.rank, shape.d))
         return tl__poison();
     if (shape.rank == 0) {
@@ -665,14 +700,59 @@ void tl__split(tl_tensor a, tl_tensor *l, tl_tensor *r, tl_src at)
     }
 }
 
-tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_reshape_opts o, tl_src at)
+/* core.cat */
+tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_cat_opts o, tl_src at)
 {
     ENTER(at);
     if (!tl__named(o.tl__unnamed, "tl_cat", at))
         return tl__poison();
     if (tl__any_poison(2, a, b))
         return tl__poison();
-    return sem_cat(a, b, o.can_reorder);
+    if (o.can_reorder || !TV->cat_by_join) {
+        if (o.can_reorder && TV->can_reorder_deprecated)
+            tl__warn("tl.cat(can_reorder=True) is deprecated and will be removed in Triton 3.10, "
+                     "when concatenation will always be deterministic. Pass can_reorder=False (the "
+                     "default) to adopt the new behavior.");
+        return sem_cat(a, b, o.can_reorder);
+    }
+    /* 3.7: join adds a minor dimension; move it before the concat dim and merge */
+    if (a.kind != TL_K_TENSOR || b.kind != TL_K_TENSOR)
+        return tl__err("tl.cat expects two tensors");
+    int rank = tl_rank(a);
+    if (rank != tl_rank(b))
+        return tl__err("tensors must have the same rank, got %d and %d", rank, tl_rank(b));
+    bool ok;
+    int dim = wrap_axis(o.dim, rank, &ok);
+    if (!ok)
+        return tl__poison();
+    char sa[96], sb[96];
+    bool same = true;
+    for (int i = 0; i < rank; i++)
+        same &= (i == dim && !TV->can_reorder_deprecated) || tl_dim(a, i) == tl_dim(b, i);
+    if (!same) {
+        size_t la = 0, lb = 0;
+        la += (size_t)snprintf(sa + la, sizeof sa - la, "[");
+        lb += (size_t)snprintf(sb + lb, sizeof sb - lb, "[");
+        for (int i = 0; i < rank; i++) {
+            la += (size_t)snprintf(sa + la, sizeof sa - la, "%s%lld", i ? ", " : "", (long long)tl_dim(a, i));
+            lb += (size_t)snprintf(sb + lb, sizeof sb - lb, "%s%lld", i ? ", " : "", (long long)tl_dim(b, i));
+        }
+        snprintf(sa + la, sizeof sa - la, "]");
+        snprintf(sb + lb, sizeof sb - lb, "]");
+        if (TV->can_reorder_deprecated)
+            return tl__err("tl.cat requires tensors of the same shape, got %s and %s", sa, sb);
+        return tl__err("tensor dims must match except in the concat dimension %d, got %s and %s",
+                       dim, sa, sb);
+    }
+    tl_tensor c = sem_join(a, b);
+    int64_t order[CT_MAX_RANK + 1];
+    for (int i = 0, k = 0; i <= rank; i++)
+        order[i] = i == dim ? rank : k++;
+    c = sem_permute(c, rank + 1, order);
+    int64_t shape[CT_MAX_RANK];
+    for (int i = 0; i < rank; i++)
+        shape[i] = tl_dim(a, i) + (i == dim ? tl_dim(b, i) : 0);
+    return sem_reshape(c, rank, shape, false);
 }
 
 tl_tensor tl__gather(tl_tensor src, tl_tensor index, int axis, tl_src at)
@@ -708,13 +788,18 @@ tl_tensor tl__fma(tl_tensor x, tl_tensor y, tl_tensor z, tl_src at)
     ENTER(at);
     if (tl__any_poison(3, x, y, z))
         return tl__poison();
-    x = sem_to_tensor(x);
-    y = sem_to_tensor(y);
-    z = sem_to_tensor(z);
-    if (!sem_binary_checking(&x, &y, false, false, true, false) ||
-        !sem_binary_checking(&z, &x, false, false, true, false) ||
-        !sem_binary_checking(&z, &y, false, false, true, false))
-        return tl__poison();
+    if (TV->ternary_typing) {
+        if (!sem_ternary_checking(&x, &y, &z))
+            return tl__poison();
+    } else {
+        x = sem_to_tensor(x);
+        y = sem_to_tensor(y);
+        z = sem_to_tensor(z);
+        if (!sem_binary_checking(&x, &y, false, false, true, false) ||
+            !sem_binary_checking(&z, &x, false, false, true, false) ||
+            !sem_binary_checking(&z, &y, false, false, true, false))
+            return tl__poison();
+    }
     ct_value *ops[3] = {x.handle, y.handle, z.handle};
     return tl__tensor(b_op1(CT_OP_MATH_FMA, 3, ops, x.handle->type), x.type);
 }
@@ -724,14 +809,21 @@ tl_tensor tl__umulhi(tl_tensor x, tl_tensor y, tl_src at)
     ENTER(at);
     if (tl__any_poison(2, x, y))
         return tl__poison();
-    x = sem_to_tensor(x);
-    y = sem_to_tensor(y);
+    /* _check_dtype looks at the tensor arguments only, before the body runs */
     for (int k = 0; k < 2; k++) {
+        if ((k ? y : x).kind != TL_K_TENSOR)
+            continue;
         const tl_type *d = tl__scalar((k ? y : x).type);
         if (!(d->sc == TL_INT32 || d->sc == TL_INT64 || d->sc == TL_UINT32 || d->sc == TL_UINT64))
             return tl__err("Expected dtype ['int32', 'int64', 'uint32', 'uint64'] but got %s",
                            tl__scalar_name(d->sc));
     }
+    if (!TV->scalar_operands) { /* 3.9: unwrapped */
+        x = sem_to_tensor(x);
+        y = sem_to_tensor(y);
+    }
+    if (tl__any_poison(2, x, y))
+        return tl__poison();
     return sem_umulhi(x, y);
 }
 
@@ -740,11 +832,13 @@ tl_tensor tl__fdiv(tl_tensor x, tl_tensor y, tl_src at)
     ENTER(at);
     if (tl__any_poison(2, x, y))
         return tl__poison();
-    x = sem_to_tensor(x);
-    y = sem_to_tensor(y);
+    if (!TV->scalar_operands) {
+        x = sem_to_tensor(x);
+        y = sem_to_tensor(y);
+    }
     if (tl__any_poison(2, x, y))
         return tl__poison();
-    return sem_fdiv(x, y);
+    return sem_fdiv(x, y, false);
 }
 
 tl_tensor tl__div_rn(tl_tensor x, tl_tensor y, tl_src at)
@@ -752,13 +846,19 @@ tl_tensor tl__div_rn(tl_tensor x, tl_tensor y, tl_src at)
     ENTER(at);
     if (tl__any_poison(2, x, y))
         return tl__poison();
-    x = sem_to_tensor(x);
-    y = sem_to_tensor(y);
     for (int k = 0; k < 2; k++) {
+        if ((k ? y : x).kind != TL_K_TENSOR)
+            continue;
         const tl_type *d = tl__scalar((k ? y : x).type);
         if (d->sc != TL_FP32)
             return tl__err("Expected dtype ['fp32'] but got %s", tl__scalar_name(d->sc));
     }
+    if (!TV->scalar_operands) { /* 3.9: unwrapped */
+        x = sem_to_tensor(x);
+        y = sem_to_tensor(y);
+    }
+    if (tl__any_poison(2, x, y))
+        return tl__poison();
     if (!sem_binary_checking(&x, &y, false, false, true, false))
         return tl__poison();
     ct_value *ops[2] = {x.handle, y.handle};
@@ -898,7 +998,10 @@ tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at)
     const char *ip = o.input_precision;
     if (!ip)
         ip = (o.allow_tf32 != 0) ? "tf32" : "ieee";
+    /* out_dtype=float32 (3.8: None, the accumulator's element type, else float32) */
     const tl_type *out_dtype = o.out_dtype ? o.out_dtype : tl_float32;
+    if (!o.out_dtype && TV->dot_out_dtype_from_acc && o.acc.kind == TL_K_TENSOR)
+        out_dtype = tl__scalar(o.acc.type);
     if (a.kind != TL_K_TENSOR || b.kind != TL_K_TENSOR)
         return tl__err("tl.dot expects two tensors");
     int ra = tl_rank(a), rb = tl_rank(b);
@@ -943,19 +1046,37 @@ tl_tensor tl__dot(tl_tensor a, tl_tensor b, tl_dot_opts o, tl_src at)
     return res;
 }
 
+/* 3.9: core.make_block_ptr and core.advance raise NotImplementedError */
+static tl_tensor block_ptrs_removed(const char *what)
+{
+    return tl__err("Block pointers have been removed in favor of the tensor descriptor API "
+                   "(Triton %s refuses %s: use tl_make_tensor_descriptor)", TV->name, what);
+}
+
 tl_tensor tl__make_block_ptr(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides, tl_tuple_t offsets,
                              tl_shape_t block_shape, tl_ints_t order, tl_src at)
 {
     ENTER(at);
+    if (TV->block_ptrs == CT_BLOCK_PTR_REMOVED)
+        return block_ptrs_removed("tl.make_block_ptr");
     if (tl__is_poison(base))
         return base;
+    if (TV->block_ptr_deprecated)
+        tl__warn("tl.make_block_ptr is deprecated. Use TensorDescriptor or "
+                 "tl.make_tensor_descriptor instead.");
+    if (TV->block_ptrs == CT_BLOCK_PTR_AGGREGATE)
+        return agg_make_block_ptr(base, shape, strides, offsets, block_shape, order);
     return sem_make_block_ptr(base, shape, strides, offsets, block_shape, order);
 }
 
 tl_tensor tl__advance(tl_tensor base, tl_tuple_t offsets, tl_src at)
 {
     ENTER(at);
+    if (TV->block_ptrs == CT_BLOCK_PTR_REMOVED)
+        return block_ptrs_removed("tl.advance");
     if (tl__is_poison(base))
         return base;
+    if (TV->block_ptrs == CT_BLOCK_PTR_AGGREGATE)
+        return agg_advance(base, offsets);
     return sem_advance(base, offsets);
 }

@@ -325,9 +325,16 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
             int ncx, const tl_jit_cx *cx, tl__jit_body body, void *ud, tl_tensor *rets)
 {
     tl_builder *b = B;
-    for (int i = 0; i < nargs; i++)
+    for (int i = 0; i < nargs; i++) {
         if (tl__is_poison(args[i]))
             return -1;
+        if (args[i].kind == TL_K_AGG) {
+            tl__err("a block pointer cannot be passed to a @jit helper by ctriton under Triton %s "
+                    "(its aggregate is not flattened into call arguments): inline the helper",
+                    TV->name);
+            return -1;
+        }
+    }
     ct_strbuf name;
     ct_sb_init(&name);
     if (TV->mangle_in_order)

@@ -294,11 +294,12 @@ tl_tensor sem_sub(tl_tensor a, tl_tensor b, bool sanitize);
 tl_tensor sem_mul(tl_tensor a, tl_tensor b, bool sanitize);
 tl_tensor sem_truediv(tl_tensor a, tl_tensor b);
 tl_tensor sem_floordiv(tl_tensor a, tl_tensor b);
-tl_tensor sem_fdiv(tl_tensor a, tl_tensor b);
+tl_tensor sem_fdiv(tl_tensor a, tl_tensor b, bool ieee_rounding);
 tl_tensor sem_mod(tl_tensor a, tl_tensor b);
 tl_tensor sem_minimum(tl_tensor a, tl_tensor b, bool propagate_all);
 tl_tensor sem_maximum(tl_tensor a, tl_tensor b, bool propagate_all);
 tl_tensor sem_clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, bool propagate_all);
+bool sem_ternary_checking(tl_tensor *a, tl_tensor *b, tl_tensor *c);
 tl_tensor sem_and(tl_tensor a, tl_tensor b);
 tl_tensor sem_or(tl_tensor a, tl_tensor b);
 tl_tensor sem_xor(tl_tensor a, tl_tensor b);
@@ -325,6 +326,15 @@ tl_tensor sem_permute(tl_tensor x, int n, const int64_t *dims);
 tl_tensor sem_bitcast(tl_tensor x, const tl_type *dst);
 tl_tensor sem_cast(tl_tensor x, const tl_type *dst, const char *fp_downcast_rounding);
 bool sem_is_block_ptr(tl_tensor p);
+/* 3.8's core._block_ptr (block_ptr.c) */
+tl_tensor agg_make_block_ptr(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides,
+                             tl_tuple_t offsets, tl_shape_t block_shape, tl_ints_t order);
+bool agg_is_block_ptr(tl_tensor p);
+tl_tensor agg_advance(tl_tensor bp, tl_tuple_t offsets);
+tl_tensor agg_load(tl_tensor bp, tl_tensor mask, tl_tensor other, tl_ints_t boundary,
+                   const char *padding, const char *cache, const char *evict, bool is_volatile);
+void agg_store(tl_tensor bp, tl_tensor value, tl_tensor mask, tl_ints_t boundary,
+               const char *cache, const char *evict);
 tl_tensor sem_make_block_ptr(tl_tensor base, tl_tuple_t shape, tl_tuple_t strides,
                              tl_tuple_t offsets, tl_shape_t block_shape, tl_ints_t order);
 tl_tensor sem_advance(tl_tensor base, tl_tuple_t offsets);

@@ -149,9 +149,10 @@ static void uint_to_uniform_float_body(const tl_tensor *a, tl_tensor *r, void *u
         x = tl__cast(x, tl_int64, TL__OPTS(tl_cast_opts, .bitcast = true), CUR);
         scale = tl__to_tensor(tl__from_f64(1.0842020432385337e-19), CUR);
     }
-    /* x = tl.where(x < 0, -x - 1, x), evaluated left to right */
+    /* x = tl.where(x < 0, -x - 1, x) (3.8: ~x), evaluated left to right */
     tl_tensor neg = tl__binop(TL_LT, x, I(0), CUR);
-    tl_tensor flipped = tl__binop(TL_SUB, tl__neg(x, CUR), I(1), CUR);
+    tl_tensor flipped = TV->uniform_invert ? tl__invert(x, CUR)
+                                           : tl__binop(TL_SUB, tl__neg(x, CUR), I(1), CUR);
     x = tl__where(neg, flipped, x, CUR);
     r[0] = tl__binop(TL_MUL, x, scale, CUR);
 }

@@ -524,15 +524,25 @@ tl_tensor sem_floordiv(tl_tensor input, tl_tensor other)
     return tl__err("unexpected type %s (// needs integers)", TN(is, b1));
 }
 
-tl_tensor sem_fdiv(tl_tensor input, tl_tensor other)
+tl_tensor sem_fdiv(tl_tensor input, tl_tensor other, bool ieee_rounding)
 {
     char b1[64], b2[64];
-    if (!tl__is_floating(sca(input)) || !tl__is_floating(sca(other)))
-        return tl__err("both operands of fdiv must have floating scalar type, got %s and %s",
-                       TN(sca(input), b1), TN(sca(other), b2));
-    if (!sem_binary_checking(&input, &other, false, false, false, true))
-        return tl__poison();
-    return tl__tensor(binop_ir(CT_OP_ARITH_DIVF, input, other), ty(input));
+    if (TV->scalar_operands) {
+        /* 3.9: the operands are promoted as for `/` (numbers too), then checked */
+        if (!sem_binary_checking(&input, &other, false, false, true, true))
+            return tl__poison();
+        if (!tl__is_floating(sca(input)))
+            return tl__err("fdiv requires floating-point operands after type promotion");
+    } else {
+        if (!tl__is_floating(sca(input)) || !tl__is_floating(sca(other)))
+            return tl__err("both operands of fdiv must have floating scalar type, got %s and %s",
+                           TN(sca(input), b1), TN(sca(other), b2));
+        if (!sem_binary_checking(&input, &other, false, false, false, true))
+            return tl__poison();
+    }
+    /* ieee_rounding: tt.precise_divf from 3.8; ignored before */
+    ct_opcode code = ieee_rounding && TV->fdiv_ieee_precise ? CT_OP_TT_PRECISE_DIVF : CT_OP_ARITH_DIVF;
+    return tl__tensor(binop_ir(code, input, other), ty(input));
 }
 
 tl_tensor sem_mod(tl_tensor input, tl_tensor other)
@@ -585,11 +595,66 @@ tl_tensor sem_maximum(tl_tensor x, tl_tensor y, bool propagate_all)
     return minmax(x, y, propagate_all, true);
 }
 
+/* ternary_op_type_checking_impl (3.9): the tensors' common type and the
+ * scalars' common type are found apart, then joined; the numbers become
+ * constants of the final type only then, and everything is broadcast. */
+bool sem_ternary_checking(tl_tensor *a, tl_tensor *b, tl_tensor *c)
+{
+    tl_tensor *args[3] = {a, b, c};
+    const tl_type *tensor_dt = NULL, *scalar_dt = NULL;
+    bool ok = true;
+    for (int i = 0; i < 3; i++) {
+        if (args[i]->kind == TL_K_NONE || tl__is_poison(*args[i])) {
+            if (!tl__is_poison(*args[i]))
+                tl__err("invalid operand None");
+            return false;
+        }
+        if (tl__is_number(*args[i])) {
+            const tl_type *d = sem_to_tensor_type(*args[i]);
+            scalar_dt = scalar_dt ? sem_computation_type(scalar_dt, true, d, true, false, &ok) : d;
+        } else {
+            const tl_type *d = sca(*args[i]);
+            tensor_dt = tensor_dt ? sem_computation_type(tensor_dt, false, d, false, false, &ok) : d;
+        }
+        if (!ok)
+            return false;
+    }
+    const tl_type *dt = !tensor_dt ? scalar_dt : !scalar_dt ? tensor_dt
+                                        : sem_computation_type(tensor_dt, false, scalar_dt, true,
+                                                               false, &ok);
+    if (!ok)
+        return false;
+    for (int i = 0; i < 3; i++) {
+        /* _cast_to_computation_type */
+        tl_tensor v = *args[i];
+        if (tl__is_number(v)) {
+            if (num_as_double(v) < 0 && tl__is_unsigned(dt)) {
+                tl__err("Cannot perform a binary operation between an unsigned tensor and a "
+                        "negative scalar. Perform a explicit cast on one of them.");
+                return false;
+            }
+            v = sem_scalar_constant(v, dt);
+        } else {
+            v = sem_cast(v, dt, NULL);
+        }
+        if (tl__is_poison(v))
+            return false;
+        *args[i] = v;
+    }
+    return sem_broadcast_value(a, b) && sem_broadcast_value(a, c) && sem_broadcast_value(b, c);
+}
+
 tl_tensor sem_clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, bool propagate_all)
 {
-    if (!sem_binary_checking(&lo, &hi, false, false, true, false) ||
-        !sem_binary_checking(&x, &lo, false, false, true, false) ||
-        !sem_binary_checking(&x, &hi, false, false, true, false))
+    if (TV->ternary_typing) {
+        if (!sem_ternary_checking(&x, &lo, &hi))
+            return tl__poison();
+        if (tl__is_int(sca(x)))
+            /* 3.9: integer clamp is minimum(maximum(x, min), max) */
+            return sem_minimum(sem_maximum(x, lo, propagate_all), hi, propagate_all);
+    } else if (!sem_binary_checking(&lo, &hi, false, false, true, false) ||
+               !sem_binary_checking(&x, &lo, false, false, true, false) ||
+               !sem_binary_checking(&x, &hi, false, false, true, false))
         return tl__poison();
     if (!tl__is_floating(sca(x))) {
         char b1[64];
@@ -1070,6 +1135,13 @@ tl_tensor sem_cast(tl_tensor input, const tl_type *dst_ty, const char *rounding)
                        TN(ss, b1), TN(ds, b2));
     }
     const ct_type *dir = tl__ir_type(dst_ty);
+    /* 3.9: fp16 <-> bf16 stays one conversion (tt.fp_to_fp rtne), for a native one */
+    if (TV->fp16_bf16_direct && ((ss->sc == TL_BF16 && ds->sc == TL_FP16) ||
+                                 (ss->sc == TL_FP16 && ds->sc == TL_BF16))) {
+        ct_op *op = b_op(CT_OP_TT_FP_TO_FP, 1, &input.handle, 1, &dir);
+        b_attr(op, "rounding", ct_attr_enum(B->m, "rtne"));
+        return tl__tensor(&op->res[0], dst_ty);
+    }
     if (ss->kind == TL_TY_SCALAR && ds->kind == TL_TY_SCALAR &&
         (ss->sc == TL_FP8E4B15 || ds->sc == TL_FP8E4B15))
         return tl__err("casts to and from fp8e4b15 are not supported on this target");
@@ -2217,7 +2289,18 @@ int sem_inline_asm(const char *asm_, const char *constraints, tl_tuple_t args, i
     const tl_type *res[8];
     for (int i = 0; i < ndt; i++)
         res[i] = dts[i];
-    if (n) {
+    if (n && TV->inline_asm_broadcast_tensors) {
+        /* 3.9: semantic.broadcast_tensors over the arguments, the results shaped
+         * like the first */
+        tl_tensor *pv[8];
+        for (int i = 0; i < n; i++)
+            pv[i] = &d[i];
+        if (!broadcast_tensors(n, pv))
+            return -1;
+        if (is_block(d[0]))
+            for (int i = 0; i < ndt; i++)
+                res[i] = tl__with_elem(ty(d[0]), dts[i]);
+    } else if (n) {
         /* the broadcast shape over all the arguments */
         tl_tensor bc = d[0];
         for (int i = 0; i < n; i++) {

@@ -288,7 +288,8 @@ static const char *const max_names[] = {"input", "axis", "return_indices",
 static void max_body(const tl_tensor *a, tl_tensor *r, void *ud)
 {
     bool is_max = ud != NULL;
-    tl_tensor input = core_promote_bf16(a[0]);
+    /* 3.9: no _promote_bfloat16_to_float32 (the < 32-bit cast below still applies) */
+    tl_tensor input = TV->reduce_keeps_bf16 ? a[0] : core_promote_bf16(a[0]);
     bool axis_none = a[1].kind == TL_K_NONE;
     int axis = (int)a[1].i;
     bool return_indices = a[2].i != 0, left = a[3].i != 0, keep_dims = a[4].i != 0;
@@ -335,7 +336,7 @@ typedef struct sum_ud {
 
 static const char *const sum_names[] = {"input", "axis", "keep_dims", "dtype"};
 static const char *const cumsum_names[] = {"input", "axis", "reverse", "dtype"};
-static const char *const cumprod_names[] = {"input", "axis", "reverse"};
+static const char *const cumprod_names[] = {"input", "axis", "reverse", "dtype"};
 
 /* @jit def sum(input, axis=None, keep_dims=False, dtype=None) */
 static void sum_body(const tl_tensor *a, tl_tensor *r, void *ud)
@@ -354,8 +355,9 @@ static void sum_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static void scan_body(const tl_tensor *a, tl_tensor *r, void *ud)
 {
     const sum_ud *u = ud;
-    tl_tensor input = core_promote_bf16(a[0]);
-    if (!u->prod) {
+    tl_tensor input = TV->reduce_keeps_bf16 ? a[0] : core_promote_bf16(a[0]);
+    /* cumsum picks the sum dtype; cumprod too from 3.9 (its dtype parameter) */
+    if (!u->prod || TV->cumprod_dtype) {
         const tl_type *out = pick_sum_dtype(tl__scalar(input.type), u->dtype);
         if (out)
             input = sem_cast(input, out, NULL);
@@ -460,9 +462,11 @@ tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src
         break;
     }
     case TL_SCAN_CUMPROD: {
-        tl_tensor args[3] = {x, I(o.axis), F(o.reverse)};
+        tl_tensor args[4] = {x, I(o.axis), F(o.reverse), TL_NONE};
         sum_ud u = {NULL, true, true};
-        n = tl__jit(STD "cumprod", 3, cumprod_names, args, 0, NULL, scan_body, &u, out);
+        /* 3.9 adds the dtype parameter (None) */
+        n = tl__jit(STD "cumprod", TV->cumprod_dtype ? 4 : 3, cumprod_names, args, 0, NULL,
+                    scan_body, &u, out);
         break;
     }
     }
@@ -805,7 +809,10 @@ static void cas_body(const tl_tensor *a, tl_tensor *r, void *ud)
     tl_tensor is_right = indicator(n_dims, i);
     /* conditional swap */
     tl_tensor gt = tl__binop(TL_GT, x, y, CUR);
-    tl_tensor ne = tl__binop(TL_NE, gt, tl__binop(TL_XOR, flip, is_right, CUR), CUR);
+    tl_tensor fx = tl__binop(TL_XOR, flip, is_right, CUR);
+    if (TV->sort_flip_to_int1) /* 3.9: (flip ^ is_right).to(core.int1) */
+        fx = sem_cast(fx, tl_int1, NULL);
+    tl_tensor ne = tl__binop(TL_NE, gt, fx, CUR);
     r[0] = tl__where(ne, y, x, CUR);
 }
 
@@ -918,7 +925,8 @@ static void sort_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static void topk_body(const tl_tensor *a, tl_tensor *r, void *ud)
 {
     (void)ud;
-    if (call_sort_impl(a[0], a[1], a[2], F(true), r) != 1)
+    /* descending=True before 3.8; its parameter from 3.8 */
+    if (call_sort_impl(a[0], a[1], a[2], TV->topk_descending ? a[3] : F(true), r) != 1)
         r[0] = tl__poison();
 }
 
@@ -992,7 +1000,7 @@ static void flip_body(const tl_tensor *a, tl_tensor *r, void *ud)
 }
 
 static const char *const sort_names[] = {"x", "dim", "descending"};
-static const char *const topk_names[] = {"x", "k", "dim"};
+static const char *const topk_names[] = {"x", "k", "dim", "descending"};
 
 tl_tensor tl__sort_std(int what, tl_tensor x, int k, tl_sort_opts o, tl_src at)
 {
@@ -1012,10 +1020,12 @@ tl_tensor tl__sort_std(int what, tl_tensor x, int k, tl_sort_opts o, tl_src at)
     tl_tensor out[1];
     int n = -1;
     if (what == 1) {
-        if (o.descending >= 0)
-            return tl__err("tl_topk has no descending= option (it sorts in descending order)");
-        tl_tensor args[3] = {x, I(k), dim};
-        n = tl__jit(STD "topk", 3, topk_names, args, 0, NULL, topk_body, NULL, out);
+        if (o.descending >= 0 && !TV->topk_descending)
+            return tl__err("topk() got an unexpected keyword argument 'descending' (Triton %s; "
+                           "it sorts in descending order)", TV->name);
+        tl_tensor args[4] = {x, I(k), dim, F(o.descending != 0 /* -1: True */)};
+        n = tl__jit(STD "topk", TV->topk_descending ? 4 : 3, topk_names, args, 0, NULL, topk_body,
+                    NULL, out);
     } else {
         tl_tensor args[3] = {x, dim, desc};
         n = tl__jit(what == 0 ? STD "sort" : STD "bitonic_merge", 3, sort_names, args, 0, NULL,
@@ -1049,7 +1059,9 @@ static void softmax_body(const tl_tensor *a, tl_tensor *r, void *ud)
     (void)ud;
     tl_tensor x = a[0];
     int dim = a[1].kind == TL_K_NONE ? 0 : (int)a[1].i;
-    bool keep_dims = a[2].i != 0;
+    /* 3.9: keep_dims is ignored, the reductions always keep them */
+    bool keep_dims = TV->softmax_keeps_dims || a[2].i != 0;
+    bool ieee = a[3].i != 0;
     tl_tensor margs[5] = {x, I(dim), F(false), F(true), F(keep_dims)}, m[2];
     if (tl__jit(STD "max", 5, max_names, margs, 0, NULL, max_body, (void *)1, m) != 1) {
         r[0] = tl__poison();
@@ -1063,7 +1075,8 @@ static void softmax_body(const tl_tensor *a, tl_tensor *r, void *ud)
         r[0] = tl__poison();
         return;
     }
-    r[0] = tl__fdiv(num, den[0], CUR);
+    tl__at(CUR);
+    r[0] = sem_fdiv(num, den[0], ieee);
 }
 
 tl_tensor tl__softmax(tl_tensor x, tl_softmax_opts o, tl_src at)
@@ -1075,8 +1088,15 @@ tl_tensor tl__softmax(tl_tensor x, tl_softmax_opts o, tl_src at)
         return tl__poison();
     if (x.kind != TL_K_TENSOR)
         return tl__err("tl_softmax needs a tensor");
-    tl_tensor args[4] = {x, o.dim == TL_AXIS_NONE ? TL_NONE : I(o.dim), F(o.keep_dims),
-                         F(o.ieee_rounding)},
+    /* 3.9: keep_dims=None by default, and any other value is deprecated */
+    tl_tensor keep = F(o.keep_dims);
+    if (TV->softmax_keeps_dims) {
+        keep = o.keep_dims ? F(true) : TL_NONE;
+        if (o.keep_dims)
+            tl__warn("The keep_dims argument to tl.softmax is deprecated and ignored; softmax "
+                     "always preserves the input shape.");
+    }
+    tl_tensor args[4] = {x, o.dim == TL_AXIS_NONE ? TL_NONE : I(o.dim), keep, F(o.ieee_rounding)},
               out[1];
     return tl__jit(STD "softmax", 4, softmax_names, args, 0, NULL, softmax_body, NULL, out) == 1
                ? out[0]
