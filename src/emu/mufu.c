@@ -388,6 +388,8 @@ MUFU_AVX512 static void ex2_array_avx512(float *d, const float *a, int64_t n, bo
         d[i] = full ? emu_ex2_full(a[i]) : emu_mufu_ex2(a[i]);
 }
 
+MUFU_AVX512 static inline __m256 rcp8(__m256 y);
+
 /* emu_div_full on eight lanes */
 MUFU_AVX512 static void div_array_avx512(float *d, const float *a, const float *b, int64_t n)
 {
@@ -402,7 +404,25 @@ MUFU_AVX512 static void div_array_avx512(float *d, const float *a, const float *
         x = _mm256_mask_mul_ps(x, p0, x, _mm256_set1_ps(0.25f));
         y = _mm256_mask_mul_ps(y, np1, y, _mm256_set1_ps(0x1p24f));
         x = _mm256_mask_mul_ps(x, np1, x, _mm256_set1_ps(0x1p24f));
-        /* MUFU.RCP */
+        __m256 rc;
+        if (_mm256_cmp_ps_mask(y, _mm256_permutexvar_ps(_mm256_setzero_si256(), y), _CMP_EQ_OQ) == 0xff) {
+            /* one divisor for all eight lanes (a row's broadcast sum): one MUFU.RCP */
+            rc = _mm256_set1_ps(emu_mufu_rcp(_mm256_cvtss_f32(y)));
+        } else {
+            rc = rcp8(y);
+        }
+        __m256 q = _mm256_mul_ps(rc, x);
+        __mmask8 qnan = _mm256_cmp_ps_mask(q, q, _CMP_UNORD_Q);
+        _mm256_storeu_ps(d + i, _mm256_mask_mov_ps(q, qnan, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff))));
+    }
+    for (; i < n; i++)
+        d[i] = emu_div_full(a[i], b[i]);
+}
+
+/* MUFU.RCP of eight lanes */
+MUFU_AVX512 static inline __m256 rcp8(__m256 y)
+{
+    {
         __m512i u = _mm512_cvtepu32_epi64(_mm256_castps_si256(y));
         __m512i s = _mm512_and_si512(u, _mm512_set1_epi64(0x80000000));
         __m512i ua = _mm512_and_si512(u, _mm512_set1_epi64(0x7fffffff));
@@ -418,12 +438,8 @@ MUFU_AVX512 static void div_array_avx512(float *d, const float *a, const float *
         r = _mm512_mask_mov_epi64(r, zero, _mm512_or_si512(s, _mm512_set1_epi64(0x7f800000)));
         r = _mm512_mask_mov_epi64(r, inf, s);
         r = _mm512_mask_mov_epi64(r, nan, _mm512_set1_epi64(0x7fffffff));
-        __m256 q = _mm256_mul_ps(_mm256_castsi256_ps(_mm512_cvtepi64_epi32(r)), x);
-        __mmask8 qnan = _mm256_cmp_ps_mask(q, q, _CMP_UNORD_Q);
-        _mm256_storeu_ps(d + i, _mm256_mask_mov_ps(q, qnan, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff))));
+        return _mm256_castsi256_ps(_mm512_cvtepi64_epi32(r));
     }
-    for (; i < n; i++)
-        d[i] = emu_div_full(a[i], b[i]);
 }
 
 static int have_avx512(void)

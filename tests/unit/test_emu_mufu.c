@@ -157,12 +157,48 @@ static void t_div_full_scalings(void **state)
     assert_int_equal(fb(emu_div_full(bf(0x7f800000u), bf(0x7f800000u))), 0x7fffffffu);
 }
 
+/* the AVX-512 path of div.full's arrays gives the scalar function's bits: random bit patterns,
+ * a row divided by one broadcast value (the one-RCP path), specials, lengths with a tail */
+static void t_div_full_array(void **state)
+{
+    (void)state;
+    enum { N = 1 << 15 };
+    static float a[N], b[N], v[N], sc[N];
+    static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x00800000u,
+                                       0x7f7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7e800001u,
+                                       0x3f800000u, 0x00400000u};
+    uint64_t r = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < N; i++) {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        a[i] = bf((uint32_t)r);
+        b[i] = bf((uint32_t)(r >> 32));
+        if (i % 5 == 0)
+            b[i] = bf(special[(r >> 40) % (sizeof special / sizeof special[0])]);
+        if (i >= N / 2) /* rows of 64 sharing a divisor */
+            b[i] = b[i & ~63];
+    }
+    for (int off = 0; off < 3; off++) {
+        int n = N - off * 5;
+        emu_div_full_array(v, a, b, n, false);
+        emu_div_full_array(sc, a, b, n, true);
+        for (int i = 0; i < n; i++) {
+            if (fb(v[i]) != fb(sc[i]))
+                printf("  %08x / %08x: vector %08x, scalar %08x\n", fb(a[i]), fb(b[i]), fb(v[i]), fb(sc[i]));
+            assert_int_equal(fb(v[i]), fb(sc[i]));
+            assert_int_equal(fb(sc[i]), fb(emu_div_full(a[i], b[i])));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_tables_match_gpu_sums),
         cmocka_unit_test(t_specials),
         cmocka_unit_test(t_div_full_scalings),
+        cmocka_unit_test(t_div_full_array),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
