@@ -823,6 +823,19 @@ def check_ops_block_ptr(ctx):
     return [compare("c", c, ref, 1e-2, 1e-2)]
 
 
+def check_ops_block_ptr_desc(ctx):
+    m, n, k = ctx.problem["M"], ctx.problem["N"], ctx.problem["K"]
+    bm, bn = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"]
+    # descriptors made in the kernel live in global scratch, which Triton asks the allocator for
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
+    a = ctx.randn(m, k, dtype=torch.float16)
+    b = ctx.randn(k, n, dtype=torch.float16)
+    c = ctx.out(m, n, dtype=torch.float16)
+    ctx.launch((cdiv(m, bm), cdiv(n, bn)), ctx.dev(a), ctx.dev(b), c, m, n, k, k, 1, n, 1, n, 1)
+    ref = (a.double() @ b.double()).to(torch.float16)
+    return [compare("c", c, ref, 1e-2, 1e-2)]
+
+
 def check_ops_tensor_desc(ctx):
     m, n = ctx.problem["M"], ctx.problem["N"]
     bm, bn = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"]
@@ -1065,6 +1078,7 @@ CHECKS = {
     "ops_desc_atomic": check_ops_desc_atomic,
     "ops_sort": check_ops_sort,
     "ops_block_ptr": check_ops_block_ptr,
+    "ops_block_ptr_desc": check_ops_block_ptr_desc,
     "ops_tensor_desc": check_ops_tensor_desc,
     "ops_extras": check_ops_extras,
     "ops_inline_asm": check_ops_inline_asm,

@@ -211,6 +211,29 @@ TL_KERNEL(ops_block_ptr, (a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, st
     tl_store(c_block_ptr, tl_to(acc, tl_float16), .boundary_check = tl_ints(0, 1));
 }
 
+TL_KERNEL(ops_block_ptr_desc, (a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                               stride_cm, stride_cn), (int, BLOCK_M), (int, BLOCK_N), (int, BLOCK_K))
+{
+    /* ops_block_ptr with tensor descriptors, as Triton 3.9 asks in place of block pointers
+     * (out-of-bounds elements read as zero, like boundary_check with padding "zero") */
+    tl_tensor pid_m = tl_program_id(0);
+    tl_tensor pid_n = tl_program_id(1);
+    tl_tensor a_desc = tl_make_tensor_descriptor(a_ptr, tl_tuple(M, K), tl_tuple(stride_am, stride_ak),
+                                                 tl_shape(BLOCK_M, BLOCK_K));
+    tl_tensor b_desc = tl_make_tensor_descriptor(b_ptr, tl_tuple(K, N), tl_tuple(stride_bk, stride_bn),
+                                                 tl_shape(BLOCK_K, BLOCK_N));
+    tl_tensor acc = tl_zeros(tl_shape(BLOCK_M, BLOCK_N), tl_float32);
+    TL_FOR(k, tl_range(0, K, BLOCK_K), acc)
+    {
+        tl_tensor a = tl_desc_load(a_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), k));
+        tl_tensor b = tl_desc_load(b_desc, tl_tuple(k, tl_mul(pid_n, BLOCK_N)));
+        acc = tl_add(acc, tl_dot(a, b));
+    }
+    tl_tensor c_desc = tl_make_tensor_descriptor(c_ptr, tl_tuple(M, N), tl_tuple(stride_cm, stride_cn),
+                                                 tl_shape(BLOCK_M, BLOCK_N));
+    tl_desc_store(c_desc, tl_tuple(tl_mul(pid_m, BLOCK_M), tl_mul(pid_n, BLOCK_N)), tl_to(acc, tl_float16));
+}
+
 TL_KERNEL(ops_tensor_desc, (a_ptr, c_ptr, M, N, stride_am, stride_cm), (int, BLOCK_M), (int, BLOCK_N))
 {
     tl_tensor pid_m = tl_program_id(0);
@@ -493,6 +516,9 @@ TL_CONFIGS(ops_sort,
 TL_CONFIGS(ops_block_ptr,
     {.name = "64x64x32_tail", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 K=i32 stride_am=i32 stride_ak=1 stride_bk=i32 stride_bn=1 stride_cm=i32 stride_cn=1",
      .constexprs = "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32", .problem = "M=100 N=72 K=90"});
+TL_CONFIGS(ops_block_ptr_desc,
+    {.name = "64x64x32_tail", .signature = "a_ptr=*fp16:16 b_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 K=i32 stride_am=i32:16 stride_ak=1 stride_bk=i32:16 stride_bn=1 stride_cm=i32:16 stride_cn=1",
+     .constexprs = "BLOCK_M=64 BLOCK_N=64 BLOCK_K=32", .problem = "M=100 N=72 K=88"});
 TL_CONFIGS(ops_tensor_desc,
     {.name = "64x64_tail", .signature = "a_ptr=*fp16:16 c_ptr=*fp16:16 M=i32 N=i32 stride_am=i32:16 stride_cm=i32:16",
      .constexprs = "BLOCK_M=64 BLOCK_N=64", .problem = "M=100 N=80"});
