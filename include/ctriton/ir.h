@@ -37,6 +37,7 @@ typedef struct ct_value ct_value;
 typedef struct ct_op ct_op;
 typedef struct ct_block ct_block;
 typedef struct ct_region ct_region;
+struct ct_triton; /* a Triton release: ctriton/version.h */
 
 /* ------------------------------------------------------------------ */
 /* Op table                                                            */
@@ -162,6 +163,9 @@ bool ct_type_is_ptr(const ct_type *t);
 int ct_float_bits(ct_float_kind fk);
 /* Writes the MLIR spelling ("tensor<64x!tt.ptr<f32>>") into buf; returns its length. */
 size_t ct_type_str(const ct_type *t, char *buf, size_t cap);
+/* The same as a Triton release spells it (NULL: 3.6.0): from 3.8 a tensor
+ * descriptor is !tt.tensordesc<64x64xf16>, before !tt.tensordesc<tensor<64x64xf16>>. */
+size_t ct_type_str_for(const ct_type *t, const struct ct_triton *tv, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------ */
 /* Locations                                                           */
@@ -314,6 +318,7 @@ struct ct_module {
      * sets it to a release the text's spellings belong to (text_lo..text_hi). */
     const struct ct_triton *triton;
     const struct ct_triton *text_lo, *text_hi; /* parsed: the releases that spell it so */
+    const char *text_why;        /* parsed: the spelling that narrowed them ("... (line 5)") */
 };
 
 /* m->triton, or 3.6.0 */

@@ -76,6 +76,9 @@ typedef struct ct_triton {
     /* tl.cat(can_reorder=True) and tl.reshape(can_reorder=True) warn that they
      * are deprecated; cat without it needs equal shapes (3.9) */
     bool can_reorder_deprecated;
+    /* atomic_min of a float types its unsigned half's result as the value, not
+     * the pointer (3.8), so tl.where casts it (an arith.bitcast) */
+    bool atomic_min_typed;
     /* how tl.make_block_ptr, tl.advance and loads/stores through them lower */
     ct_block_ptrs block_ptrs;
     /* tl.make_block_ptr warns "tl.make_block_ptr is deprecated. ..." (3.7, 3.8) */
@@ -138,6 +141,10 @@ const ct_triton *ct_triton_baseline(void);
 const char *ct_triton_supported(char *buf, size_t cap);
 /* <0, 0, >0 as a is older than, the same as, newer than b. */
 int ct_triton_cmp(const ct_triton *a, const ct_triton *b);
+
+/* Whether a release's dialect has the op (tt.make_tensor_ptr and tt.advance
+ * until 3.7, ttg.barrier from 3.7; every other op of ctriton's table in all). */
+bool ct_triton_has_op(const ct_triton *t, int opcode);
 
 /* The target of a build: `requested` if not NULL, else the default (the
  * environment, then the detected release, as above).  NULL, with an error in

@@ -1143,6 +1143,13 @@ static void check_rule(verifier *v, const ct_op *op)
     case CT_OP_GPU_BARRIER:
         arity(v, op, 0, 0, 0);
         return;
+    case CT_OP_TTG_BARRIER: {
+        arity(v, op, 0, 0, 0);
+        const ct_attr *a = ct_op_attr(op, "addrSpace");
+        if (!a || a->kind != CT_ATTR_ENUM)
+            err(v, op, "needs its address spaces (addrSpace: all, local, global_read, ...)");
+        return;
+    }
     default:
         /* tt.gather, tt.histogram, tt.print, tt.make_tensor_ptr, tt.advance:
          * only the generic checks. */

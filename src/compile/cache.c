@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "compile_internal.h"
 
+#include "ctriton/text.h"
 #include "ctriton/version.h"
 
 #include <dirent.h>
@@ -578,6 +579,30 @@ static ct_status lower_batch(build *bs, int n, ct_diags *diags)
     }
     if (!target)
         return CT_OK;
+    /* TTIR that spells another release than the target is refused here with
+     * what gives it away (Triton would refuse it with less to go on, or could
+     * read it otherwise); text ctriton cannot parse goes to Triton as it is */
+    const ct_triton *tv = ct_triton_find(target);
+    for (int i = 0; i < n; i++) {
+        if (!bs[i].todo)
+            continue;
+        ct_diags pd;
+        ct_diags_init(&pd);
+        ct_module *m = ct_parse_module(bs[i].ttir, strlen(bs[i].ttir), "<ttir>", &pd);
+        if (m && m->text_lo && (ct_triton_cmp(tv, m->text_lo) < 0 || ct_triton_cmp(tv, m->text_hi) > 0)) {
+            bs[i].st = ct_fail(CT_ERR_INVALID,
+                               "the TTIR is written for Triton %s%s%s (it spells %s), but the "
+                               "target is Triton %s: print the module for the target (ctriton "
+                               "builds each release's text) or target %s",
+                               m->text_lo->name, m->text_lo == m->text_hi ? "" : " to ",
+                               m->text_lo == m->text_hi ? "" : m->text_hi->name,
+                               m->text_why ? m->text_why : "its ops", target, m->text_lo->name);
+            ct_diag_add(diags, CT_ERROR, NULL, 0, 0, "%s", ct_errmsg());
+            bs[i].todo = false;
+        }
+        ct_module_destroy(m);
+        ct_diags_free(&pd);
+    }
     char python[4096], script[4096];
     ct_lower_python(python, sizeof python);
     if (!ct_lower_script(script, sizeof script))

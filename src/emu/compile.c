@@ -803,7 +803,9 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     case CT_OP_TT_PRINT:
         return emu_cc_print(C, op);
     case CT_OP_GPU_BARRIER:
-        /* a program is one CPU thread running whole-tensor ops: always in step */
+    case CT_OP_TTG_BARRIER:
+        /* a program is one CPU thread running whole-tensor ops: always in step, and its
+         * memory operations are done in order (every address space is synchronized) */
         return true;
     case CT_OP_UB_POISON: {
         int d = emu_cc_new_val(C, op, op->res[0].type);

@@ -6,6 +6,7 @@
  * structurally and works across modules.
  */
 #include "ctriton/ir.h"
+#include "ctriton/version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -327,6 +328,7 @@ static const char *float_name(ct_float_kind fk)
 typedef struct sbuf {
     char *p;
     size_t cap, len;
+    bool bare_desc; /* Triton 3.8's !tt.tensordesc<64x64xf16> (version.h: tensordesc_bare) */
 } sbuf;
 
 /* Appends s; what does not fit before the NUL is counted but not written. */
@@ -393,7 +395,16 @@ static void put_type(sbuf *b, const ct_type *t)
         break;
     case CT_TY_TENSORDESC:
         put(b, "!tt.tensordesc<");
-        put_type(b, t->elem);
+        if (b->bare_desc && t->elem->kind == CT_TY_TENSOR) {
+            /* the block's shape and element type, without `tensor<...>` */
+            for (int i = 0; i < t->elem->rank; i++) {
+                put_int(b, (long long)t->elem->shape[i]);
+                put(b, "x");
+            }
+            put_type(b, t->elem->elem);
+        } else {
+            put_type(b, t->elem);
+        }
         put(b, ">");
         break;
     case CT_TY_FUNC:
@@ -421,7 +432,12 @@ static void put_type(sbuf *b, const ct_type *t)
 
 size_t ct_type_str(const ct_type *t, char *buf, size_t cap)
 {
-    sbuf b = {buf, cap, 0};
+    return ct_type_str_for(t, NULL, buf, cap);
+}
+
+size_t ct_type_str_for(const ct_type *t, const struct ct_triton *tv, char *buf, size_t cap)
+{
+    sbuf b = {buf, cap, 0, tv && tv->tensordesc_bare};
     put_type(&b, t);
     if (cap)
         buf[b.len < cap ? b.len : cap - 1] = 0;

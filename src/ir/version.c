@@ -26,58 +26,51 @@
 #include "ctriton/ir.h"
 #include "util/util.h"
 
-/* Each row repeats the previous one's facts and changes what the release
- * changed; the comment says where in Triton's sources. */
-static const ct_triton rows[] = {
-    {
-        .name = "3.6.0", .major = 3, .minor = 6, .patch = 0,
-        .block_ptrs = CT_BLOCK_PTR_OPS,
-    },
-#define T37                                                                                       \
-    .major = 3, .minor = 7, .block_ptrs = CT_BLOCK_PTR_OPS,                                       \
-    .mangle_in_order = true,     /* code_generator.mangle_fn */                                   \
-    .constexpr_returns = true,   /* code_generator.handle_returns */                              \
-    .fp8_scalar_via_f32 = true,  /* semantic.scalar_constant */                                   \
-    .cat_by_join = true,         /* core.cat */                                                   \
+/* Each release's facts are the previous release's plus what it changed
+ * (a later designated initializer overrides an earlier one); the comment
+ * says where in Triton's sources. */
+#define CHANGES_3_7                                                                               \
+    .block_ptrs = CT_BLOCK_PTR_OPS,                                                               \
+    .mangle_in_order = true,      /* code_generator.mangle_fn */                                  \
+    .constexpr_returns = true,    /* code_generator.handle_returns */                             \
+    .fp8_scalar_via_f32 = true,   /* semantic.scalar_constant */                                  \
+    .cat_by_join = true,          /* core.cat */                                                  \
     .block_ptr_deprecated = true, /* core.make_block_ptr */                                       \
-    .barrier_ttg = true          /* semantic.debug_barrier: builder.create_barrier */
-    {.name = "3.7.0", .patch = 0, T37},
-    {.name = "3.7.1", .patch = 1, T37},
-    {
-        .name = "3.8.0", .major = 3, .minor = 8, .patch = 0,
-        .mangle_in_order = true, .constexpr_returns = true, .fp8_scalar_via_f32 = true,
-        .cat_by_join = true, .block_ptr_deprecated = true, .barrier_ttg = true,
-        .block_ptrs = CT_BLOCK_PTR_AGGREGATE, /* core._block_ptr */
-        .neg_float_negf = true,               /* semantic.minus */
-        .fdiv_ieee_precise = true,            /* semantic.fdiv */
-        .dot_out_dtype_from_acc = true,       /* core.dot, semantic.dot */
-        .uniform_invert = true,               /* random.uint_to_uniform_float */
-        .tensordesc_bare = true,              /* TritonTypes.td TT_TensorDescType */
-        .topk_descending = true,              /* standard.topk */
-    },
-    {
-        .name = "3.9.0", .major = 3, .minor = 9, .patch = 0,
-        .mangle_in_order = true, .constexpr_returns = true, .fp8_scalar_via_f32 = true,
-        .cat_by_join = true, .barrier_ttg = true, .neg_float_negf = true,
-        .fdiv_ieee_precise = true, .dot_out_dtype_from_acc = true, .uniform_invert = true,
-        .tensordesc_bare = true,
-        .block_ptrs = CT_BLOCK_PTR_REMOVED,   /* core.make_block_ptr raises */
-        .while_cond_to_int1 = true,           /* code_generator.visit_While */
-        .scalar_operands = true,              /* core.tensor.__lt__ ..., math.* */
-        .promote_ignores_scalar = true,       /* semantic.computation_type_impl */
-        .fp16_bf16_direct = true,             /* semantic.cast */
-        .ternary_typing = true,               /* semantic.ternary_op_type_checking_impl */
-        .reduce_keeps_bf16 = true,            /* standard.max, min, cumsum, cumprod */
-        .cumprod_dtype = true,                /* standard.cumprod */
-        .sort_flip_to_int1 = true,            /* standard._compare_and_swap */
-        .softmax_keeps_dims = true,           /* standard.softmax */
-        .can_reorder_deprecated = true,       /* core.cat, core.reshape */
-        .inline_asm_broadcast_tensors = true, /* core.inline_asm_elementwise */
-        .topk_descending = true,
-        .cache_policy_attr = true,            /* TritonAttrDefs.td TT_CachePolicyAttr */
-    },
+    .barrier_ttg = true           /* semantic.debug_barrier: builder.create_barrier */
+#define CHANGES_3_8                                                                               \
+    CHANGES_3_7,                                                                                  \
+    .block_ptrs = CT_BLOCK_PTR_AGGREGATE, /* core._block_ptr */                                   \
+    .neg_float_negf = true,               /* semantic.minus */                                    \
+    .fdiv_ieee_precise = true,            /* semantic.fdiv */                                     \
+    .dot_out_dtype_from_acc = true,       /* core.dot, semantic.dot */                            \
+    .uniform_invert = true,               /* random.uint_to_uniform_float */                      \
+    .topk_descending = true,              /* standard.topk */                                     \
+    .atomic_min_typed = true,             /* semantic.atomic_min */                               \
+    .tensordesc_bare = true               /* TritonTypes.td TT_TensorDescType */
+#define CHANGES_3_9                                                                               \
+    CHANGES_3_8,                                                                                  \
+    .block_ptrs = CT_BLOCK_PTR_REMOVED,   /* core.make_block_ptr raises */                        \
+    .block_ptr_deprecated = false,                                                                \
+    .while_cond_to_int1 = true,           /* code_generator.visit_While */                        \
+    .scalar_operands = true,              /* core.tensor.__lt__ ..., math.* */                    \
+    .promote_ignores_scalar = true,       /* semantic.computation_type_impl */                    \
+    .fp16_bf16_direct = true,             /* semantic.cast */                                     \
+    .ternary_typing = true,               /* semantic.ternary_op_type_checking_impl */            \
+    .reduce_keeps_bf16 = true,            /* standard.max, min, cumsum, cumprod */                \
+    .cumprod_dtype = true,                /* standard.cumprod */                                  \
+    .sort_flip_to_int1 = true,            /* standard._compare_and_swap */                        \
+    .softmax_keeps_dims = true,           /* standard.softmax */                                  \
+    .can_reorder_deprecated = true,       /* core.cat, core.reshape */                            \
+    .inline_asm_broadcast_tensors = true, /* core.inline_asm_elementwise */                       \
+    .cache_policy_attr = true             /* TritonAttrDefs.td TT_CachePolicyAttr */
+
+static const ct_triton rows[] = {
+    {.name = "3.6.0", .major = 3, .minor = 6, .patch = 0, .block_ptrs = CT_BLOCK_PTR_OPS},
+    {.name = "3.7.0", .major = 3, .minor = 7, .patch = 0, CHANGES_3_7},
+    {.name = "3.7.1", .major = 3, .minor = 7, .patch = 1, CHANGES_3_7},
+    {.name = "3.8.0", .major = 3, .minor = 8, .patch = 0, CHANGES_3_8},
+    {.name = "3.9.0", .major = 3, .minor = 9, .patch = 0, CHANGES_3_9},
 };
-#undef T37
 
 enum { NROWS = sizeof rows / sizeof rows[0] };
 
@@ -237,6 +230,19 @@ const ct_triton *ct_triton_resolve(const char *requested, ct_diags *d)
                     "--triton X.Y.Z, $CTRITON_TRITON_VERSION or tl_options.triton)",
                     name, from, ct_triton_supported(list, sizeof list));
     return t;
+}
+
+bool ct_triton_has_op(const ct_triton *t, int opcode)
+{
+    switch (opcode) {
+    case CT_OP_TT_MAKE_TENSOR_PTR:
+    case CT_OP_TT_ADVANCE:
+        return t->block_ptrs == CT_BLOCK_PTR_OPS;
+    case CT_OP_TTG_BARRIER:
+        return t->barrier_ttg;
+    default:
+        return true;
+    }
 }
 
 const ct_triton *ct_module_triton(const ct_module *m)

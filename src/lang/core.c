@@ -911,7 +911,12 @@ void tl__debug_barrier(tl_src at)
     if (!tl__active())
         return;
     tl__at(at);
-    b_op(CT_OP_GPU_BARRIER, 0, NULL, 0, NULL);
+    if (TV->barrier_ttg) { /* 3.7: builder.create_barrier makes ttg.barrier all */
+        ct_op *op = b_op(CT_OP_TTG_BARRIER, 0, NULL, 0, NULL);
+        b_attr(op, "addrSpace", ct_attr_enum(B->m, "all"));
+    } else {
+        b_op(CT_OP_GPU_BARRIER, 0, NULL, 0, NULL);
+    }
 }
 
 void tl__static_assert(bool cond, const char *msg, const char *text, tl_src at)

@@ -1563,10 +1563,11 @@ tl_tensor sem_atomic(tl_atomic_op op, tl_tensor ptr, tl_tensor val, tl_tensor ma
         tl_tensor pos = sem_not(neg);
         tl_tensor pos_ret = rmw(mx ? "max" : "min", i_ptr, i_val, sem_and(mask, pos), sw, cw,
                                 ty(i_val));
-        /* Triton 3.6 types atomic_min's second result as the pointer (a slip in
-         * semantic.py); the IR is the same but where() then skips its cast */
+        /* Triton 3.6 and 3.7 type atomic_min's second result as the pointer (a slip
+         * in semantic.py, fixed in 3.8); the IR is the same but where() then skips
+         * its cast */
         tl_tensor neg_ret = rmw(mx ? "umin" : "umax", ui_ptr, ui_val, sem_and(mask, neg), sw,
-                                cw, mx ? ty(ui_val) : ty(ui_ptr));
+                                cw, mx || TV->atomic_min_typed ? ty(ui_val) : ty(ui_ptr));
         tl_tensor ret = sem_where(pos, pos_ret, neg_ret);
         return sem_bitcast(ret, st);
     }

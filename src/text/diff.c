@@ -293,7 +293,12 @@ bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char 
     const ct_op **ma, **mb;
     int nma, nmb;
     char *ta = ct_print_module_lines(a, CT_PRINT_NUMBERED, &ma, &nma);
+    /* both in one release's spellings (a's): TTIR of two releases compares by
+     * what it says, not by how each release spells it */
+    const struct ct_triton *bt = b->triton;
+    b->triton = a->triton;
     char *tb = ct_print_module_lines(b, CT_PRINT_NUMBERED, &mb, &nmb);
+    b->triton = bt;
     out->equal = !strcmp(ta, tb);
     if (out->equal) {
         out->text = strdup("");

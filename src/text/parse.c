@@ -22,6 +22,7 @@
  * #blocked and friends) are refused.
  */
 #include "ctriton/text.h"
+#include "ctriton/version.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -219,6 +220,11 @@ typedef struct parser {
 
     const ct_type *i1, *i32, *i64, *f64, *index;
     const char *last_file; /* the file of the last file:line:col location */
+
+    /* The Triton releases the spellings read so far belong to (bit i: row i of
+     * version.c), and the spelling that last narrowed them, for messages. */
+    unsigned releases;
+    char why[160];
 } parser;
 
 /* ------------------------------------------------------------------ */
@@ -697,9 +703,88 @@ static const ct_type *builtin_type(parser *P, span id)
 /* tensor-type ::= 'tensor' '<' (dim 'x')* element-type '>'
  * (after 'tensor').  The dimensions are read character by character since
  * `16x4xf32` is one identifier-like run. */
-static const ct_type *parse_tensor_body(parser *P)
+/* ---- which Triton releases the text is written for ------------------------
+ *
+ * A spelling that only some releases use narrows P->releases (ctriton/version.h
+ * facts); a text mixing two releases' spellings is refused, never misread. */
+
+static bool wraps_desc(const ct_triton *t)
 {
-    expect(P, '<', "after 'tensor'");
+    return !t->tensordesc_bare;
+}
+
+static bool bare_desc(const ct_triton *t)
+{
+    return t->tensordesc_bare;
+}
+
+static bool inline_hints(const ct_triton *t)
+{
+    return !t->cache_policy_attr;
+}
+
+static bool hint_attr(const ct_triton *t)
+{
+    return t->cache_policy_attr;
+}
+
+static void release_range(unsigned mask, char *buf, size_t cap)
+{
+    int lo = -1, hi = -1;
+    for (int i = 0; i < ct_triton_count(); i++)
+        if (mask & (1u << i)) {
+            if (lo < 0)
+                lo = i;
+            hi = i;
+        }
+    if (lo < 0)
+        snprintf(buf, cap, "no release");
+    else if (lo == hi)
+        snprintf(buf, cap, "Triton %s", ct_triton_at(lo)->name);
+    else
+        snprintf(buf, cap, "Triton %s to %s", ct_triton_at(lo)->name, ct_triton_at(hi)->name);
+}
+
+static void narrow_releases(parser *P, const char *at, const char *what, unsigned mask)
+{
+    if ((P->releases & mask) == P->releases)
+        return;
+    int line, col;
+    where(P, at, &line, &col);
+    char mine[64], before[64];
+    release_range(mask, mine, sizeof mine);
+    if (!(P->releases & mask)) {
+        release_range(P->releases, before, sizeof before);
+        fail_at(P, at, "%s is %s's spelling, but %s is %s's: the text mixes two Triton "
+                "releases", what, mine, P->why, before);
+    }
+    P->releases &= mask;
+    snprintf(P->why, sizeof P->why, "%s (line %d)", what, line);
+}
+
+static void note_release(parser *P, const char *at, const char *what,
+                         bool (*spells)(const ct_triton *))
+{
+    unsigned mask = 0;
+    for (int i = 0; i < ct_triton_count(); i++)
+        if (spells(ct_triton_at(i)))
+            mask |= 1u << i;
+    narrow_releases(P, at, what, mask);
+}
+
+/* An op that only some releases' dialects have (ct_triton_has_op). */
+static void note_op_release(parser *P, const char *at, ct_opcode code)
+{
+    unsigned mask = 0;
+    for (int i = 0; i < ct_triton_count(); i++)
+        if (ct_triton_has_op(ct_triton_at(i), code))
+            mask |= 1u << i;
+    narrow_releases(P, at, ct_op_info_of(code)->name, mask);
+}
+
+/* (int 'x')* element-type: a tensor type's shape and element (between its < >) */
+static const ct_type *parse_shaped(parser *P)
+{
     int64_t shape[MAX_RANK];
     int rank = 0;
     int64_t numel = 1;
@@ -731,8 +816,15 @@ static const ct_type *parse_tensor_body(parser *P)
         fail(P, "invalid tensor element type");
     if (accept(P, ','))
         fail(P, "tensor encodings (TTGIR layouts) are not supported");
-    expect(P, '>', "to close the tensor type");
     return ct_type_tensor(P->m, elem, rank, shape);
+}
+
+static const ct_type *parse_tensor_body(parser *P)
+{
+    expect(P, '<', "after 'tensor'");
+    const ct_type *t = parse_shaped(P);
+    expect(P, '>', "to close the tensor type");
+    return t;
 }
 
 /* ptr-body ::= '<' type (',' int)? '>'   (the part after !tt.ptr) */
@@ -749,12 +841,22 @@ static const ct_type *parse_ptr_body(parser *P)
     return ct_type_ptr(P->m, pointee, as);
 }
 
-/* desc-body ::= '<' tensor-type '>'   (the part after !tt.tensordesc) */
+/* desc-body ::= '<' tensor-type '>'       (Triton 3.6, 3.7)
+ *             | '<' (int 'x')* type '>'   (Triton 3.8 on: the block's shape and element)
+ * (the part after !tt.tensordesc) */
 static const ct_type *parse_desc_body(parser *P)
 {
     expect(P, '<', "in a tensor descriptor type");
     const char *at = P->p;
-    const ct_type *block = parse_type(P);
+    const ct_type *block;
+    span id = peek_id(P);
+    if (span_is(id, "tensor")) {
+        note_release(P, at, "!tt.tensordesc<tensor<...>>", wraps_desc);
+        block = parse_type(P);
+    } else {
+        note_release(P, at, "!tt.tensordesc<SHAPExTYPE>", bare_desc);
+        block = parse_shaped(P);
+    }
     if (block->kind != CT_TY_TENSOR)
         fail_at(P, at, "a tensor descriptor holds a tensor type");
     expect(P, '>', "to close the tensor descriptor type");
@@ -2348,13 +2450,79 @@ static ct_op *parse_addptr(parser *P)
 static void parse_cache_evict(parser *P, ct_op *op)
 {
     for (;;) {
-        if (accept_kw(P, "cacheModifier"))
+        skip_ws(P);
+        const char *at = P->p;
+        if (accept_kw(P, "cacheModifier")) {
+            note_release(P, at, "cacheModifier = ...", inline_hints);
             keyword_enum(P, op, "cache");
-        else if (accept_kw(P, "evictionPolicy"))
+        } else if (accept_kw(P, "evictionPolicy")) {
+            note_release(P, at, "evictionPolicy = ...", inline_hints);
             keyword_enum(P, op, "evict");
-        else
+        } else {
             return;
+        }
     }
+}
+
+/* Triton 3.9's {cachePolicy = #tt.cache_policy<cache_modifier = W, eviction_policy = W>}
+ * (an attribute of load, store and descriptor_load; struct(params), in any
+ * order, both required) is the same hints as 3.6's keywords: the op keeps them
+ * as its cache and evict attributes, defaults dropped, as the keywords are. */
+static void read_cache_policy(parser *P, ct_op *op, const char *at)
+{
+    const ct_attr *a = ct_op_attr(op, "cachePolicy");
+    if (!a)
+        return;
+    if (op->code != CT_OP_TT_LOAD && op->code != CT_OP_TT_STORE &&
+        op->code != CT_OP_TT_DESCRIPTOR_LOAD)
+        fail_at(P, at, "'%s' has no cachePolicy", opname(op->code));
+    note_release(P, at, "{cachePolicy = #tt.cache_policy<...>}", hint_attr);
+    const char *pre = "#tt.cache_policy<";
+    if (a->kind != CT_ATTR_OPAQUE || strncmp(a->s, pre, strlen(pre)))
+        fail_at(P, at, "cachePolicy must be a #tt.cache_policy<cache_modifier = ..., "
+                "eviction_policy = ...>");
+    if (ct_op_attr(op, "cache") || ct_op_attr(op, "evict"))
+        fail_at(P, at, "cachePolicy and cacheModifier/evictionPolicy given together");
+    static const struct {
+        const char *param, *attr, *dflt;
+    } params[] = {{"cache_modifier", "cache", "none"}, {"eviction_policy", "evict", "evict_normal"}};
+    const char *c = a->s + strlen(pre);
+    bool seen[2] = {false, false};
+    for (int k = 0; k < 2; k++) {
+        while (*c == ' ')
+            c++;
+        int which = -1;
+        for (int i = 0; i < 2; i++)
+            if (!strncmp(c, params[i].param, strlen(params[i].param)))
+                which = i;
+        if (which < 0 || seen[which])
+            fail_at(P, at, "#tt.cache_policy needs cache_modifier and eviction_policy, once each");
+        seen[which] = true;
+        c += strlen(params[which].param);
+        while (*c == ' ')
+            c++;
+        if (*c++ != '=')
+            fail_at(P, at, "expected '=' in #tt.cache_policy");
+        while (*c == ' ')
+            c++;
+        size_t n = 0;
+        while (c[n] && (isalnum((unsigned char)c[n]) || c[n] == '_'))
+            n++;
+        if (!ct_enum_value(op->code, params[which].attr, c, n, NULL))
+            fail_at(P, at, "'%.*s' is not a valid %s of '%s'", (int)n, c, params[which].param,
+                    opname(op->code));
+        if (n != strlen(params[which].dflt) || strncmp(c, params[which].dflt, n))
+            ct_op_set_attr(P->m, op, params[which].attr, ct_attr_enum(P->m, dup_span(P, (span){c, n})));
+        c += n;
+        while (*c == ' ')
+            c++;
+        if (*c != (k ? '>' : ','))
+            fail_at(P, at, "malformed #tt.cache_policy<...>");
+        c++;
+    }
+    if (*c)
+        fail_at(P, at, "malformed #tt.cache_policy<...>");
+    ct_op_remove_attr(op, "cachePolicy");
 }
 
 /* tt.load %ptr (',' %mask)? (',' %other)? oilist attr-dict ':' ptr-type
@@ -2766,6 +2934,37 @@ static ct_op *parse_bare(parser *P, ct_opcode code)
 {
     attrs a = parse_opt_attrs(P);
     ct_op *op = new_op(P, code, 0, NULL, 0, NULL, 0);
+    apply_attrs(P, op, a);
+    return op;
+}
+
+/* ttg.barrier $addrSpace attr-dict: the words of TTG_AddrSpace joined by `|` */
+static ct_op *parse_ttg_barrier(parser *P)
+{
+    static const char *const words[] = {"none",        "local",       "global_read", "global_write",
+                                        "tensor_read", "tensor_write", "all",        NULL};
+    char buf[128];
+    size_t n = 0;
+    do {
+        const char *at = P->p;
+        span id = parse_id(P, "an address space of ttg.barrier (all, local, global_read, ...)");
+        bool known = false;
+        for (int i = 0; words[i] && !known; i++)
+            known = span_is(id, words[i]);
+        if (!known)
+            fail_at(P, at, "unknown address space '%.*s' of ttg.barrier (none, local, "
+                    "global_read, global_write, tensor_read, tensor_write, all)", (int)id.n, id.s);
+        if (n + id.n + 2 > sizeof buf)
+            fail_at(P, at, "too many address spaces in ttg.barrier");
+        if (n)
+            buf[n++] = '|';
+        memcpy(buf + n, id.s, id.n);
+        n += id.n;
+        buf[n] = 0;
+    } while (accept(P, '|'));
+    attrs a = parse_opt_attrs(P);
+    ct_op *op = new_op(P, CT_OP_TTG_BARRIER, 0, NULL, 0, NULL, 0);
+    ct_op_set_attr(P->m, op, "addrSpace", ct_attr_enum(P->m, buf));
     apply_attrs(P, op, a);
     return op;
 }
@@ -3516,6 +3715,7 @@ static void check_op(parser *P, ct_op *op, const char *at)
         lo = hi = 1;
         break;
     case CT_OP_GPU_BARRIER:
+    case CT_OP_TTG_BARRIER:
         lo = hi = 0;
         break;
     default:
@@ -3731,6 +3931,8 @@ static ct_op *parse_custom(parser *P, ct_opcode code, const char *at)
         return parse_assume(P);
     case CT_OP_GPU_BARRIER:
         return parse_bare(P, code);
+    case CT_OP_TTG_BARRIER:
+        return parse_ttg_barrier(P);
     default:
         fail_at(P, at, "'%s' has no custom form; write it in the generic form", opname(code));
     }
@@ -3792,6 +3994,8 @@ static void parse_op(parser *P, ct_block *blk)
         fail_at(P, at, "'%s' has %d result%s but %d %s named", opname(op->code), op->nres,
                 op->nres == 1 ? "" : "s", total, total == 1 ? "is" : "are");
     check_op(P, op, oat);
+    note_op_release(P, oat, op->code);
+    read_cache_policy(P, op, oat);
     if (ct_block_terminator(blk))
         fail_at(P, oat, "an operation after the terminator of its block");
     if (op->nsucc) {
@@ -3864,6 +4068,25 @@ static void parser_free(parser *P)
     free(P->branches.items);
 }
 
+/* The module's release: the default target when the text can be written for
+ * it, else the oldest release it can be written for; and the range. */
+static void set_releases(parser *P)
+{
+    ct_module *m = P->m;
+    for (int i = 0; i < ct_triton_count(); i++)
+        if (P->releases & (1u << i)) {
+            if (!m->text_lo)
+                m->text_lo = ct_triton_at(i);
+            m->text_hi = ct_triton_at(i);
+        }
+    const ct_triton *d = ct_triton_resolve(NULL, NULL);
+    m->triton = d && ct_triton_cmp(d, m->text_lo) >= 0 && ct_triton_cmp(d, m->text_hi) <= 0
+                    ? d
+                    : m->text_lo;
+    if (P->why[0])
+        m->text_why = ct_arena_strdup(m->arena, P->why);
+}
+
 ct_module *ct_parse_module(const char *text, size_t len, const char *filename, ct_diags *diags)
 {
     parser *P = calloc(1, sizeof *P);
@@ -3881,6 +4104,7 @@ ct_module *ct_parse_module(const char *text, size_t len, const char *filename, c
     P->aliases.size = sizeof(alias);
     P->branches.size = sizeof(branch);
     P->m = ct_module_new();
+    P->releases = (1u << ct_triton_count()) - 1;
     ct_module *volatile m = P->m;
     if (setjmp(P->fail)) {
         parser_free(P);
@@ -3901,6 +4125,7 @@ ct_module *ct_parse_module(const char *text, size_t len, const char *filename, c
     if (memchr(P->src, 0, (size_t)(P->end - P->src)))
         fail_at(P, memchr(P->src, 0, (size_t)(P->end - P->src)), "NUL character in the text");
     parse_file(P);
+    set_releases(P);
     parser_free(P);
     free(P);
     return m;

@@ -23,6 +23,7 @@
  * printf.  Printing a module therefore writes the `id` of its values.
  */
 #include "ctriton/text.h"
+#include "ctriton/version.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -535,6 +536,7 @@ typedef struct aliases {
 } aliases;
 
 typedef struct printer {
+    const ct_triton *tv;       /* the release whose spellings are written (the module's) */
     ct_strbuf out;
     namer nm;
     unsigned flags;
@@ -599,14 +601,14 @@ static void put_type(printer *p, const ct_type *t)
         tp = ct_pm_get(&p->tstr, t);
         if (!tp) {
             char buf[256];
-            size_t n = ct_type_str(t, buf, sizeof buf);
+            size_t n = ct_type_str_for(t, p->tv, buf, sizeof buf);
             if (n < sizeof buf) {
                 tp = piece_new(p->nm.arena, buf, n);
             } else {
                 char *c = malloc(n + 1);
                 if (!c)
                     return;
-                ct_type_str(t, c, n + 1);
+                ct_type_str_for(t, p->tv, c, n + 1);
                 tp = piece_new(p->nm.arena, c, n);
                 free(c);
             }
@@ -630,10 +632,10 @@ static void printer_free(printer *p)
 static void put_stripped_type(printer *p, const ct_type *t)
 {
     if (t->kind == CT_TY_PTR || t->kind == CT_TY_TENSORDESC) {
-        size_t n = ct_type_str(t, NULL, 0);
+        size_t n = ct_type_str_for(t, p->tv, NULL, 0);
         char *buf = malloc(n + 1);
         if (buf) {
-            ct_type_str(t, buf, n + 1);
+            ct_type_str_for(t, p->tv, buf, n + 1);
             const char *lt = strchr(buf, '<');
             P(p, lt ? lt : buf);
             free(buf);
@@ -1471,6 +1473,35 @@ static void put_cache_evict(printer *p, const char *cache, const char *evict)
     }
 }
 
+/* The cache hints of load, store and descriptor_load, then the other
+ * attributes (`elided` names the hints and what the op's form spells):
+ * `cacheModifier = cg evictionPolicy = evict_last {...}` before Triton 3.9,
+ * one attribute from 3.9, first of the dictionary as MLIR sorts it:
+ * {cachePolicy = #tt.cache_policy<cache_modifier = cg, eviction_policy = evict_normal>, ...} */
+static void put_hints_and_attrs(printer *p, const ct_op *op, const char *const *elided)
+{
+    const char *cache = attr_word(op, "cache", NULL);
+    const char *evict = attr_word(op, "evict", NULL);
+    if (!p->tv->cache_policy_attr || (!cache && !evict)) {
+        put_cache_evict(p, cache, evict);
+        put_op_attrs(p, op, elided);
+        return;
+    }
+    Pf(p, " {cachePolicy = #tt.cache_policy<cache_modifier = %s, eviction_policy = %s>",
+       cache ? cache : "none", evict ? evict : "evict_normal");
+    ct_strbuf rest;
+    ct_sb_init(&rest);
+    ct_strbuf saved = p->out;
+    p->out = rest;
+    put_op_attrs(p, op, elided);
+    rest = p->out;
+    p->out = saved;
+    if (rest.len) /* " {a = 1, b}": its entries follow ours */
+        Pf(p, ", %.*s", (int)(rest.len - 3), rest.s + 2);
+    ct_sb_free(&rest);
+    P(p, "}");
+}
+
 static void print_custom(printer *p, const ct_op *op)
 {
     const ct_op_info *info = ct_op_info_of(op->code);
@@ -1657,10 +1688,7 @@ static void print_custom(printer *p, const ct_op *op)
         put_op_name(p, info);
         P(p, " ");
         put_values(p, op->opnds, op->nopnds);
-        const char *cache = attr_word(op, "cache", NULL);
-        const char *evict = attr_word(op, "evict", NULL);
-        put_cache_evict(p, cache, evict);
-        put_op_attrs(p, op, el);
+        put_hints_and_attrs(p, op, el);
         P(p, " : ");
         put_type(p, op->opnds[0]->type);
         break;
@@ -1840,12 +1868,10 @@ static void print_custom(printer *p, const ct_op *op)
         if (store) {
             P(p, ", ");
             put_value(p, op->opnds[op->nopnds - 1]);
+            put_op_attrs(p, op, el);
         } else {
-            const char *cache = attr_word(op, "cache", NULL);
-            const char *evict = attr_word(op, "evict", NULL);
-            put_cache_evict(p, cache, evict);
+            put_hints_and_attrs(p, op, el);
         }
-        put_op_attrs(p, op, el);
         P(p, " : ");
         put_type(p, op->opnds[0]->type);
         if (store) {
@@ -2045,6 +2071,15 @@ static void print_custom(printer *p, const ct_op *op)
         put_op_name(p, info);
         put_op_attrs(p, op, NULL);
         break;
+    case CT_OP_TTG_BARRIER: {
+        /* $addrSpace attr-dict */
+        static const char *const el[] = {"addrSpace", NULL};
+        put_op_name(p, info);
+        P(p, " ");
+        P(p, attr_word(op, "addrSpace", "all"));
+        put_op_attrs(p, op, el);
+        break;
+    }
     default:
         print_generic(p, op);
         break;
@@ -2113,6 +2148,7 @@ static void put_alias_defs(printer *p, locent **v, int n, bool deferred)
 static char *print_module(const ct_module *m, unsigned flags, printer *p)
 {
     p->flags = flags;
+    p->tv = ct_module_triton(m);
     ct_sb_init(&p->out);
     namer_init(&p->nm);
     p->nm.numbered = (flags & CT_PRINT_NUMBERED) != 0;
@@ -2191,7 +2227,8 @@ char *ct_print_module_lines(const ct_module *m, unsigned flags, const ct_op ***l
 
 char *ct_print_op(const ct_op *op, unsigned flags)
 {
-    printer p = {.flags = flags};
+    /* an op alone: the baseline's spellings (ct_print_module writes the module's) */
+    printer p = {.flags = flags, .tv = ct_triton_baseline()};
     ct_sb_init(&p.out);
     namer_init(&p.nm);
     p.nm.numbered = (flags & CT_PRINT_NUMBERED) != 0;

@@ -12,7 +12,9 @@
  *    bit for bit (docs/emulator.md).
  * 3. Python's raw TTIR (tests/golden/<kernel>/<config>/py.source) and its
  *    TTIR after Triton's ttir passes (py.ttir) run on the emulator must give
- *    the C kernel's outputs bit for bit (needs the TTIR parser in the build).
+ *    the C kernel's outputs bit for bit (needs the TTIR parser in the build);
+ *    so must the raw TTIR other Triton releases write (py-X.Y.Z.source, kept by
+ *    `make fidelity` for the newest), against the C kernel built for that release.
  * Each part skips with a message until its files (or the parser) exist.
  */
 #include <dirent.h>
@@ -20,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "ctriton/text.h"
+#include "ctriton/version.h"
 #include "emu_test.h"
 #include "ref/ref.h"
 #include "util/util.h"
@@ -482,17 +485,40 @@ static void t_python_ttir_vs_c(void **s)
             const tl_config *cfg = &ks[i].configs[ci];
             const char *kname = ks[i].def->name;
             const ct_kernel_ref *ref = ct_ref_find(kname);
-            /* the raw frontend output, and the same after Triton's ttir passes */
-            for (int which = 0; which < 2 && ref; which++) {
-                char path[4096];
+            /* the raw frontend output, the same after Triton's ttir passes, and the raw
+             * output of each other release */
+            for (int which = 0; which < 2 + ct_triton_count() && ref; which++) {
+                char path[4096], file[64];
+                const char *release = NULL;
+                if (which < 2) {
+                    snprintf(file, sizeof file, "%s", which ? "py.ttir" : "py.source");
+                } else {
+                    release = ct_triton_at(which - 2)->name;
+                    snprintf(file, sizeof file, "py-%s.source", release);
+                }
                 snprintf(path, sizeof path, "%s/tests/golden/%s/%s/%s", src_dir(), kname,
-                         cfg->name, which ? "py.ttir" : "py.source");
+                         cfg->name, file);
                 if (!exists(path))
                     continue;
                 ct_diags d;
                 ct_diags_init(&d);
                 ct_module *py = ct_parse_file(path, &d);
-                ct_module *cm = tl_build_config(ks[i].def, cfg, &d);
+                tl_options o;
+                tl_options_default(&o);
+                if (cfg->num_warps)
+                    o.num_warps = cfg->num_warps;
+                if (cfg->num_stages)
+                    o.num_stages = cfg->num_stages;
+                o.triton = release;
+                ct_module *cm = tl_build(ks[i].def, cfg->signature, cfg->constexprs, &o, &d);
+                const ct_triton *rt = release ? ct_triton_find(release) : NULL;
+                if (py && rt && (ct_triton_cmp(rt, py->text_lo) < 0 ||
+                                 ct_triton_cmp(rt, py->text_hi) > 0)) {
+                    printf("  %s: read as Triton %s to %s's text, not %s's\n", path,
+                           py->text_lo->name, py->text_hi->name, release);
+                    ct_module_destroy(py);
+                    py = NULL;
+                }
                 if (!py)
                     ct_diags_print(&d, stdout, false);
                 ct_diags_free(&d);
@@ -506,8 +532,9 @@ static void t_python_ttir_vs_c(void **s)
                     if (c.args[j].kind == CT_REF_BUF && c.args[j].access != CT_EMU_IN)
                         ok &= !memcmp(o1[j], o2[j],
                                       (size_t)c.args[j].n * ct_emu_dtype_size(c.args[j].dtype));
-                printf("  %s/%s: Python's %s %s the C kernel's outputs\n", kname, cfg->name,
-                       which ? "TTIR after the ttir passes" : "raw TTIR",
+                printf("  %s/%s: Python's %s%s%s %s the C kernel's outputs\n", kname, cfg->name,
+                       which == 1 ? "TTIR after the ttir passes" : "raw TTIR",
+                       release ? " of Triton " : "", release ? release : "",
                        ok ? "gives" : "does NOT give");
                 fails += !ok;
                 ran++;

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "ctriton/text.h"
+#include "ctriton/version.h"
 #include "util/util.h"
 
 static inline const char *src_dir(void)
@@ -44,7 +45,10 @@ static inline char **text_files(int *n)
     int cap = 64, k = 0;
     char **v = malloc(sizeof(char *) * (size_t)cap);
     char base[4096];
+    /* and py-X.Y.Z.source: the raw TTIR another Triton release writes (the newest
+     * one's, kept by make fidelity), in that release's spellings */
     static const char *const golden_names[] = {"py.source", "py.ttir", "c.source"};
+    enum { NG = sizeof golden_names / sizeof golden_names[0] };
     /* tests/golden/<kernel>/<config>/ */
     snprintf(base, sizeof base, "%s/tests/golden", src_dir());
     DIR *d = opendir(base);
@@ -59,10 +63,13 @@ static inline char **text_files(int *n)
         while (dk && (c = readdir(dk))) {
             if (c->d_name[0] == '.')
                 continue;
-            for (int g = 0; g < 3; g++) {
-                char rel[8192], full[16384];
-                snprintf(rel, sizeof rel, "tests/golden/%s/%s/%s", e->d_name, c->d_name,
-                         golden_names[g]);
+            for (int g = 0; g < NG + ct_triton_count(); g++) {
+                char rel[8192], full[16384], name[64];
+                if (g < NG)
+                    snprintf(name, sizeof name, "%s", golden_names[g]);
+                else
+                    snprintf(name, sizeof name, "py-%s.source", ct_triton_at(g - NG)->name);
+                snprintf(rel, sizeof rel, "tests/golden/%s/%s/%s", e->d_name, c->d_name, name);
                 snprintf(full, sizeof full, "%s/%s", src_dir(), rel);
                 if (!file_exists(full))
                     continue;
