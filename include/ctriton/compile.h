@@ -3,8 +3,9 @@
  * content-addressed cache in front of it, and AOT generation.
  *
  * Lowering runs scripts/lower.py as a subprocess with $CTRITON_PYTHON
- * (default ~/.cache/ctriton/venv/bin/python, then python3): Triton 3.6's
- * stages ttir (the make_ttir passes, since ctriton's TTIR is raw), ttgir,
+ * (default ~/.cache/ctriton/venv/bin/python, then python3): the target Triton
+ * release's (ctriton/version.h) stages ttir (the make_ttir passes, since
+ * ctriton's TTIR is raw), ttgir,
  * llir, ptx and cubin, for a target such as sm_90, with no GPU needed.
  *
  * The cache lives in $CTRITON_CACHE_DIR, else $XDG_CACHE_HOME/ctriton, else

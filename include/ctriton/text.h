@@ -2,8 +2,10 @@
  * ctriton/text.h - the textual form of Triton IR: printer, parser,
  * normalizer and differ.
  *
- * The printer writes the MLIR text Triton 3.6 prints (and its parser reads):
- * the same op syntax, value naming, float literals and block annotations.
+ * The printer writes the MLIR text Triton prints (and its parser reads): the
+ * same op syntax, value naming, float literals and block annotations, in the
+ * spellings of the module's Triton release (ct_module.triton; the few that
+ * differ between releases are listed in ctriton/version.h).
  * The parser reads that text back, raw frontend output (`.source`) and the
  * output of the ttir passes alike.  The normalizer rewrites a module into a
  * canonical form (calls inlined, dead code and locations dropped) so that two
@@ -43,8 +45,12 @@ char *ct_print_op(const ct_op *op, unsigned flags);
  * NULL after adding at least one error to `diags`, located at
  * `filename`:line:col of the text (`filename` may be NULL: "<input>").
  * Never crashes, aborts or leaks on malformed text.  Reads what Triton 3.6
- * prints for TTIR: custom and generic op forms, #loc aliases, name, callsite
- * and fused locations.  TTGIR (encodings, ttg ops) is refused with an error. */
+ * to 3.9 print for TTIR: custom and generic op forms, #loc aliases, name,
+ * callsite and fused locations, each release's spellings; the module records
+ * the releases the text can be (text_lo..text_hi, text_why the spelling that
+ * says so) and its `triton` is the default target if among them, else the
+ * oldest; a text mixing two releases' spellings is refused.  TTGIR
+ * (encodings, ttg ops but ttg.barrier) is refused with an error. */
 ct_module *ct_parse_module(const char *text, size_t len, const char *filename, ct_diags *diags);
 
 /* Reads and parses a file; NULL with an error in diags if it cannot be read. */

@@ -211,8 +211,8 @@ tl_tensor tl__binop(tl_binop op, tl_tensor a, tl_tensor b, tl_src at)
         return sem_shl(a, b);
     case TL_SHR:
         if (!at_)
-            return tl__err("`number >> tensor` is miscompiled by Triton 3.6 (it computes `not "
-                           "tensor`); convert the number with tl_to_tensor first");
+            return tl__err("`number >> tensor` is miscompiled by Triton %s (it computes `not "
+                           "tensor`); convert the number with tl_to_tensor first", TV->name);
         check_bit_width(a, b);
         return tl__is_signed(tl__scalar(a.type)) ? sem_ashr(a, b) : sem_lshr(a, b);
     default:
