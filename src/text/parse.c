@@ -27,9 +27,28 @@
 #include "parse_internal.h"
 
 #include <stdlib.h>
+
+#include "ctriton/check.h"
+
 /* ------------------------------------------------------------------ */
 /* Module                                                              */
 /* ------------------------------------------------------------------ */
+
+/* resources ::= '{-#' ... '#-}' : MLIR's dialect resources (a reproducer's pass
+ * pipeline, blobs) after the module.  They carry no IR: skipped, not kept. */
+static void skip_resources(parser *P)
+{
+    const char *at = P->p;
+    P->p += 2;
+    if (P->p >= P->end || *P->p != '#')
+        fail_at(P, at, "expected '{-#' to open the dialect resources");
+    for (const char *c = P->p; c + 1 < P->end; c++)
+        if (c[0] == '#' && c[1] == '-' && c + 2 < P->end && c[2] == '}') {
+            P->p = c + 3;
+            return;
+        }
+    fail_at(P, at, "dialect resources ({-# ... #-}) not closed");
+}
 
 /* file ::= alias-def* ('module' ('attributes' dict)? '{' op* '}' loc? | op*) alias-def* */
 static void parse_file(parser *P)
@@ -63,7 +82,7 @@ static void parse_file(parser *P)
     while (peek(P) == '#')
         parse_alias_def(P);
     if (peek(P) == '{' && peek2(P) == '-')
-        fail(P, "dialect resources ({-# ... #-}) are not supported");
+        skip_resources(P);
     if (peek(P) != -1) {
         char b[64];
         fail(P, "unexpected %s after the module", found(P, b, sizeof b));
@@ -71,8 +90,26 @@ static void parse_file(parser *P)
     check_aliases(P);
 }
 
+void record_position(parser *P, const ct_op *op, const char *at)
+{
+    if (!ct_loc_innermost(op->loc, NULL, 0))
+        ct_pm_put(&P->positions, op, (void *)at);
+}
+
+/* the verifier's place for an op without a file location: where the text had it */
+static bool find_position(const void *ud, const ct_op *op, int *line, int *col)
+{
+    const parser *P = ud;
+    const char *at = ct_pm_get(&P->positions, op);
+    if (!at)
+        return false;
+    where(P, at, line, col);
+    return true;
+}
+
 static void parser_free(parser *P)
 {
+    ct_pm_free(&P->positions);
     smap_free(&P->vnames);
     smap_free(&P->anames);
     smap_free(&P->opnames);
@@ -120,8 +157,15 @@ ct_module *ct_parse_module(const char *text, size_t len, const char *filename, c
     if (memchr(P->src, 0, (size_t)(P->end - P->src)))
         fail_at(P, memchr(P->src, 0, (size_t)(P->end - P->src)), "NUL character in the text");
     parse_file(P);
+    /* the gate: nothing parsed reaches another layer unverified */
+    ct_op_where w = {P->file, find_position, P};
+    bool ok = ct_verify_module_at(P->m, diags, &w);
     parser_free(P);
     free(P);
+    if (!ok) {
+        ct_module_destroy(m);
+        return NULL;
+    }
     return m;
 }
 

@@ -6,10 +6,10 @@
  *   parse_type.c   types (the place for a Triton version's own type spellings)
  *   parse_loc.c    locations and #loc aliases
  *   parse_attr.c   attributes
- *   parse_op.c     values, blocks and regions, the generic op form, functions, ops
- *   parse_forms.c  the custom forms of the ops
- *   parse_check.c  structure checks of a parsed op
+ *   parse_op.c     values, blocks and regions, the generic op form, ops
  *   parse.c        the module and the entry points
+ * The ops' own forms are read by format.c (the forms of ops.def) and forms.c
+ * (the custom ones), shared with the printer (format_internal.h).
  * The functions shared between them carry the prefix ct_tp_ in the library
  * (the #defines below), so that it exports no generic names; the small
  * lexing helpers are inline here.
@@ -28,9 +28,11 @@
 #include "text_internal.h"
 #include "util/util.h"
 
-#define MAX_DEPTH 200
+/* nesting of productions (two per region: the op and its region), a clear limit
+ * instead of a stack overflow on hostile input */
+#define MAX_DEPTH 1024
 #define MAX_NUMEL (INT64_C(1) << 31) /* Triton caps tensors at 2^20 elements */
-#define MAX_RANK 32
+#define MAX_RANK CT_MAX_RANK
 
 /* A span of the input text: names are not copied while parsing. */
 typedef struct span {
@@ -112,6 +114,8 @@ typedef struct parser {
     smap anames;   /* alias name -> index in `aliases` */
     vec aliases;   /* alias */
 
+    ct_ptrmap positions; /* op -> where it was written, for ops without a file location */
+
     const ct_type *i1, *i32, *i64, *f64, *index;
     const char *last_file; /* the file of the last file:line:col location */
 } parser;
@@ -151,6 +155,9 @@ void expect(parser *P, char c, const char *context);
 void expect_arrow(parser *P, const char *context);
 #define expect_kw ct_tp_expect_kw
 void expect_kw(parser *P, const char *w, const char *context);
+/* the line and column of a place in the text */
+#define where ct_tp_where
+void where(const parser *P, const char *at, int *line, int *col);
 #define fail_at ct_tp_fail_at
 void fail_at(parser *P, const char *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
@@ -206,15 +213,9 @@ int parse_dict_entries(parser *P, ct_named_attr **out);
 /* parse_op.c */
 #define apply_attrs ct_tp_apply_attrs
 void apply_attrs(parser *P, ct_op *op, attrs a);
-#define bool_like ct_tp_bool_like
-const ct_type *bool_like(parser *P, const ct_type *t);
-#define enum_word ct_tp_enum_word
-const ct_attr *enum_word(parser *P, ct_opcode code, const char *attr);
 #define functional_operands ct_tp_functional_operands
 ct_value **functional_operands(parser *P, const uref *u, int n, int *nres,
                                       const ct_type ***rt);
-#define keyword_enum ct_tp_keyword_enum
-void keyword_enum(parser *P, ct_op *op, const char *attr);
 #define new_op ct_tp_new_op
 ct_op *new_op(parser *P, ct_opcode code, int nopnds, ct_value **opnds, int nres,
                      const ct_type *const *rt, int nregions);
@@ -222,8 +223,8 @@ ct_op *new_op(parser *P, ct_opcode code, int nopnds, ct_value **opnds, int nres,
 const char *opname(ct_opcode code);
 #define parse_bracket_list ct_tp_parse_bracket_list
 int parse_bracket_list(parser *P, uref **out);
-#define parse_func ct_tp_parse_func
-ct_op *parse_func(parser *P);
+#define record_position ct_tp_record_position
+void record_position(parser *P, const ct_op *op, const char *at);
 #define parse_op ct_tp_parse_op
 void parse_op(parser *P, ct_block *blk);
 #define parse_opt_attrs ct_tp_parse_opt_attrs
@@ -240,8 +241,6 @@ int parse_successor(parser *P, ct_block **out, ct_value ***vals);
 uref parse_uref(parser *P);
 #define parse_uref_list ct_tp_parse_uref_list
 int parse_uref_list(parser *P, uref **out);
-#define pointee_of ct_tp_pointee_of
-const ct_type *pointee_of(parser *P, const ct_type *t, const char *at, ct_opcode code);
 #define resolve ct_tp_resolve
 ct_value *resolve(parser *P, uref u, const ct_type *t);
 #define resolve_all ct_tp_resolve_all
@@ -253,13 +252,7 @@ const ct_type *type_colon(parser *P, const char *what);
 #define want_count ct_tp_want_count
 void want_count(parser *P, const uref *u, int n, int lo, int hi, ct_opcode code);
 
-/* parse_forms.c */
-#define parse_custom ct_tp_parse_custom
-ct_op *parse_custom(parser *P, ct_opcode code, const char *at);
 
-/* parse_check.c */
-#define check_op ct_tp_check_op
-void check_op(parser *P, ct_op *op, const char *at);
 
 #define fail(P, ...) fail_at((P), (P)->p, __VA_ARGS__)
 
@@ -291,7 +284,7 @@ static inline bool span_eq(span a, span b)
 static inline void enter(parser *P)
 {
     if (++P->depth > MAX_DEPTH)
-        fail(P, "nesting deeper than %d levels", MAX_DEPTH);
+        fail(P, "nesting deeper than %d levels (ctriton's limit)", MAX_DEPTH);
 }
 
 static inline void leave(parser *P)

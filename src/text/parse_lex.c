@@ -98,7 +98,7 @@ static void *vec_push(vec *v)
 /* Errors                                                              */
 /* ------------------------------------------------------------------ */
 
-static void where(const parser *P, const char *at, int *line, int *col)
+void where(const parser *P, const char *at, int *line, int *col)
 {
     int ln = 1;
     const char *bol = P->src;

@@ -2,7 +2,7 @@
  * parse_op.c - values and their scopes, blocks and regions, the generic op
  * form, functions, and the op production that dispatches to the forms.
  */
-#include "parse_internal.h"
+#include "format_internal.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -192,44 +192,6 @@ const ct_type *type_colon(parser *P, const char *what)
 {
     expect(P, ':', what);
     return parse_type(P);
-}
-
-/* i1 with the shape of t */
-const ct_type *bool_like(parser *P, const ct_type *t)
-{
-    return ct_type_with_elem(P->m, t, P->i1);
-}
-
-/* What a pointer (or tensor of pointers, or block pointer) points at. */
-const ct_type *pointee_of(parser *P, const ct_type *t, const char *at, ct_opcode code)
-{
-    if (t->kind == CT_TY_TENSOR && t->elem->kind == CT_TY_PTR)
-        return ct_type_tensor(P->m, t->elem->elem, t->rank, t->shape);
-    if (t->kind == CT_TY_PTR)
-        return t->elem;
-    char b[256];
-    ct_type_str(t, b, sizeof b);
-    fail_at(P, at, "'%s' needs a pointer type, not %s", opname(code), b);
-}
-
-/* ENUM attribute from a keyword, checked against the op's enum table. */
-const ct_attr *enum_word(parser *P, ct_opcode code, const char *attr)
-{
-    skip_ws(P);
-    const char *at = P->p;
-    span w = parse_id(P, attr);
-    if (ct_enum_cases(code, attr, NULL, NULL) && !ct_enum_value(code, attr, w.s, w.n, NULL))
-        fail_at(P, at, "'%.*s' is not a valid %s of '%s'", (int)w.n, w.s, attr, opname(code));
-    return ct_attr_enum(P->m, dup_span(P, w));
-}
-
-/* `keyword '=' WORD` as used by the oilists of load/store. */
-void keyword_enum(parser *P, ct_op *op, const char *attr)
-{
-    expect(P, '=', "after the keyword");
-    if (ct_op_attr(op, attr))
-        fail(P, "'%s' given twice", attr);
-    ct_op_set_attr(P->m, op, attr, enum_word(P, op->code, attr));
 }
 
 /* results ::= type | '(' types ')'   (for functional types: -> T or -> (T, U)) */
@@ -447,63 +409,53 @@ int parse_successor(parser *P, ct_block **out, ct_value ***vals)
  * prints as Triton prints its custom form. */
 static void canonicalize_generic_attrs(parser *P, ct_op *op, const char *at)
 {
-    for (int i = 0; i < op->nattrs; i++) {
-        const ct_named_attr *na = &op->attrs[i];
-        if (na->attr->kind != CT_ATTR_INT || !ct_enum_cases(op->code, na->name, NULL, NULL))
-            continue;
-        const char *w = ct_enum_word(op->code, na->name, na->attr->i);
-        if (!w)
-            fail_at(P, at, "%" PRId64 " is not a valid %s of '%s'", na->attr->i, na->name,
-                    opname(op->code));
-        ct_op_set_attr(P->m, op, na->name, ct_attr_enum(P->m, w));
-    }
-    static const struct {
-        ct_opcode op;
-        const char *name, *word;
-    } defaults[] = {
-        {CT_OP_TT_LOAD, "cache", "none"},       {CT_OP_TT_LOAD, "evict", "evict_normal"},
-        {CT_OP_TT_STORE, "cache", "none"},      {CT_OP_TT_STORE, "evict", "evict_normal"},
-        {CT_OP_TT_DESCRIPTOR_LOAD, "cache", "none"},
-        {CT_OP_TT_DESCRIPTOR_LOAD, "evict", "evict_normal"},
-    };
-    for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; i++) {
-        const ct_attr *a;
-        if (defaults[i].op == op->code && (a = ct_op_attr(op, defaults[i].name)) &&
-            a->kind == CT_ATTR_ENUM && !strcmp(a->s, defaults[i].word))
-            ct_op_remove_attr(op, defaults[i].name);
-    }
-    const ct_attr *a;
-    if ((op->code == CT_OP_TT_LOAD || op->code == CT_OP_TT_STORE) &&
-        (a = ct_op_attr(op, "boundaryCheck")) && a->kind == CT_ATTR_DENSE_ARRAY && a->n == 0)
-        ct_op_remove_attr(op, "boundaryCheck");
-    if (op->code == CT_OP_TT_LOAD && (a = ct_op_attr(op, "isVolatile")) &&
-        a->kind == CT_ATTR_BOOL && !a->i)
-        ct_op_remove_attr(op, "isVolatile");
-    if (op->code == CT_OP_TT_DOT && (a = ct_op_attr(op, "maxNumImpreciseAcc")) &&
-        a->kind == CT_ATTR_INT && a->i == 0)
-        ct_op_remove_attr(op, "maxNumImpreciseAcc");
-    if (op->code == CT_OP_TT_RESHAPE) {
-        static const char *const flags[] = {"allow_reorder", "efficient_layout"};
-        for (int i = 0; i < 2; i++) {
-            if ((a = ct_op_attr(op, flags[i])) && a->kind == CT_ATTR_BOOL) {
-                if (a->i)
-                    ct_op_set_attr(P->m, op, flags[i], ct_attr_unit(P->m));
-                else
-                    ct_op_remove_attr(op, flags[i]);
-            }
+    int n;
+    const ct_attr_spec *const *sp = ct_attr_specs_of(op->code, &n);
+    for (int i = 0; i < n; i++) {
+        const ct_attr_spec *s = sp[i];
+        const ct_attr *a = ct_op_attr(op, s->name);
+        bool spelled = false;
+        for (const char *const *w = form_spelled(op->code); *w && !spelled; w++)
+            spelled = !strcmp(*w, s->name);
+        /* enums the custom form spells are keywords; others stay integers, as in
+         * MLIR's attribute dictionaries (a load's padding) */
+        if (a && s->enum_id >= 0 && a->kind == CT_ATTR_INT && spelled) {
+            const char *w = ct_enum_word((ct_enum_id)s->enum_id, a->i);
+            if (!w)
+                fail_at(P, at, "%" PRId64 " is not a valid %s of '%s'", a->i, s->name,
+                        opname(op->code));
+            ct_op_set_attr_lit(P->m, op, s->name, a = ct_attr_enum_lit(P->m, w));
+        }
+        if (a && s->kind == CT_AK_UNIT && a->kind == CT_ATTR_BOOL) {
+            if (a->i)
+                ct_op_set_attr_lit(P->m, op, s->name, ct_attr_unit(P->m));
+            else
+                ct_op_remove_attr(op, s->name);
+        } else if (a && (s->flags & CT_AF_DROP) && ct_attr_is_default(s, a)) {
+            ct_op_remove_attr(op, s->name);
+        } else if (!a && (s->flags & CT_AF_KEEP) && s->enum_id >= 0) {
+            ct_op_set_attr_lit(P->m, op, s->name, ct_attr_enum_lit(P->m, s->dflt));
         }
     }
-    if (op->code == CT_OP_TT_DOT && !ct_op_attr(op, "inputPrecision"))
-        ct_op_set_attr(P->m, op, "inputPrecision", ct_attr_enum(P->m, "ieee"));
-    /* operand segments are implied by the operand count in ctriton's IR */
-    if ((a = ct_op_attr(op, "operandSegmentSizes")) && op->code != CT_OP_CF_COND_BR) {
+    /* operand segments are implied by the operand count in ctriton's IR: optional
+     * operands are filled in order, so one cannot be left out before another */
+    const ct_attr *a = ct_op_attr(op, "operandSegmentSizes");
+    if (a && op->code != CT_OP_CF_COND_BR) {
         int64_t sum = 0;
         for (int i = 0; a->kind == CT_ATTR_DENSE_ARRAY && i < a->n; i++)
             sum += a->ivals[i];
         if (a->kind != CT_ATTR_DENSE_ARRAY || sum != op->nopnds)
             fail_at(P, at, "operandSegmentSizes does not match the operands");
-        if (op->code == CT_OP_TT_LOAD && a->n == 3 && a->ivals[1] == 0 && a->ivals[2] == 1)
-            fail_at(P, at, "tt.load with `other` but no mask cannot be represented");
+        const ct_op_sig *g = ct_op_sig_of(op->code);
+        bool gap = false;
+        for (int i = 0; i < a->n && i < g->nopnd_segs; i++) {
+            if (g->opnd[i].kind != CT_SEG_OPT)
+                continue;
+            if (a->ivals[i] && gap)
+                fail_at(P, at, "'%s' with operand `%s` but not the optional ones before it "
+                        "cannot be represented", opname(op->code), g->opnd[i].name);
+            gap |= a->ivals[i] == 0;
+        }
         ct_op_remove_attr(op, "operandSegmentSizes");
     }
 }
@@ -607,129 +559,6 @@ static ct_op *parse_generic(parser *P, const char *at)
 /* Functions                                                           */
 /* ------------------------------------------------------------------ */
 
-/* tt.func ('public' | 'private' | 'nested')? '@' sym '(' args ')' ('->' results)?
- *   ('attributes' dict)? region?
- * arg ::= (%name ':')? type dict? loc?    ; results ::= type | '(' (type dict?)* ')' */
-ct_op *parse_func(parser *P)
-{
-    const char *vis = NULL;
-    if (accept_kw(P, "public"))
-        vis = "public";
-    else if (accept_kw(P, "private"))
-        vis = "private";
-    else if (accept_kw(P, "nested"))
-        vis = "nested";
-    expect(P, '@', "before the function name");
-    const char *name = peek(P) == '"' ? parse_string(P) : dup_span(P, parse_id(P, "a function name"));
-    expect(P, '(', "to open the function's arguments");
-    int n = 0, cap = 8;
-    const ct_type **ins = ct_arena_alloc(P->m->arena, sizeof(*ins) * (size_t)cap);
-    const ct_attr **aattr = ct_arena_alloc(P->m->arena, sizeof(*aattr) * (size_t)cap);
-    uref *names = ct_arena_alloc(P->m->arena, sizeof(*names) * (size_t)cap);
-    const ct_loc **locs = ct_arena_alloc(P->m->arena, sizeof(*locs) * (size_t)cap);
-    bool named = peek(P) == '%', any_attr = false;
-    if (!accept(P, ')')) {
-        do {
-            if (n == cap) {
-                const ct_type **ni = ct_arena_alloc(P->m->arena, sizeof(*ni) * (size_t)cap * 2);
-                const ct_attr **na = ct_arena_alloc(P->m->arena, sizeof(*na) * (size_t)cap * 2);
-                uref *nn = ct_arena_alloc(P->m->arena, sizeof(*nn) * (size_t)cap * 2);
-                const ct_loc **nl = ct_arena_alloc(P->m->arena, sizeof(*nl) * (size_t)cap * 2);
-                memcpy(ni, ins, sizeof(*ni) * (size_t)n);
-                memcpy(na, aattr, sizeof(*na) * (size_t)n);
-                memcpy(nn, names, sizeof(*nn) * (size_t)n);
-                memcpy(nl, locs, sizeof(*nl) * (size_t)n);
-                ins = ni;
-                aattr = na;
-                names = nn;
-                locs = nl;
-                cap *= 2;
-            }
-            if ((peek(P) == '%') != named)
-                fail(P, "either all or none of the function's arguments are named");
-            if (named) {
-                names[n] = parse_uref(P);
-                if (names[n].resno)
-                    fail_at(P, names[n].at, "an argument cannot have a result number");
-                expect(P, ':', "after the argument name");
-            }
-            ins[n] = parse_type(P);
-            ct_named_attr *e = NULL;
-            int ne = peek(P) == '{' ? parse_dict_entries(P, &e) : 0;
-            aattr[n] = ct_attr_dict(P->m, ne, e);
-            any_attr |= ne > 0;
-            locs[n] = parse_opt_loc(P);
-            n++;
-        } while (accept(P, ','));
-        expect(P, ')', "to close the function's arguments");
-    }
-    int nout = 0;
-    const ct_type **outs = NULL;
-    const ct_attr **rattr = NULL;
-    bool any_rattr = false;
-    if (accept_arrow(P)) {
-        if (accept(P, '(')) {
-            int rc = 4;
-            outs = ct_arena_alloc(P->m->arena, sizeof(*outs) * (size_t)rc);
-            rattr = ct_arena_alloc(P->m->arena, sizeof(*rattr) * (size_t)rc);
-            if (!accept(P, ')')) {
-                do {
-                    if (nout == rc) {
-                        const ct_type **no = ct_arena_alloc(P->m->arena, sizeof(*no) * (size_t)rc * 2);
-                        const ct_attr **nr = ct_arena_alloc(P->m->arena, sizeof(*nr) * (size_t)rc * 2);
-                        memcpy(no, outs, sizeof(*no) * (size_t)nout);
-                        memcpy(nr, rattr, sizeof(*nr) * (size_t)nout);
-                        outs = no;
-                        rattr = nr;
-                        rc *= 2;
-                    }
-                    outs[nout] = parse_type(P);
-                    ct_named_attr *e = NULL;
-                    int ne = peek(P) == '{' ? parse_dict_entries(P, &e) : 0;
-                    rattr[nout] = ct_attr_dict(P->m, ne, e);
-                    any_rattr |= ne > 0;
-                    nout++;
-                } while (accept(P, ','));
-                expect(P, ')', "to close the function's results");
-            }
-        } else {
-            outs = ct_arena_alloc(P->m->arena, sizeof(*outs));
-            outs[0] = parse_type(P);
-            nout = 1;
-        }
-    }
-    attrs extra = {0};
-    if (accept_kw(P, "attributes"))
-        extra = parse_opt_attrs(P);
-    ct_op *op = new_op(P, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1);
-    ct_op_set_attr(P->m, op, "sym_name", ct_attr_str(P->m, name));
-    if (vis)
-        ct_op_set_attr(P->m, op, "sym_visibility", ct_attr_str(P->m, vis));
-    ct_op_set_attr(P->m, op, "function_type",
-                   ct_attr_type(P->m, ct_type_func(P->m, n, ins, nout, outs)));
-    if (any_attr)
-        ct_op_set_attr(P->m, op, "arg_attrs", ct_attr_array(P->m, n, aattr));
-    if (any_rattr)
-        ct_op_set_attr(P->m, op, "res_attrs", ct_attr_array(P->m, nout, rattr));
-    for (int i = 0; i < extra.n; i++) {
-        static const char *const reserved[] = {"sym_name", "sym_visibility", "function_type",
-                                               "arg_attrs", "res_attrs"};
-        for (size_t k = 0; k < sizeof reserved / sizeof reserved[0]; k++)
-            if (!strcmp(extra.e[i].name, reserved[k]))
-                fail_at(P, extra.at, "'%s' cannot be given in the attributes of tt.func",
-                        reserved[k]);
-    }
-    apply_attrs(P, op, extra);
-    if (peek(P) == '{') {
-        if (!named && n)
-            fail(P, "a function with a body needs named arguments");
-        entry_args ea = {.n = n, .types = ins, .names = named ? names : NULL, .locs = locs};
-        parse_region(P, &op->regions[0], &ea);
-    } else if (named && n) {
-        /* a declaration with named arguments: MLIR accepts it; keep the locations */
-    }
-    return op;
-}
 
 /* op ::= (result (',' result)* '=')? (generic-op | bare-id custom-op) trailing-loc?
  * result ::= '%' suffix-id (':' count)? */
@@ -776,17 +605,18 @@ void parse_op(parser *P, ct_block *blk)
             fail_at(P, oat, "unknown operation '%.*s'", (int)id.n, id.s);
         if (code == CT_OP_TT_FUNC && blk != P->m->body)
             fail_at(P, oat, "tt.func must be at the top level of the module");
-        op = parse_custom(P, (ct_opcode)code, oat);
+        op = form_parse(P, (ct_opcode)code, oat);
     }
     if (op->code != CT_OP_TT_FUNC && blk == P->m->body)
         fail_at(P, oat, "only tt.func can be at the top level of the module");
     const ct_loc *l = parse_opt_loc(P);
     if (l)
         op->loc = l;
-    if (total != op->nres)
+    /* results need not be named (MLIR's parser binds none then) */
+    if (nrn && total != op->nres)
         fail_at(P, at, "'%s' has %d result%s but %d %s named", opname(op->code), op->nres,
                 op->nres == 1 ? "" : "s", total, total == 1 ? "is" : "are");
-    check_op(P, op, oat);
+    record_position(P, op, oat);
     if (ct_block_terminator(blk))
         fail_at(P, oat, "an operation after the terminator of its block");
     if (op->nsucc) {

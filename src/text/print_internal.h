@@ -213,6 +213,12 @@ void put_loc_inner(printer *p, const ct_loc *l, bool top);
 #define put_trailing_loc ct_tw_put_trailing_loc
 void put_trailing_loc(printer *p, const ct_loc *l);
 
+/* print.c */
+#define put_block_name ct_tw_put_block_name
+void put_block_name(printer *p, const ct_block *b);
+#define print_region ct_tw_print_region
+void print_region(printer *p, const ct_region *r, bool entry_args, bool terminators);
+
 /* inline, so that the length of a literal is known when compiling */
 static inline void P(printer *p, const char *s)
 {
