@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "ctriton/export.h"
+
+CT_BEGIN_DECLS
 
 typedef enum ct_severity { CT_NOTE, CT_WARNING, CT_ERROR } ct_severity;
 
@@ -45,7 +45,5 @@ void ct_diags_print(const ct_diags *d, FILE *out, bool show_source);
 /* The first error's message, or NULL. */
 const char *ct_diags_first_error(const ct_diags *d);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

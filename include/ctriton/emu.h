@@ -31,10 +31,9 @@
 
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 /* ---- element types of buffers --------------------------------------- */
 
@@ -326,7 +325,5 @@ ct_emu_verdict ct_emu_check_output(const ct_emu *e, const ct_emu_result *run, in
                                    const void *want, int64_t n_want, double rtol, double atol,
                                    ct_emu_check *out);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "ctriton/export.h"
+
+CT_BEGIN_DECLS
 
 typedef struct ct_arena ct_arena;
 typedef struct ct_module ct_module;
@@ -364,7 +364,5 @@ typedef bool (*ct_walk_fn)(ct_op *op, void *ud);
 bool ct_walk(ct_op *op, ct_walk_fn fn, void *ud);
 bool ct_walk_module(ct_module *m, ct_walk_fn fn, void *ud);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

@@ -38,10 +38,9 @@
 #include "ctriton/compile.h"
 #include "ctriton/cuda.h"
 #include "ctriton/tl.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Arguments                                                           */
@@ -261,7 +260,5 @@ ct_kernel *ct_autotuner_kernel(ct_autotuner *t, int i);
  * (text, one entry per line), to be shipped and read with opts.table. */
 ct_status ct_autotuner_export(ct_autotuner *t, const char *path);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

@@ -46,8 +46,11 @@ echo "cpus $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 echo "ctriton $(git rev-parse --short HEAD 2>/dev/null || echo '(no git)')"
 
 GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
-[ -x build-gpu/ctriton ] && [ -x build-gpu/bench_emu ] || \
+[ -x build-gpu/ctriton ] && [ -x build-gpu/bench_emu ] && [ -f build-gpu/libctriton_conformance.so ] || \
 step build 200 bash -c "cmake -S . -B build-gpu $GEN -DCMAKE_BUILD_TYPE=Release -DCTRITON_TESTS=OFF >/dev/null && cmake --build build-gpu -j $(nproc) >/dev/null && echo built"
+
+# the conformance kernels are a kernel plugin beside the command (tests/conformance)
+export CTRITON_KERNELS=$ROOT/build-gpu/libctriton_conformance.so
 
 if [ "$PART" = check ]; then
 step "python originals on the GPU" 250 "$PY" scripts/gpu/check_py_kernels.py --device cuda \

@@ -20,7 +20,7 @@
 
 #include "ctriton/compile.h"
 #include "ctriton/cuda.h"
-#include "kernels.h"
+#include "kernels_testutil.h"
 #include "launch_testutil.h"
 
 /* y = flag ? x[offs * stride] * alpha + h : x: an fp32 scalar, an fp16
@@ -178,7 +178,7 @@ static void t_generate_compile_run(void **state)
 static void t_refusals(void **state)
 {
     (void)state;
-    const ct_kernel_entry *k = ct_kernel_find("add_kernel");
+    const ct_kernel_entry *k = tu_kernel("add_kernel");
     ct_aot_request r = {.def = k->def, .name = "not an identifier",
                         .signature = k->configs[0].signature, .constexprs = k->configs[0].constexprs};
     tl_options_default(&r.opts);
