@@ -50,16 +50,16 @@ deps-build:
 deps-c: deps-build
 	@[ -f /usr/include/cmocka.h ] || { echo "== installing libcmocka-dev"; $(call apt_get,libcmocka-dev); }
 
-# python3 with venv (Debian ships ensurepip, which venv needs, in python3-venv), then
-# triton==3.6.0 in $(VENV)
+# python3 with venv, then triton==3.6.0 in $(VENV).  Debian's python3 makes virtual
+# environments only with python3-venv (ensurepip's wheels): when making one fails, that
+# package is installed and it is made again.
 deps-py:
 	@$(call need,$(PYTHON),python3)
-	@$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || \
-	  { echo "== installing python3-venv"; $(call apt_get,python3-venv); }
 	@if ! $(PY) -c "import triton, sys; sys.exit(triton.__version__ != '3.6.0')" 2>/dev/null; then \
 	  echo "== creating $(VENV) with triton==3.6.0"; \
-	  rm -rf $(VENV) && $(PYTHON) -m venv $(VENV) && $(PY) -m pip install -q --upgrade pip && \
-	  $(PY) -m pip install -q triton==3.6.0 numpy; \
+	  $(PYTHON) -m venv $(VENV) >/dev/null 2>&1 || \
+	  { echo "== installing python3-venv"; $(call apt_get,python3-venv) && $(PYTHON) -m venv --clear $(VENV); } && \
+	  $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q triton==3.6.0 numpy; \
 	fi
 
 # ---- builds ----------------------------------------------------------------------------

@@ -332,6 +332,21 @@ static bool pack_scalar(const ct_ttir_param *p, const cli_arg *a, uint64_t *slot
     return true;
 }
 
+/* a scalar's name in a signature string ("x_ptr=*fp32:16 n=i32") */
+static const char *sig_name(tl_scalar t)
+{
+    static const char *const names[] = {
+        [TL_VOID] = "void",         [TL_INT1] = "i1",          [TL_INT8] = "i8",
+        [TL_INT16] = "i16",         [TL_INT32] = "i32",        [TL_INT64] = "i64",
+        [TL_UINT8] = "u8",          [TL_UINT16] = "u16",       [TL_UINT32] = "u32",
+        [TL_UINT64] = "u64",        [TL_FP8E4B15] = "fp8e4b15", [TL_FP8E4NV] = "fp8e4nv",
+        [TL_FP8E4B8] = "fp8e4b8",   [TL_FP8E5] = "fp8e5",      [TL_FP8E5B16] = "fp8e5b16",
+        [TL_FP16] = "fp16",         [TL_BF16] = "bf16",        [TL_FP32] = "fp32",
+        [TL_FP64] = "fp64",
+    };
+    return (unsigned)t < sizeof names / sizeof names[0] && names[t] ? names[t] : "?";
+}
+
 static int bench_ttir(void)
 {
     int grid[3] = {1, 1, 1};
@@ -469,8 +484,7 @@ static int bench_ttir(void)
     char sig[4096] = "";
     for (int i = 0, l = 0; i < np && l < (int)sizeof sig; i++)
         l += snprintf(sig + l, sizeof sig - (size_t)l, "%s%s=%s%s%s", i ? " " : "", tp[i].name,
-                      tp[i].ptr ? "*" : "", tl_type_name(&tl__dtypes[tp[i].type], (char[32]){0}, 32),
-                      tp[i].div16 ? ":16" : "");
+                      tp[i].ptr ? "*" : "", sig_name(tp[i].type), tp[i].div16 ? ":16" : "");
     report(what, gridtxt, sig, &br, bytes, 0, "not run", "");
     rc = 0;
 out:

@@ -49,6 +49,7 @@ typedef struct ct_lower_opts {
     bool line_info;         /* default true: PTX .loc lines point at the C source */
 } ct_lower_opts;
 
+/* The defaults above (Triton's). */
 void ct_lower_opts_default(ct_lower_opts *o);
 /* num_warps, num_stages, num_ctas, maxnreg, fp fusion, debug and arch of a
  * kernel-language options struct. */
@@ -66,6 +67,7 @@ typedef struct ct_artifact {
     double lower_ms;        /* wall time of the lowering subprocess (0 on a hit) */
 } ct_artifact;
 
+/* Frees what the artifact owns (not the entry on disk). */
 void ct_artifact_free(ct_artifact *a);
 /* One stage's text from the entry ("ttir", "ttgir", "llir", "ptx", "source"),
  * checked against the MANIFEST; malloc'd, NULL if missing or corrupt. */

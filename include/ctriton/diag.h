@@ -31,13 +31,17 @@ typedef struct ct_diags {
     int nerrors;
 } ct_diags;
 
+/* An empty list (init); its memory released (free); emptied for reuse (clear). */
 void ct_diags_init(ct_diags *d);
 void ct_diags_free(ct_diags *d);
 void ct_diags_clear(ct_diags *d);
+/* Appends a diagnostic: severity, place (file may be NULL, 0 for an unknown line or
+ * column) and a printf-style message. */
 void ct_diag_add(ct_diags *d, ct_severity sev, const char *file, int line, int col,
                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void ct_diag_vadd(ct_diags *d, ct_severity sev, const char *file, int line, int col,
                   const char *fmt, va_list ap);
+/* Whether any diagnostic is an error. */
 bool ct_diags_has_errors(const ct_diags *d);
 /* "file:line:col: error: message", one per line; with the source line and a
  * caret under the column when `show_source` and the file can be read. */

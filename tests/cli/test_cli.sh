@@ -138,6 +138,29 @@ ${CC:-cc} -std=c11 -Wall -Wextra -Werror -c "$T/gen/py_softmax.c" -I"$T/gen" -o 
     fail "the launcher aot --ttir wrote does not compile cleanly"
 expect 1 "no function @nope" "$CT" aot --ttir "$PYTTIR" --kernel nope -o "$T/gen"
 
+# ---- bench's host side against the stand-in driver (tests/unit/fake_cuda.c: no GPU in CI; it
+# runs no kernels, so outputs keep their poison and --check must say FAILED) ----------------------
+if ${CC:-cc} -std=gnu11 -O1 -shared -fPIC -o "$T/libcuda.so.1" "$SRC/tests/unit/fake_cuda.c" -lpthread 2>"$T/ccerr"; then
+    export CTRITON_LIBCUDA=$T/libcuda.so.1
+    expect 0 "GB/s" "$CT" bench add_kernel --config B1024 --rep 1 --warmup 1
+    ${CC:-cc} -std=gnu11 -O1 -fPIC -shared -I"$SRC/include" "$SRC"/examples/out-of-tree/kernels/*.c \
+        -L"$(dirname "$CT")" -lctriton -o "$T/libmykernels.so" 2>"$T/ccerr" || fail "the example plugin: $(cat "$T/ccerr")"
+    expect 0 "memory +[0-9.]+ GB/s" "$CT" --kernels "$T/libmykernels.so" bench bias_gelu_kernel --rep 1 --warmup 1
+    expect 1 "check +FAILED: y_ptr: .*UNWRITTEN" "$CT" --kernels "$T/libmykernels.so" bench bias_gelu_kernel --check \
+        --rep 1 --warmup 1
+    "$CT" --kernels "$T/libmykernels.so" bench row_sum_kernel --json --rep 1 --warmup 1 >"$T/bench.json" &&
+        json_ok "$T/bench.json" "bench --json" || fail "bench row_sum_kernel --json: $(cat "$T/bench.json")"
+    "$CT" --kernels "$T/libmykernels.so" emit bias_gelu_kernel --config B1024 --locs >"$T/gen_bias_gelu.ttir"
+    expect 0 "signature +x_ptr=\*fp32:16 b_ptr=\*fp32:16 y_ptr=\*fp32:16 n_cols=i32" "$CT" bench --ttir "$T/gen_bias_gelu.ttir" \
+        --grid 64 --arg 'fp32[64000]' --arg 'fp32[1000]' --arg "fp32[64000]@$T/y.bin:out" --arg 1000 --rep 1 --warmup 1
+    [ "$(wc -c <"$T/y.bin" 2>/dev/null)" = 256000 ] || fail "bench --ttir: the @FILE:out output was not written"
+    expect 2 "--arg 3: .n_cols. is an integer parameter" "$CT" bench --ttir "$T/gen_bias_gelu.ttir" \
+        --grid 64 --arg 'fp32[64000]' --arg 'fp32[1000]' --arg 'fp32[64000]:out' --arg 1.5
+    unset CTRITON_LIBCUDA
+else
+    fail "cannot build the stand-in driver: $(cat "$T/ccerr")"
+fi
+
 if [ $fails -gt 0 ]; then
     echo "$fails check(s) failed"
     exit 1
