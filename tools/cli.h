@@ -67,6 +67,9 @@ int cli_parse(const cli_spec *s, int argc, char **argv);
 /* The help of a subcommand: synopsis, summary, every flag, details. */
 void cli_help(const cli_spec *s, FILE *f);
 
+/* The end of a table of flags. */
+#define CLI_OPT_END {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL}
+
 /* Flags several subcommands share. */
 bool cli_load_plugin(const char *value, void *dest, char *err, size_t cap);
 #define CLI_OPT_KERNELS                                                                       \

@@ -35,7 +35,7 @@ static const cli_opt opts[] = {
     {"out", 'o', CLI_STR, &out, "DIR", "where to write PREFIX.h and PREFIX.c (default .)", 0, 0, NULL},
     {"json", 0, CLI_FLAG, &json, NULL, "{header, source, prefix, archs} as JSON", 0, 0, NULL},
     CLI_OPT_KERNELS,
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec aot_spec = {

@@ -59,7 +59,7 @@ static const cli_opt opts[] = {
     {"num-stages", 0, CLI_INT, &num_stages, "N", "--ttir: num_stages (default 3)", 1, 16, NULL},
     {"json", 0, CLI_FLAG, &json, NULL, "one JSON object", 0, 0, NULL},
     CLI_OPT_KERNELS,
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec bench_spec = {
@@ -332,21 +332,6 @@ static bool pack_scalar(const ct_ttir_param *p, const cli_arg *a, uint64_t *slot
     return true;
 }
 
-/* a scalar's name in a signature string ("x_ptr=*fp32:16 n=i32") */
-static const char *sig_name(tl_scalar t)
-{
-    static const char *const names[] = {
-        [TL_VOID] = "void",         [TL_INT1] = "i1",          [TL_INT8] = "i8",
-        [TL_INT16] = "i16",         [TL_INT32] = "i32",        [TL_INT64] = "i64",
-        [TL_UINT8] = "u8",          [TL_UINT16] = "u16",       [TL_UINT32] = "u32",
-        [TL_UINT64] = "u64",        [TL_FP8E4B15] = "fp8e4b15", [TL_FP8E4NV] = "fp8e4nv",
-        [TL_FP8E4B8] = "fp8e4b8",   [TL_FP8E5] = "fp8e5",      [TL_FP8E5B16] = "fp8e5b16",
-        [TL_FP16] = "fp16",         [TL_BF16] = "bf16",        [TL_FP32] = "fp32",
-        [TL_FP64] = "fp64",
-    };
-    return (unsigned)t < sizeof names / sizeof names[0] && names[t] ? names[t] : "?";
-}
-
 static int bench_ttir(void)
 {
     int grid[3] = {1, 1, 1};
@@ -481,10 +466,8 @@ static int bench_ttir(void)
     char what[1024], gridtxt[64];
     snprintf(what, sizeof what, "%s (%s)", kname, ttir);
     snprintf(gridtxt, sizeof gridtxt, "grid (%d,%d,%d), sm_%d", grid[0], grid[1], grid[2], lo.arch);
-    char sig[4096] = "";
-    for (int i = 0, l = 0; i < np && l < (int)sizeof sig; i++)
-        l += snprintf(sig + l, sizeof sig - (size_t)l, "%s%s=%s%s%s", i ? " " : "", tp[i].name,
-                      tp[i].ptr ? "*" : "", sig_name(tp[i].type), tp[i].div16 ? ":16" : "");
+    char sig[4096];
+    ct_ttir_signature(tp, np, sig, sizeof sig);
     report(what, gridtxt, sig, &br, bytes, 0, "not run", "");
     rc = 0;
 out:

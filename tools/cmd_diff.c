@@ -32,7 +32,7 @@ static const cli_opt opts[] = {
     {"json", 0, CLI_FLAG, &json, NULL, "{equal, added, removed, first, diff} as JSON", 0, 0, NULL},
     {"quiet", 'q', CLI_FLAG, &quiet, NULL, "no output: the exit status only", 0, 0, NULL},
     {"no-notes", 0, CLI_FLAG, &no_notes, NULL, "without the note on what the normalizer leaves out", 0, 0, NULL},
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec diff_spec = {

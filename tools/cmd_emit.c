@@ -15,7 +15,7 @@ static const cli_opt opts[] = {
     {"config", 0, CLI_STR, &config, "NAME", "the config to build (default: the first)", 0, 0, NULL},
     {"locs", 0, CLI_FLAG, &locs, NULL, "with source locations (loc(...)), as Python's .source has", 0, 0, NULL},
     CLI_OPT_KERNELS,
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec emit_spec = {

@@ -22,7 +22,7 @@ static const cli_opt opts[] = {
     {"json", 0, CLI_FLAG, &json, NULL,
      "a JSON list of {kernel, config | file, ok, diagnostics: [{severity, file, line, col, message}]}", 0, 0, NULL},
     CLI_OPT_KERNELS,
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec lint_spec = {

@@ -11,7 +11,7 @@ static const cli_opt opts[] = {
     {"json", 0, CLI_FLAG, &json, NULL, "one JSON object per kernel and config", 0, 0, NULL},
     {"all", 0, CLI_FLAG, &all, NULL, "the conformance kernels too (their plugin must be loaded)", 0, 0, NULL},
     CLI_OPT_KERNELS,
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec list_spec = {

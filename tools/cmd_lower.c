@@ -30,7 +30,7 @@ static const cli_opt opts[] = {
     {"num-ctas", 0, CLI_INT, &num_ctas, "N", "CTAs per cluster (default 1)", 1, 16, NULL},
     {"json", 0, CLI_FLAG, &json, NULL, "the entry and its launch metadata as one JSON object", 0, 0, NULL},
     CLI_OPT_KERNELS,
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec lower_spec = {

@@ -108,7 +108,7 @@ static const cli_opt opts[] = {
     {"check-verdicts", 0, CLI_STR, &verdicts, "FILE",
      "instead: every raw ✓ row of FILE (VERDICTS.md) must be llir ✓ and ptx ✓", 0, 0, NULL},
     CLI_OPT_KERNELS,
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec rawgate_spec = {

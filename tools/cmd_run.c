@@ -70,7 +70,7 @@ static const cli_opt opts[] = {
     {"dump", 0, CLI_STR, &o.dump, "DIR", "--ttir: write each output buffer to DIR/argN.bin", 0, 0, NULL},
     {"json", 0, CLI_FLAG, &o.json, NULL, "one JSON object: the results and the counts", 0, 0, NULL},
     CLI_OPT_KERNELS,
-    {NULL, 0, 0, NULL, NULL, NULL, 0, 0, NULL},
+    CLI_OPT_END,
 };
 
 const cli_spec run_spec = {

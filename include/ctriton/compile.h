@@ -125,6 +125,9 @@ typedef struct ct_ttir_param {
  * cannot be passed from C (a tensor, a non-global pointer, an unknown type). */
 int ct_ttir_kernel_params(const ct_module *m, const char *func, const char **name,
                           ct_ttir_param *out);
+/* The parameters as a signature string ("x_ptr=*fp32:16 n=i32", a descriptor as
+ * "tensordesc<fp16[64,64]>"), truncated to cap. */
+void ct_ttir_signature(const ct_ttir_param *p, int n, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------ */
 /* AOT: a .c/.h pair with the cubins embedded and a typed launcher     */

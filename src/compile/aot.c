@@ -572,29 +572,16 @@ static ct_status ttir_kernel(const ct_aot_request *r, ct_diags *diags, ct_module
     K->file = file;
     K->constexprs = "(in the TTIR)";
     K->nparams = n;
-    size_t sl = 0;
     for (int i = 0; i < n; i++) {
         aot_param *a = &K->ps[i];
         *a = (aot_param){.name = tp[i].name, .ptr = tp[i].ptr, .sc = tp[i].type,
                          .div16 = tp[i].div16, .desc = tp[i].desc, .rank = tp[i].rank};
         memcpy(a->block, tp[i].block, sizeof a->block);
-        char tn[96];
-        if (a->desc) {
-            int l = snprintf(tn, sizeof tn, "tensordesc<%s[", ct__triton_name(a->sc));
-            for (int j = 0; j < a->rank; j++)
-                l += snprintf(tn + l, sizeof tn - (size_t)l, "%s%d", j ? "," : "", a->block[j]);
-            snprintf(tn + l, sizeof tn - (size_t)l, "]>");
-        } else {
-            if (!a->ptr && a->sc >= TL_FP8E4B15 && a->sc <= TL_FP8E5B16)
-                return ct_fail(CT_ERR_INVALID, "aot: %s: `%s` cannot be a scalar argument (%s)",
-                               K->name, a->name, ct__triton_name(a->sc));
-            snprintf(tn, sizeof tn, "%s%s%s", a->ptr ? "*" : "", ct__triton_name(a->sc),
-                     a->div16 ? ":16" : "");
-        }
-        if (sl < sizeof K->sigbuf)
-            sl += (size_t)snprintf(K->sigbuf + sl, sizeof K->sigbuf - sl, "%s%s=%s", i ? " " : "",
-                                   a->name, tn);
+        if (!a->ptr && !a->desc && a->sc >= TL_FP8E4B15 && a->sc <= TL_FP8E5B16)
+            return ct_fail(CT_ERR_INVALID, "aot: %s: `%s` cannot be a scalar argument (%s)",
+                           K->name, a->name, ct__triton_name(a->sc));
     }
+    ct_ttir_signature(tp, n, K->sigbuf, sizeof K->sigbuf);
     K->signature = K->sigbuf;
     return CT_OK;
 }

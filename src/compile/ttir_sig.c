@@ -150,3 +150,24 @@ int ct_ttir_kernel_params(const ct_module *m, const char *func, const char **nam
     }
     return n;
 }
+
+void ct_ttir_signature(const ct_ttir_param *p, int n, char *buf, size_t cap)
+{
+    size_t l = 0;
+    if (cap)
+        buf[0] = 0;
+    for (int i = 0; i < n && l < cap; i++) {
+        l += (size_t)snprintf(buf + l, cap - l, "%s%s=", i ? " " : "", p[i].name);
+        if (p[i].desc) {
+            if (l < cap)
+                l += (size_t)snprintf(buf + l, cap - l, "tensordesc<%s[", ct__triton_name(p[i].type));
+            for (int j = 0; j < p[i].rank && l < cap; j++)
+                l += (size_t)snprintf(buf + l, cap - l, "%s%d", j ? "," : "", p[i].block[j]);
+            if (l < cap)
+                l += (size_t)snprintf(buf + l, cap - l, "]>");
+        } else if (l < cap) {
+            l += (size_t)snprintf(buf + l, cap - l, "%s%s%s", p[i].ptr ? "*" : "",
+                                  ct__triton_name(p[i].type), p[i].div16 ? ":16" : "");
+        }
+    }
+}
