@@ -2,6 +2,7 @@
 #include "argspec.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,19 +135,27 @@ bool cli_arg_load(cli_arg *a, uint64_t *rng, char *err, size_t cap)
         return true;
     }
     if (a->fill == CLI_FILL_FILE) {
-        size_t len;
-        char *text = cli_read_file(a->file, CLI_MAX_FILE, &len, err, cap);
-        if (!text)
-            return false;
-        if (len != a->bytes) {
-            snprintf(err, cap, "%s holds %zu bytes, %s[%lld] is %zu", a->file, len,
-                     ct_emu_dtype_name(a->dtype), a->n, a->bytes);
-            free(text);
+        /* exactly the buffer's bytes: a file of another size is a mistake (dtype, count) */
+        FILE *f = fopen(a->file, "rb");
+        struct stat st;
+        if (!f || fstat(fileno(f), &st) != 0) {
+            snprintf(err, cap, "cannot open %s: %s", a->file, strerror(errno));
+            if (f)
+                fclose(f);
             return false;
         }
-        memcpy(a->data, text, len);
-        free(text);
-        return true;
+        if (!S_ISREG(st.st_mode) || (size_t)st.st_size != a->bytes) {
+            snprintf(err, cap, S_ISREG(st.st_mode) ? "%s holds %lld bytes, %s[%lld] is %zu"
+                                                   : "%s is not a regular file (%lld), %s[%lld] needs %zu bytes",
+                     a->file, (long long)st.st_size, ct_emu_dtype_name(a->dtype), a->n, a->bytes);
+            fclose(f);
+            return false;
+        }
+        bool ok = fread(a->data, 1, a->bytes, f) == a->bytes;
+        fclose(f);
+        if (!ok)
+            snprintf(err, cap, "cannot read %zu bytes from %s", a->bytes, a->file);
+        return ok;
     }
     bool fl = ct_emu_dtype_is_float(a->dtype);
     for (long long i = 0; i < a->n; i++) {
