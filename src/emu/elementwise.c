@@ -11,8 +11,8 @@
  *    and bf16 are computed in f32 and rounded once, which is exact for these
  *    operations (24 >= 2 * 11 + 2); NaN results are the GPU's canonical NaN
  *    (0x7fffffff, 0x7fff), not the x86 default NaN;
- *  - arith.divf on f32 is div.full.f32 on the GPU (at most 2 ulp from the
- *    correctly rounded quotient); here it is the correctly rounded quotient;
+ *  - arith.divf on f32, f16 and bf16 is div.full.f32 on the GPU (f16/bf16 converted to f32
+ *    and back), modelled bit for bit (emu_div_full, mufu.c); f64 is IEEE division;
  *  - arith.remf is what NVPTX expands frem to: x - trunc(x / y) * y with
  *    div.rn and a fused multiply-add, x when y is infinite;
  *  - maxnumf/minnumf are max.f32/min.f32 (a NaN operand is ignored),
@@ -353,7 +353,7 @@ static inline double drem_nv(double x, double y)
     DEF_FBIN(addf, SFX, T, C, LD, ST, x + y)                                                   \
     DEF_FBIN(subf, SFX, T, C, LD, ST, x - y)                                                   \
     DEF_FBIN(mulf, SFX, T, C, LD, ST, x *y)                                                    \
-    DEF_FBIN(divf, SFX, T, C, LD, ST, x / y)                                                   \
+    DEF_FBIN(divrn, SFX, T, C, LD, ST, x / y)                                                  \
     DEF_FBIN(remf, SFX, T, C, LD, ST, REM(x, y))                                               \
     DEF_FBIN(maxnumf, SFX, T, C, LD, ST, MAXNV(x, y))                                          \
     DEF_FBIN(minnumf, SFX, T, C, LD, ST, MINNV(x, y))                                          \
@@ -364,6 +364,16 @@ FLOAT_OPS(f32, float, float, LD_F32, ST_F32, fmax_nv, fmin_nv, fmax_nan, fmin_na
 FLOAT_OPS(f16, uint16_t, float, LD_F16, ST_F16, fmax_nv, fmin_nv, fmax_nan, fmin_nan, frem_nv)
 FLOAT_OPS(bf16, uint16_t, float, LD_BF16, ST_BF16, fmax_nv, fmin_nv, fmax_nan, fmin_nan, frem_nv)
 FLOAT_OPS(f64, double, double, LD_F64, ST_F64, dmax_nv, dmin_nv, dmax_nan, dmin_nan, drem_nv)
+
+/* arith.divf: div.full.f32 (f16 and bf16 through f32), IEEE for f64 */
+static int divf_f32(emu_frame *F, const emu_ins *I)
+{
+    emu_div_full_array(SLOT(F, I->d, float), SLOT(F, I->a, float), SLOT(F, I->b, float), NE(F, I), false);
+    return EMU_NEXT;
+}
+DEF_FBIN(divf, f16, uint16_t, float, LD_F16, ST_F16, emu_div_full(x, y))
+DEF_FBIN(divf, bf16, uint16_t, float, LD_BF16, ST_BF16, emu_div_full(x, y))
+DEF_FBIN(divf, f64, double, double, LD_F64, ST_F64, x / y)
 
 #define PICK_FLOAT(NAME)                                                                       \
     switch (ek) {                                                                              \
@@ -540,8 +550,9 @@ emu_fn emu_arith_fn(ct_opcode code, emu_ek ek, int pred)
     case CT_OP_ARITH_MULF:
         PICK_FLOAT(mulf)
     case CT_OP_ARITH_DIVF:
-    case CT_OP_TT_PRECISE_DIVF:
         PICK_FLOAT(divf)
+    case CT_OP_TT_PRECISE_DIVF: /* div.rn: IEEE */
+        PICK_FLOAT(divrn)
     case CT_OP_ARITH_REMF:
         PICK_FLOAT(remf)
     case CT_OP_ARITH_MAXNUMF:
@@ -577,19 +588,16 @@ emu_fn emu_arith_fn(ct_opcode code, emu_ek ek, int pred)
     }
 
 /* Models of the approximate GPU instructions (see docs/emulator.md):
- *   ex2.approx.ftz.f32   exp2 with flushed input and output
- *   ex2.approx.f32       for math.exp after the f32 multiply by log2(e)
- *   sqrt.approx.ftz.f32, rsqrt.approx.ftz.f32
- * computed here correctly rounded (emu_exp2f, emu_internal.h) in place of the
- * hardware's approximation. */
+ *   sqrt.approx.ftz.f32, rsqrt.approx.ftz.f32: MUFU.SQRT and MUFU.RSQ, bit for bit (mufu.c);
+ *   ex2.approx.ftz.f32 (exp2 with flushed input and output) and ex2.approx.f32 (math.exp after
+ *   the f32 multiply by log2(e)): correctly rounded (emu_exp2f, emu_internal.h). */
 static inline float sqrt_ftz(float x)
 {
-    return emu_ftz(sqrtf(emu_ftz(x)));
+    return emu_mufu_sqrt(x);
 }
 static inline float rsqrt_ftz(float x)
 {
-    x = emu_ftz(x);
-    return emu_ftz((float)(1.0 / sqrt((double)x)));
+    return emu_mufu_rsq(x);
 }
 float emu_logf_nv(float x);
 float emu_log2f_nv(float x);

@@ -24,6 +24,7 @@
 #include "ctriton/emu.h"
 #include "ctriton/float.h"
 #include "ctriton/ir.h"
+#include "mufu_internal.h"
 
 /* ---- element kinds (storage of one element in a frame) -------------- */
 
@@ -519,54 +520,9 @@ static inline float emu_fp8_to_f32(uint8_t v, emu_ek k)
 }
 uint8_t emu_f32_to_fp8(float f, emu_ek k, int rounding);
 
-/* 2^x for an f32 x, rounded to f32: the emulator's model of ex2.approx (numeric.c has the
- * table).  Computed in double, as 2^(k/32) (a correctly rounded table entry scaled by a
- * power of two) times 2^r, |r| <= 1/64, by its Taylor polynomial of degree 7 (truncation
- * below 2^-60): the double result is within a few 2^-53 of 2^x, so the rounding to f32 is the
- * correct one except where 2^x lies that close to a midpoint between two floats (two inputs,
- * patched below).  scripts/check_exp2.c compares all 2^32 inputs with 2^x in long double
- * rounded once: they agree on every one (libm's exp2f differs from it on 168362 inputs,
- * by an ulp: it is not correctly rounded).  Straight-line double and integer
- * arithmetic and a table lookup, which exp2.c repeats 16 lanes at a time: every build and
- * host gives the same bits (no libm call).  NaN gives x + x, -inf 0, +inf inf; subnormal results are
- * rounded from the double (callers modelling .ftz flush them). */
-extern const double emu_exp2_tab[32];
-static inline float emu_exp2f(float xf)
-{
-    double x = xf;
-    x = x < -200.0 ? -200.0 : x;
-    x = x > 200.0 ? 200.0 : x; /* NaN stays NaN */
-    double t = x * 32.0 + 0x1.8p52; /* x * 32 is exact; the add rounds it to an integer k */
-    uint64_t tb;
-    memcpy(&tb, &t, 8);
-    int64_t k = (int64_t)(tb - 0x4338000000000000ull); /* the integer, from the low bits */
-    double r = x - (t - 0x1.8p52) * 0x1p-5; /* exact, |r| <= 1/64 */
-    double p =
-        1.0 +
-        r * (0x1.62e42fefa39efp-1 +
-             r * (0x1.ebfbdff82c58fp-3 +
-                  r * (0x1.c6b08d704a0c0p-5 +
-                       r * (0x1.3b2ab6fba4e77p-7 +
-                            r * (0x1.5d87fe78a6731p-10 +
-                                 r * (0x1.430912f86c787p-13 + r * 0x1.ffcbfc588b0c7p-17))))));
-    uint64_t sb;
-    memcpy(&sb, &emu_exp2_tab[k & 31], 8);
-    sb += (uint64_t)(k >> 5) << 52; /* times 2^floor(k / 32): stays a normal double */
-    double s;
-    memcpy(&s, &sb, 8);
-    float y = (float)(s * p);
-    /* the two inputs whose 2^x lies within 1e-16 of a midpoint, where the double result
-     * rounds the wrong way (scripts/check_exp2.c finds them; checked to 80 digits) */
-    uint32_t u;
-    memcpy(&u, &xf, 4);
-    y = u == 0x3b429d37u ? 0x1.00870ap+0f : y;
-    y = u == 0xbcf3a937u ? 0x1.f58d62p-1f : y;
-    return xf != xf ? xf + xf : y;
-}
-
-/* d[i] = the f32 math.exp (is_exp: emu_exp2f(a[i] * log2(e)) as Triton's ex2.approx.f32) or
- * math.exp2 (ex2.approx.ftz.f32: input and result flushed) of a[i], NaN as the canonical NaN;
- * d may be a.  Sixteen lanes at a time on AVX-512 unless force_scalar (tests), same bits. */
+/* d[i] = the f32 math.exp (is_exp: ex2.approx.f32 of a[i] * log2(e), emu_exp_nv) or
+ * math.exp2 (ex2.approx.ftz.f32, emu_ex2_ftz) of a[i], the GPU's bits (mufu.c); d may be a.
+ * Sixteen lanes at a time on AVX-512 unless force_scalar (tests), same bits. */
 void emu_exp2_f32_array(float *d, const float *a, int64_t n, bool is_exp, bool force_scalar);
 
 /* Flush subnormals to (signed) zero, as .ftz instructions do. */
@@ -580,16 +536,16 @@ static inline float emu_ftz(float x)
     return x;
 }
 
-/* ex2.approx.ftz.f32 (math.exp2): input and result flushed; math.exp: ex2.approx.f32 of the
- * f32 product with log2(e) (0f3FB8AA3B), as Triton lowers it */
+/* math.exp2 is ex2.approx.ftz.f32 (MUFU.EX2); math.exp is ex2.approx.f32 of the f32 product
+ * with log2(e) (0f3FB8AA3B), as Triton lowers them (mufu.c models both bit for bit) */
 #define EMU_LOG2E_F 0x1.715476p+0f
 static inline float emu_ex2_ftz(float x)
 {
-    return emu_ftz(emu_exp2f(emu_ftz(x)));
+    return emu_mufu_ex2(x);
 }
 static inline float emu_exp_nv(float x)
 {
-    return emu_exp2f(x * EMU_LOG2E_F);
+    return emu_ex2_full(x * EMU_LOG2E_F);
 }
 /* Element i of a frame array of kind k, as double / from double. */
 double emu_load_f64(emu_ek k, const void *p, int64_t i);

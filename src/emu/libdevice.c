@@ -121,7 +121,6 @@ static int h_gen(emu_frame *F, const emu_ins *I)
 
 /* ---- functions -------------------------------------------------------------------- */
 
-static float f_rsqrt(float x) { return (float)(1.0 / sqrt((double)x)); }
 static double d_rsqrt(double x) { return 1.0 / sqrt(x); }
 static float f_exp10(float x) { return powf(10.0f, x); }
 static double d_exp10(double x) { return pow(10.0, x); }
@@ -182,15 +181,18 @@ static float f_y0(float x) { return (float)y0(x); }
 static float f_y1(float x) { return (float)y1(x); }
 static float f_saturate(float x) { return x != x ? 0.0f : x < 0 ? 0.0f : x > 1 ? 1.0f : x; }
 static float f_logb(float x) { return logbf(x); }
-static float f_exp2(float x) { return emu_exp2f(x); }
-static float f_fast_exp(float x) { return emu_exp_nv(x); }
-static float f_fast_exp10(float x) { return emu_exp2f(x * 0x1.a934f0p+1f); }
+/* __nv_exp2f is ex2.approx.ftz.f32; __nv_fast_expf and __nv_fast_exp10f a mul.f32 by log2(e)
+ * or log2(10), then ex2.approx.ftz.f32 (the PTX Triton 3.6 emits) */
+static float f_exp2(float x) { return emu_mufu_ex2(x); }
+static float f_fast_exp(float x) { return emu_mufu_ex2(x * EMU_LOG2E_F); }
+static float f_fast_exp10(float x) { return emu_mufu_ex2(x * 0x1.a934f0p+1f); }
 static float f_fast_log2(float x) { return emu_ftz(log2f(emu_ftz(x))); }
 static float f_fast_log(float x) { return f_fast_log2(x) * 0x1.62e430p-1f; }
 static float f_fast_log10(float x) { return f_fast_log2(x) * 0x1.344136p-2f; }
 static float f_fast_tan(float x) { return sinf(x) / cosf(x); }
-static float f_fast_div(float x, float y) { return x / y; }
-static float f_fast_pow(float x, float y) { return emu_exp2f(y * log2f(x)); }
+/* div.approx.ftz.f32: MUFU.RCP of y, then FMUL.FTZ */
+static float f_fast_div(float x, float y) { return emu_ftz(emu_ftz(x) * emu_mufu_rcp(y)); }
+static float f_fast_pow(float x, float y) { return emu_mufu_ex2(y * log2f(x)); }
 static float f_rhypot(float x, float y) { return (float)(1.0 / hypot(x, y)); }
 static double d_rhypot(double x, double y) { return 1.0 / hypot(x, y); }
 static float f_fmin(float x, float y) { return fminf(x, y); }
@@ -210,8 +212,8 @@ static const row1 unary[] = {
     {"__nv_roundf", "__nv_round", roundf, round},
     {"__nv_rintf", "__nv_rint", rintf, rint},
     {"__nv_nearbyintf", "__nv_nearbyint", nearbyintf, nearbyint},
-    {"__nv_sqrtf", "__nv_sqrt", sqrtf, sqrt},
-    {"__nv_rsqrtf", "__nv_rsqrt", f_rsqrt, d_rsqrt},
+    {"__nv_sqrtf", "__nv_sqrt", emu_mufu_sqrt, sqrt},  /* sqrt.approx.ftz.f32 */
+    {"__nv_rsqrtf", "__nv_rsqrt", emu_mufu_rsq, d_rsqrt}, /* rsqrt.approx.ftz.f32 */
     {"__nv_cbrtf", "__nv_cbrt", cbrtf, cbrt},
     {"__nv_rcbrtf", "__nv_rcbrt", f_rcbrt, d_rcbrt},
     {"__nv_expf", "__nv_exp", expf, exp},

@@ -7,9 +7,8 @@
  * reduction for large trigonometric arguments.  Where the PTX uses only
  * IEEE instructions (fma.rn, mul.rn, integer ops) the result is bit-exact:
  * logf, log2f, sinf, cosf everywhere, erff for |x| < 1.00295 and tanhf for
- * |x| < 0.6.  Elsewhere the PTX calls ex2.approx / rcp.approx, whose
- * hardware tables are not public; they are modelled by the correctly
- * rounded operation (emu_exp2f; see docs/emulator.md for the bound).
+ * |x| < 0.6.  Elsewhere the PTX calls ex2.approx and rcp.approx: MUFU.EX2
+ * and MUFU.RCP, bit for bit (mufu.c), so these are exact everywhere too.
  */
 #include "emu_internal.h"
 
@@ -35,14 +34,14 @@ static inline float fma_ftz(float a, float b, float c)
     return emu_ftz(fmaf(emu_ftz(a), emu_ftz(b), emu_ftz(c)));
 }
 
-/* ex2.approx.ftz.f32 and rcp.approx.ftz.f32, modelled */
+/* ex2.approx.ftz.f32 (MUFU.EX2) and rcp.approx.ftz.f32 (MUFU.RCP) */
 static inline float ex2_approx_ftz(float x)
 {
-    return emu_ftz(emu_exp2f(emu_ftz(x)));
+    return emu_mufu_ex2(x);
 }
 static inline float rcp_approx_ftz(float x)
 {
-    return emu_ftz(1.0f / emu_ftz(x));
+    return emu_mufu_rcp(x);
 }
 
 /* __nv_logf */

@@ -4,13 +4,12 @@
  * 1. Kernels: for every tests/golden/<kernel>/<config>/emu/case.txt (captured on
  *    the GPU machine by scripts/gpu_emu_capture.py), rebuild the C reference's
  *    seeded inputs (their FNV-1a hashes must match the recorded ones), run the
- *    C kernel on the emulator and compare with the GPU's output bytes: within
- *    the reference's tolerance, bit for bit where the reference says the
- *    kernel is exact on the GPU too; the fraction of bit-identical elements
- *    and the largest ulp distance are printed.
- * 2. Probes: tests/golden/emu_probes: single ops on fixed inputs; the ops the
- *    emulator claims bit-exact must be, the others within their ulp bound
- *    (docs/emulator.md).
+ *    C kernel on the emulator and compare with the GPU's output bytes: bit for
+ *    bit, except the outputs listed in `known` (each with its ulp bound and
+ *    reason); the fraction of bit-identical elements and the largest ulp
+ *    distance are printed.
+ * 2. Probes: tests/golden/emu_probes: single ops on fixed inputs, every one
+ *    bit for bit (docs/emulator.md).
  * 3. Python's raw TTIR (tests/golden/<kernel>/<config>/py.source) and its
  *    TTIR after Triton's ttir passes (py.ttir) run on the emulator must give
  *    the C kernel's outputs bit for bit (needs the TTIR parser in the build).
@@ -95,22 +94,31 @@ static bool read_case(const char *path, gold_case *g)
     return g->kernel[0] && g->config[0];
 }
 
-/* Outputs the emulator claims bit-exact against the GPU beyond the reference's tolerance
- * (docs/emulator.md): the fp8 and f16 dots follow the models of Hopper's wgmma accumulation
- * fitted to these very captures (src/emu/dot.c), so every element must match; -1: the
- * reference's tolerance only. */
-static int case_ulp_bound(const char *kernel, const char *config, const char *out)
+/* Every captured output must be bit-identical to the GPU's, except these, each with the most
+ * ulps it may differ by and why (docs/emulator.md's table; tests/golden/EMU_VS_GPU.md). */
+static const struct {
+    const char *kernel, *config, *out;
+    int ulp;
+    const char *why;
+} known[] = {
+    {"layer_norm_fwd_kernel", "fp16_N1000", "Y", 1, "the row sums' order (layout reduction order not modelled)"},
+    {"layer_norm_fwd_kernel", "fp16_N1000", "Rstd", 2, "the row sums' order (layout reduction order not modelled)"},
+    {"rms_norm_fwd_kernel", "bf16_N1000", "Rstd", 1, "the row sums' order (layout reduction order not modelled)"},
+    {"asin_kernel", "B512_tail", "y_ptr", 2, "__nv_asinf is libm's asinf here, not a port"},
+    {"asin_kernel", "B1024", "y_ptr", 2, "__nv_asinf is libm's asinf here, not a port"},
+    {"rope_kernel", "h32_d128_fp16", "q_ptr", 1, "8 of 131072 elements; not yet explained"},
+};
+
+/* the ulps an output may differ by (0: bit-identical), and why */
+static int case_ulp_bound(const char *kernel, const char *config, const char *out, const char **why)
 {
-    static const struct {
-        const char *kernel, *config, *out;
-        int ulp;
-    } b[] = {{"matmul_kernel", "fp8_128x128x64", "c_ptr", 0},
-             {"matmul_kernel", "fp16_128x128x64", "c_ptr", 0},
-             {"matmul_kernel", "fp16_64x64x32_relu_tail", "c_ptr", 0}};
-    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
-        if (!strcmp(kernel, b[i].kernel) && !strcmp(config, b[i].config) && !strcmp(out, b[i].out))
-            return b[i].ulp;
-    return -1;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(kernel, known[i].kernel) && !strcmp(config, known[i].config) && !strcmp(out, known[i].out)) {
+            *why = known[i].why;
+            return known[i].ulp;
+        }
+    *why = NULL;
+    return 0;
 }
 
 /* runs one captured case; returns 1 pass, 0 fail, -1 skipped */
@@ -215,18 +223,18 @@ static int run_case(const char *dir, const gold_case *g)
             if (chk.max_ulp > worst_ulp)
                 worst_ulp = chk.max_ulp;
         }
-        int bound = case_ulp_bound(g->kernel, g->config, o->name);
+        const char *why;
+        int bound = case_ulp_bound(g->kernel, g->config, o->name, &why);
         if (bound == 0 && same != total) {
             ok = false;
-            printf("    the emulator claims these bit-exact: %lld elements differ\n",
-                   (long long)(total - same));
+            printf("    must be bit-identical: %lld elements differ\n", (long long)(total - same));
         } else if (bound > 0 && worst_ulp > bound) {
             ok = false;
-            printf("    beyond the emulator's bound of %d ulp\n", bound);
+            printf("    beyond the %d ulp listed (%s)\n", bound, why);
         }
         printf("  %s/%s %s: %lld/%lld bit-identical to the GPU, max %lld ulp%s: %s\n", g->kernel,
                g->config, o->name, (long long)same, (long long)total, (long long)worst_ulp,
-               bound == 0 ? " (bit-exact claimed)" : "", ok ? "PASS" : "FAIL");
+               bound == 0 ? "" : " (listed: up to that many ulps)", ok ? "PASS" : "FAIL");
         if (!ok)
             result = 0;
         free(gpu);
@@ -323,19 +331,6 @@ TL_KERNEL(k_probe, (x_ptr, y_ptr, z_ptr, out_ptr, n), (const char *, OP), (int, 
     tl_store(tl_add(out_ptr, offs), r, .mask = m);
 }
 
-/* bit-exact in the emulator (docs/emulator.md), or the ulp bound of its model */
-static int probe_bound(const char *op)
-{
-    static const struct {
-        const char *op;
-        int ulp;
-    } b[] = {{"exp", 2}, {"exp2", 2}, {"sqrt", 1}, {"rsqrt", 2}, {"erf", 2},
-             {"tanh", 2}, {"sigmoid", 3}, {"div", 2}};
-    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++)
-        if (!strcmp(op, b[i].op))
-            return b[i].ulp;
-    return 0;
-}
 
 static void t_probes_vs_gpu(void **s)
 {
@@ -393,20 +388,12 @@ static void t_probes_vs_gpu(void **s)
         ct_emu_result r;
         assert_int_equal(emu_go(e, k, (int)((n + 1023) / 1024), 1, 1, 0, 5, a, &r), CT_EMU_OK);
         ct_emu_check chk;
-        int bound = probe_bound(op);
-        /* exact probes: bit equality (NaNs equal); others: the ulp bound */
+        /* every probe is bit-exact: bit equality (NaNs equal) */
         ct_emu_compare((ct_emu_dtype)t, out, n, gpu, n, 0, 0, false, &chk);
         int64_t same = n - chk.nbad;
-        bool ok = bound == 0 ? chk.nbad == 0 : chk.max_ulp <= bound;
-        /* a NaN on one side only fails any bound */
-        for (int64_t i = 0; ok && bound && i < n; i++) {
-            double g = ct_emu_get((ct_emu_dtype)t, out, i), w = ct_emu_get((ct_emu_dtype)t, gpu, i);
-            if (isnan(g) != isnan(w) || (isinf(g) && g != w))
-                ok = false;
-        }
-        printf("  probe %-12s %5lld/%lld bit-identical, max %lld ulp (%s%d): %s\n", op,
-               (long long)same, (long long)n, (long long)chk.max_ulp,
-               bound ? "bound " : "exact ", bound, ok ? "PASS" : "FAIL");
+        bool ok = chk.nbad == 0;
+        printf("  probe %-12s %5lld/%lld bit-identical, max %lld ulp: %s\n", op, (long long)same,
+               (long long)n, (long long)chk.max_ulp, ok ? "PASS" : "FAIL");
         if (!ok) {
             printf("    %s\n", chk.message);
             fails++;

@@ -1,0 +1,481 @@
+/*
+ * mufu.c - the H200's special-function unit, bit for bit (models in mufu_internal.h).
+ *
+ * ptxas -arch=sm_90 turns the approximate instructions into (disassembled with cuobjdump):
+ *   rcp.approx.ftz.f32 a      MUFU.RCP a
+ *   rsqrt.approx.ftz.f32 a    MUFU.RSQ a
+ *   sqrt.approx.ftz.f32 a     MUFU.SQRT a
+ *   ex2.approx.ftz.f32 a      MUFU.EX2 a
+ *   ex2.approx.f32 a          P0 = a >= -126;  if !P0 a *= 0.5;  y = MUFU.EX2 a;  if !P0 y = y * y
+ *   div.full.f32 a, b         P0 = |b| > 2^126; P1 = |b| >= 2^-126;
+ *                             if P0 { b *= 0.25; a *= 0.25 }  if !P1 { b *= 2^24; a *= 2^24 }
+ *                             r = MUFU.RCP b;  d = r * a       (FMUL, subnormals kept)
+ * The measured behaviour of each MUFU operation (scripts/gpu/mufu_probe.cu, all 2^32 inputs):
+ * the output is the table entry of the input's mantissa (for RSQ and SQRT: of the mantissa and
+ * the exponent's parity; for EX2: of the fraction of |x|, one table per sign) scaled by the
+ * power of two the exponent (EX2: the integer part) gives, with subnormal inputs read as zero
+ * and subnormal results flushed to zero.  The tables (mufu_data.c) are decoded
+ * once into bitmaps of exceptions to a per-segment quadratic; see scripts/mufu/fit.py.
+ */
+#include "mufu_internal.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+static inline float bf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t fb(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* ---- decoding: LZMA's binary range decoder over the coded entries --------------------------- */
+
+typedef struct rdec {
+    const unsigned char *p, *end;
+    uint32_t range, code;
+} rdec;
+
+static inline uint32_t rd_byte(rdec *d)
+{
+    return d->p < d->end ? *d->p++ : 0;
+}
+
+static void rd_init(rdec *d, const unsigned char *p, uint32_t n)
+{
+    d->p = p;
+    d->end = p + n;
+    d->range = 0xFFFFFFFFu;
+    d->code = 0;
+    for (int i = 0; i < 5; i++)
+        d->code = (d->code << 8) | rd_byte(d);
+}
+
+static inline int rd_bit(rdec *d, uint16_t *prob)
+{
+    uint32_t bound = (d->range >> 11) * *prob;
+    int bit;
+    if (d->code < bound) {
+        d->range = bound;
+        *prob += (2048 - *prob) >> 5;
+        bit = 0;
+    } else {
+        d->code -= bound;
+        d->range -= bound;
+        *prob -= *prob >> 5;
+        bit = 1;
+    }
+    if (d->range < (1u << 24)) {
+        d->range <<= 8;
+        d->code = (d->code << 8) | rd_byte(d);
+    }
+    return bit;
+}
+
+#define NCTX 16
+
+/* the quadratic of entry k: q, and floor(q) */
+static inline double quad(const emu_mufu_table *t, uint32_t k, double *fl)
+{
+    const double *c = t->coef[k >> 16];
+    double x = (double)(k & 0xffffu) * 0x1p-16;
+    double q = c[0] + x * (c[1] + x * c[2]);
+    *fl = floor(q);
+    return q;
+}
+
+/* the exception bitmaps: static, so nothing is allocated (and nothing can fail) */
+static uint64_t rcp_bits[(1u << 23) / 64], rsq_bits[(1u << 24) / 64], sqrt_bits[(1u << 24) / 64];
+/* EX2's two tables' bitmaps side by side: the vector path indexes both from one base */
+static uint64_t ex2_both_bits[2 * (1u << 23) / 64];
+#define ex2_bits ex2_both_bits
+#define ex2neg_bits (ex2_both_bits + (1u << 23) / 64)
+
+static const struct {
+    const emu_mufu_table *t;
+    uint64_t *bits;
+} tables[] = {{&emu_mufu_rcp_table, rcp_bits},
+              {&emu_mufu_rsq_table, rsq_bits},
+              {&emu_mufu_sqrt_table, sqrt_bits},
+              {&emu_mufu_ex2_table, ex2_bits},
+              {&emu_mufu_ex2neg_table, ex2neg_bits}};
+#define NTABLES (sizeof tables / sizeof tables[0])
+
+static uint64_t decode(const emu_mufu_table *t, uint64_t *bits)
+{
+    rdec d;
+    uint16_t prob[NCTX];
+    uint64_t nexc = 0;
+    for (int i = 0; i < NCTX; i++)
+        prob[i] = 1024;
+    rd_init(&d, t->stream, t->nstream);
+    for (uint32_t k = 0; k < t->n; k++) {
+        double fl, q = quad(t, k, &fl);
+        double fr = q - fl;
+        double dist = fr < 1.0 - fr ? fr : 1.0 - fr;
+        if (!(dist < t->w))
+            continue;
+        int ctx = (int)(dist / t->w * NCTX);
+        if (ctx > NCTX - 1)
+            ctx = NCTX - 1;
+        if (rd_bit(&d, &prob[ctx])) {
+            bits[k >> 6] |= 1ull << (k & 63);
+            nexc++;
+        }
+    }
+    return nexc;
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static uint64_t decoded_exceptions;
+static atomic_bool decoded; /* set, with release, once every bitmap is complete */
+
+static void decode_tables(void)
+{
+    for (size_t i = 0; i < NTABLES; i++)
+        decoded_exceptions += decode(tables[i].t, tables[i].bits);
+    atomic_store_explicit(&decoded, true, memory_order_release);
+}
+
+uint64_t emu_mufu_decode_all(void)
+{
+    pthread_once(&once, decode_tables);
+    return decoded_exceptions;
+}
+
+/* the hot paths test one flag; the first call decodes */
+static inline void ready(void)
+{
+    if (!atomic_load_explicit(&decoded, memory_order_acquire))
+        pthread_once(&once, decode_tables);
+}
+
+static inline const uint64_t *bits_of(const emu_mufu_table *t)
+{
+    for (size_t i = 0; i < NTABLES; i++)
+        if (tables[i].t == t)
+            return tables[i].bits;
+    return rcp_bits; /* not reached: every table is listed */
+}
+
+static inline uint32_t entry(const emu_mufu_table *t, const uint64_t *bits, uint32_t k)
+{
+    double fl, q = quad(t, k, &fl);
+    int64_t y = (int64_t)fl;
+    if ((bits[k >> 6] >> (k & 63)) & 1)
+        y += q - fl < 0.5 ? -1 : 1;
+    /* y is the significand on binade lo's grid, in [2^23, 2^24] */
+    if (y >= (1 << 24))
+        return (uint32_t)(t->lo + 1) << 23;
+    return ((uint32_t)t->lo << 23) | (uint32_t)(y - (1 << 23));
+}
+
+uint32_t emu_mufu_entry(const emu_mufu_table *t, uint32_t k)
+{
+    ready();
+    return entry(t, bits_of(t), k);
+}
+
+/* t * 2^e for a normal t, flushed to signed zero below the normal range, infinite above */
+static inline uint32_t scale_ftz(uint32_t t, int e)
+{
+    int te = (int)((t >> 23) & 0xff) + e;
+    if (te <= 0)
+        return t & 0x80000000u;
+    if (te >= 255)
+        return (t & 0x80000000u) | 0x7f800000u;
+    return (t & 0x807fffffu) | ((uint32_t)te << 23);
+}
+
+float emu_mufu_rcp(float x)
+{
+    uint32_t u = fb(x), s = u & 0x80000000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return bf(0x7fffffffu);
+    if (a < 0x00800000u)
+        return bf(s | 0x7f800000u);
+    if (a == 0x7f800000u)
+        return bf(s);
+    int ex = (int)(a >> 23) - 127;
+    ready();
+    return bf(s | scale_ftz(entry(&emu_mufu_rcp_table, rcp_bits, a & 0x7fffffu), -ex));
+}
+
+/* RSQ and SQRT: the table over [1, 4) indexed by the exponent's parity and the mantissa */
+static inline float root(const emu_mufu_table *t, const uint64_t *bits, float x, int is_rsq)
+{
+    uint32_t u = fb(x), s = u & 0x80000000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return bf(0x7fffffffu);
+    if (a < 0x00800000u) /* +-0 and subnormals (read as +-0) */
+        return bf(is_rsq ? (s | 0x7f800000u) : s);
+    if (s)
+        return bf(0x7fffffffu);
+    if (a == 0x7f800000u)
+        return bf(is_rsq ? 0u : 0x7f800000u);
+    int ex = (int)(a >> 23) - 127;
+    int odd = ex & 1;
+    int half = (ex - odd) / 2;
+    ready();
+    uint32_t e = entry(t, bits, ((uint32_t)odd << 23) | (a & 0x7fffffu));
+    return bf(scale_ftz(e, is_rsq ? -half : half));
+}
+
+float emu_mufu_rsq(float x)
+{
+    return root(&emu_mufu_rsq_table, rsq_bits, x, 1);
+}
+
+float emu_mufu_sqrt(float x)
+{
+    return root(&emu_mufu_sqrt_table, sqrt_bits, x, 0);
+}
+
+/* EX2 in sign-magnitude: |x| = i + f with f truncated to 23 fraction bits (only those bits of
+ * the input matter: measured for 23 to 28); 2^x is 2^f from the positive table times 2^i, 2^-x
+ * is 2^-f from the negative one times 2^-i. */
+float emu_mufu_ex2(float x)
+{
+    uint32_t u = fb(x), a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return bf(0x7fffffffu);
+    if (a < 0x00800000u) /* +-0 and subnormals (read as +-0) */
+        return 1.0f;
+    bool neg = u >> 31;
+    if (a >= 0x43000000u) /* |x| >= 128 */
+        return bf(neg ? 0u : 0x7f800000u);
+    int64_t X = (int64_t)((double)bf(a) * 0x1p23); /* exact, then truncated */
+    int i = (int)(X >> 23);
+    uint32_t f = (uint32_t)(X & 0x7fffff);
+    ready();
+    if (neg)
+        return bf(scale_ftz(entry(&emu_mufu_ex2neg_table, ex2neg_bits, f), -i));
+    return bf(scale_ftz(entry(&emu_mufu_ex2_table, ex2_bits, f), i));
+}
+
+float emu_ex2_full(float x)
+{
+    /* FSETP.GEU P0 = x >= -126 (false for NaN) */
+    if (x >= -126.0f)
+        return emu_mufu_ex2(x);
+    float y = emu_mufu_ex2(x * 0.5f);
+    y = y * y;
+    return y != y ? bf(0x7fffffffu) : y;
+}
+
+float emu_div_full(float a, float b)
+{
+    float ab = fabsf(b);
+    int p0 = ab > 0x1p126f, p1 = ab >= 0x1p-126f;
+    if (p0) {
+        b *= 0.25f;
+        a *= 0.25f;
+    }
+    if (!p1) {
+        b *= 0x1p24f;
+        a *= 0x1p24f;
+    }
+    float d = emu_mufu_rcp(b) * a;
+    return d != d ? bf(0x7fffffffu) : d;
+}
+
+/* ---- arrays: eight lanes at a time on AVX-512, the scalar functions' bits -------------------- */
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MUFU_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl")))
+
+/* entry() on eight lanes: k the entry indices, coef the table's coefficients (the lanes of
+ * mask m2 take coef2 and the bitmap words from bits + boff2), lo/lo2 the binades */
+MUFU_AVX512 static inline __m512i entry8(__m512i k, const double *coef, const double *coef2, __mmask8 m2,
+                                         const uint64_t *bits, __m512i boff, __m512i lo)
+{
+    __m512i seg3 = _mm512_mullo_epi64(_mm512_srli_epi64(k, 16), _mm512_set1_epi64(3));
+    __m512d x = _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_and_si512(k, _mm512_set1_epi64(0xffff))),
+                              _mm512_set1_pd(0x1p-16));
+    __m512d c0 = _mm512_i64gather_pd(seg3, coef, 8);
+    __m512d c1 = _mm512_i64gather_pd(_mm512_add_epi64(seg3, _mm512_set1_epi64(1)), coef, 8);
+    __m512d c2 = _mm512_i64gather_pd(_mm512_add_epi64(seg3, _mm512_set1_epi64(2)), coef, 8);
+    if (m2) {
+        c0 = _mm512_mask_i64gather_pd(c0, m2, seg3, coef2, 8);
+        c1 = _mm512_mask_i64gather_pd(c1, m2, _mm512_add_epi64(seg3, _mm512_set1_epi64(1)), coef2, 8);
+        c2 = _mm512_mask_i64gather_pd(c2, m2, _mm512_add_epi64(seg3, _mm512_set1_epi64(2)), coef2, 8);
+    }
+    /* q = c0 + x * (c1 + x * c2), separate multiplies and adds as in quad() */
+    __m512d q = _mm512_add_pd(c0, _mm512_mul_pd(x, _mm512_add_pd(c1, _mm512_mul_pd(x, c2))));
+    __m512d fl = _mm512_roundscale_pd(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    __m512i y = _mm512_cvttpd_epi64(fl);
+    __m512i w = _mm512_i64gather_epi64(_mm512_add_epi64(_mm512_srli_epi64(k, 6), boff), (const long long *)bits, 8);
+    w = _mm512_srlv_epi64(w, _mm512_and_si512(k, _mm512_set1_epi64(63)));
+    __mmask8 exc = _mm512_test_epi64_mask(w, _mm512_set1_epi64(1));
+    __mmask8 below = _mm512_cmp_pd_mask(_mm512_sub_pd(q, fl), _mm512_set1_pd(0.5), _CMP_LT_OQ);
+    y = _mm512_mask_sub_epi64(y, exc & below, y, _mm512_set1_epi64(1));
+    y = _mm512_mask_add_epi64(y, exc & ~below, y, _mm512_set1_epi64(1));
+    __m512i r = _mm512_or_si512(_mm512_slli_epi64(lo, 23), _mm512_sub_epi64(y, _mm512_set1_epi64(1 << 23)));
+    __mmask8 top = _mm512_cmpge_epi64_mask(y, _mm512_set1_epi64(1 << 24));
+    return _mm512_mask_mov_epi64(r, top, _mm512_slli_epi64(_mm512_add_epi64(lo, _mm512_set1_epi64(1)), 23));
+}
+
+/* scale_ftz on eight lanes: t normal and positive, e the power of two */
+MUFU_AVX512 static inline __m512i scale8(__m512i t, __m512i e)
+{
+    __m512i te = _mm512_add_epi64(_mm512_and_si512(_mm512_srli_epi64(t, 23), _mm512_set1_epi64(0xff)), e);
+    __m512i r = _mm512_or_si512(_mm512_and_si512(t, _mm512_set1_epi64(0x807fffff)), _mm512_slli_epi64(te, 23));
+    r = _mm512_mask_mov_epi64(r, _mm512_cmple_epi64_mask(te, _mm512_setzero_si512()),
+                              _mm512_and_si512(t, _mm512_set1_epi64(0x80000000)));
+    return _mm512_mask_mov_epi64(r, _mm512_cmpge_epi64_mask(te, _mm512_set1_epi64(255)),
+                                 _mm512_or_si512(_mm512_and_si512(t, _mm512_set1_epi64(0x80000000)),
+                                                 _mm512_set1_epi64(0x7f800000)));
+}
+
+/* MUFU.EX2 of eight f32 lanes (as 64-bit integers holding the bits) */
+MUFU_AVX512 static inline __m512i ex2_8(__m512i u)
+{
+    __m512i a = _mm512_and_si512(u, _mm512_set1_epi64(0x7fffffff));
+    __mmask8 nan = _mm512_cmpgt_epi64_mask(a, _mm512_set1_epi64(0x7f800000));
+    __mmask8 tiny = _mm512_cmplt_epi64_mask(a, _mm512_set1_epi64(0x00800000));
+    __mmask8 big = _mm512_cmpge_epi64_mask(a, _mm512_set1_epi64(0x43000000)) & ~nan;
+    __mmask8 neg = _mm512_test_epi64_mask(u, _mm512_set1_epi64(0x80000000));
+    __mmask8 ok = ~(nan | tiny | big);
+    /* |x| as f32 -> double, times 2^23, truncated */
+    __m256 af = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(a));
+    __m512i X = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtps_pd(af), _mm512_set1_pd(0x1p23)));
+    X = _mm512_maskz_mov_epi64(ok, X); /* special lanes read entry 0 */
+    __m512i i = _mm512_srai_epi64(X, 23);
+    __m512i f = _mm512_and_si512(X, _mm512_set1_epi64(0x7fffff));
+    __m512i boff = _mm512_maskz_mov_epi64(neg, _mm512_set1_epi64((1u << 23) / 64));
+    __m512i lo = _mm512_mask_mov_epi64(_mm512_set1_epi64(emu_mufu_ex2_table.lo), neg,
+                                       _mm512_set1_epi64(emu_mufu_ex2neg_table.lo));
+    __m512i t = entry8(f, &emu_mufu_ex2_table.coef[0][0], &emu_mufu_ex2neg_table.coef[0][0], neg,
+                       ex2_both_bits, boff, lo);
+    __m512i r = scale8(t, _mm512_mask_sub_epi64(i, neg, _mm512_setzero_si512(), i));
+    r = _mm512_mask_mov_epi64(r, tiny, _mm512_set1_epi64(0x3f800000));
+    r = _mm512_mask_mov_epi64(r, big & neg, _mm512_setzero_si512());
+    r = _mm512_mask_mov_epi64(r, big & ~neg, _mm512_set1_epi64(0x7f800000));
+    return _mm512_mask_mov_epi64(r, nan, _mm512_set1_epi64(0x7fffffff));
+}
+
+MUFU_AVX512 static void ex2_array_avx512(float *d, const float *a, int64_t n, bool full)
+{
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_loadu_ps(a + i);
+        __mmask8 halve = 0;
+        if (full) { /* ex2.approx.f32: below -126 (not NaN), halve, then square */
+            halve = _mm256_cmp_ps_mask(x, _mm256_set1_ps(-126.0f), _CMP_NGE_UQ);
+            x = _mm256_mask_mul_ps(x, halve, x, _mm256_set1_ps(0.5f));
+        }
+        __m512i u = _mm512_cvtepu32_epi64(_mm256_castps_si256(x));
+        __m256 y = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ex2_8(u)));
+        if (halve) {
+            y = _mm256_mask_mul_ps(y, halve, y, y);
+            __mmask8 nan = _mm256_cmp_ps_mask(y, y, _CMP_UNORD_Q);
+            y = _mm256_mask_mov_ps(y, nan, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+        }
+        _mm256_storeu_ps(d + i, y);
+    }
+    for (; i < n; i++)
+        d[i] = full ? emu_ex2_full(a[i]) : emu_mufu_ex2(a[i]);
+}
+
+MUFU_AVX512 static inline __m256 rcp8(__m256 y);
+
+/* emu_div_full on eight lanes */
+MUFU_AVX512 static void div_array_avx512(float *d, const float *a, const float *b, int64_t n)
+{
+    int64_t i = 0;
+    const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    for (; i + 8 <= n; i += 8) {
+        __m256 x = _mm256_loadu_ps(a + i), y = _mm256_loadu_ps(b + i);
+        __m256 ay = _mm256_and_ps(y, absmask);
+        __mmask8 p0 = _mm256_cmp_ps_mask(ay, _mm256_set1_ps(0x1p126f), _CMP_GT_OQ);
+        __mmask8 np1 = _mm256_cmp_ps_mask(ay, _mm256_set1_ps(0x1p-126f), _CMP_NGE_UQ);
+        y = _mm256_mask_mul_ps(y, p0, y, _mm256_set1_ps(0.25f));
+        x = _mm256_mask_mul_ps(x, p0, x, _mm256_set1_ps(0.25f));
+        y = _mm256_mask_mul_ps(y, np1, y, _mm256_set1_ps(0x1p24f));
+        x = _mm256_mask_mul_ps(x, np1, x, _mm256_set1_ps(0x1p24f));
+        __m256 rc;
+        if (_mm256_cmp_ps_mask(y, _mm256_permutexvar_ps(_mm256_setzero_si256(), y), _CMP_EQ_OQ) == 0xff) {
+            /* one divisor for all eight lanes (a row's broadcast sum): one MUFU.RCP */
+            rc = _mm256_set1_ps(emu_mufu_rcp(_mm256_cvtss_f32(y)));
+        } else {
+            rc = rcp8(y);
+        }
+        __m256 q = _mm256_mul_ps(rc, x);
+        __mmask8 qnan = _mm256_cmp_ps_mask(q, q, _CMP_UNORD_Q);
+        _mm256_storeu_ps(d + i, _mm256_mask_mov_ps(q, qnan, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff))));
+    }
+    for (; i < n; i++)
+        d[i] = emu_div_full(a[i], b[i]);
+}
+
+/* MUFU.RCP of eight lanes */
+MUFU_AVX512 static inline __m256 rcp8(__m256 y)
+{
+    {
+        __m512i u = _mm512_cvtepu32_epi64(_mm256_castps_si256(y));
+        __m512i s = _mm512_and_si512(u, _mm512_set1_epi64(0x80000000));
+        __m512i ua = _mm512_and_si512(u, _mm512_set1_epi64(0x7fffffff));
+        __mmask8 nan = _mm512_cmpgt_epi64_mask(ua, _mm512_set1_epi64(0x7f800000));
+        __mmask8 zero = _mm512_cmplt_epi64_mask(ua, _mm512_set1_epi64(0x00800000));
+        __mmask8 inf = _mm512_cmpeq_epi64_mask(ua, _mm512_set1_epi64(0x7f800000));
+        __mmask8 ok = ~(nan | zero | inf);
+        __m512i k = _mm512_maskz_and_epi64(ok, ua, _mm512_set1_epi64(0x7fffff));
+        __m512i t = entry8(k, &emu_mufu_rcp_table.coef[0][0], NULL, 0, rcp_bits, _mm512_setzero_si512(),
+                           _mm512_set1_epi64(emu_mufu_rcp_table.lo));
+        __m512i ex = _mm512_sub_epi64(_mm512_srli_epi64(ua, 23), _mm512_set1_epi64(127));
+        __m512i r = _mm512_or_si512(s, scale8(t, _mm512_sub_epi64(_mm512_setzero_si512(), ex)));
+        r = _mm512_mask_mov_epi64(r, zero, _mm512_or_si512(s, _mm512_set1_epi64(0x7f800000)));
+        r = _mm512_mask_mov_epi64(r, inf, s);
+        r = _mm512_mask_mov_epi64(r, nan, _mm512_set1_epi64(0x7fffffff));
+        return _mm256_castsi256_ps(_mm512_cvtepi64_epi32(r));
+    }
+}
+
+static int have_avx512(void)
+{
+    static int v = -1;
+    if (v < 0)
+        v = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+            __builtin_cpu_supports("avx512vl");
+    return v;
+}
+#endif
+
+void emu_mufu_ex2_array(float *d, const float *a, int64_t n, bool full, bool force_scalar)
+{
+    ready();
+#ifdef MUFU_AVX512
+    if (!force_scalar && have_avx512()) {
+        ex2_array_avx512(d, a, n, full);
+        return;
+    }
+#endif
+    (void)force_scalar;
+    for (int64_t i = 0; i < n; i++)
+        d[i] = full ? emu_ex2_full(a[i]) : emu_mufu_ex2(a[i]);
+}
+
+void emu_div_full_array(float *d, const float *a, const float *b, int64_t n, bool force_scalar)
+{
+    ready();
+#ifdef MUFU_AVX512
+    if (!force_scalar && have_avx512()) {
+        div_array_avx512(d, a, b, n);
+        return;
+    }
+#endif
+    (void)force_scalar;
+    for (int64_t i = 0; i < n; i++)
+        d[i] = emu_div_full(a[i], b[i]);
+}

@@ -1,0 +1,64 @@
+/*
+ * mufu_internal.h - the emulator's models of the H200's special-function unit (MUFU).
+ *
+ * On sm_90 every approximate PTX instruction Triton emits for f32 is one MUFU operation, with
+ * plain f32 multiplies around it for the non-ftz forms (see src/emu/mufu.c).  Each operation is
+ * modelled bit for bit from its table over a reduced domain, measured on the H200
+ * (scripts/gpu/mufu_probe.cu) and stored compactly (scripts/mufu/fit.py, src/emu/mufu_data.c);
+ * the models are checked against the GPU on all 2^32 inputs by scripts/gpu/mufu_check.cu.
+ */
+#ifndef CTRITON_EMU_MUFU_INTERNAL_H
+#define CTRITON_EMU_MUFU_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One operation's table over its reduced domain of n entries: in segment s of 2^16 entries,
+ * q = coef[s][0] + x * (coef[s][1] + x * coef[s][2]) with x = (k mod 2^16) / 2^16, and the
+ * output's significand on the grid of binade `lo` is floor(q), or one below / above it for the
+ * entries that `stream` (range-coded bits for the entries whose q is within w of an integer)
+ * marks as exceptions. */
+typedef struct emu_mufu_table {
+    const char *name;
+    uint32_t n;
+    int lo;
+    double w;
+    const double (*coef)[3];
+    const unsigned char *stream;
+    uint32_t nstream;
+    uint32_t nexc;
+} emu_mufu_table;
+
+extern const emu_mufu_table emu_mufu_rcp_table, emu_mufu_rsq_table, emu_mufu_sqrt_table,
+    emu_mufu_ex2_table, emu_mufu_ex2neg_table;
+
+/* The operations, on f32 bit patterns as the GPU sees them (ftz: subnormal inputs are zeros,
+ * subnormal results become signed zeros; NaN results are the canonical 0x7fffffff). */
+float emu_mufu_rcp(float x);  /* MUFU.RCP:  rcp.approx.ftz.f32 */
+float emu_mufu_rsq(float x);  /* MUFU.RSQ:  rsqrt.approx.ftz.f32 */
+float emu_mufu_sqrt(float x); /* MUFU.SQRT: sqrt.approx.ftz.f32 */
+float emu_mufu_ex2(float x);  /* MUFU.EX2:  ex2.approx.ftz.f32 */
+/* ex2.approx.f32 (no ftz): ptxas's halving around MUFU.EX2 below -126 */
+float emu_ex2_full(float x);
+/* div.full.f32: ptxas's sequence around MUFU.RCP (no ftz) */
+float emu_div_full(float a, float b);
+
+/* Arrays (d may alias a or b): ex2.approx.f32 when full, else ex2.approx.ftz.f32; div.full.
+ * Eight lanes at a time on AVX-512 unless force_scalar (tests), with the same bits. */
+void emu_mufu_ex2_array(float *d, const float *a, int64_t n, bool full, bool force_scalar);
+void emu_div_full_array(float *d, const float *a, const float *b, int64_t n, bool force_scalar);
+
+/* Decodes every table now (they are otherwise decoded on first use); returns the number of
+ * exceptions decoded, for tests. */
+uint64_t emu_mufu_decode_all(void);
+/* The table's entry k as f32 bits (for tests: the GPU's block sums are checked against it). */
+uint32_t emu_mufu_entry(const emu_mufu_table *t, uint32_t k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

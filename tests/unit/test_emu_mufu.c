@@ -1,0 +1,204 @@
+/*
+ * test_emu_mufu.c - the emulator's MUFU models (src/emu/mufu.c) against what the H200 measured.
+ *
+ * 1. Every table entry: the sum of the entries' bits over each block of 65536 must equal the
+ *    GPU's (tests/golden/mufu/NAME.sums, written by scripts/gpu/mufu_probe.cu on the H200);
+ *    one entry off by one changes its block's sum.
+ * 2. The special inputs the probe ran (zeros, subnormals, the extremes, infinities, NaNs, ...)
+ *    give the GPU's bits (tests/golden/mufu/probe_round1.json, "specials").
+ * 3. div.full's scalings: quotients whose divisor is huge or subnormal agree with the
+ *    sequence's algebra (a / b = (a/4) * rcp(b/4) = (a 2^24) * rcp(b 2^24)).
+ * The exhaustive check (all 2^32 inputs, and div.full over all divisors) needs the GPU:
+ * scripts/gpu/mufu_check.cu.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "emu/mufu_internal.h"
+
+static const char *srcdir(void)
+{
+    const char *s = getenv("CTRITON_SOURCE_DIR");
+    return s ? s : CTRITON_SOURCE_DIR;
+}
+
+static uint32_t fb(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float bf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void check_sums(const emu_mufu_table *t)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/golden/mufu/%s.sums", srcdir(), t->name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    uint32_t nblocks = t->n >> 16;
+    uint64_t *want = calloc(nblocks, sizeof *want);
+    assert_int_equal(fread(want, sizeof *want, nblocks, f), nblocks);
+    fclose(f);
+    int bad = 0;
+    for (uint32_t b = 0; b < nblocks; b++) {
+        uint64_t s = 0;
+        for (uint32_t k = b << 16; k < (b + 1) << 16; k++)
+            s += emu_mufu_entry(t, k);
+        if (s != want[b]) {
+            if (bad < 5)
+                printf("  %s block %u: sum %llu, the GPU's %llu\n", t->name, b, (unsigned long long)s,
+                       (unsigned long long)want[b]);
+            bad++;
+        }
+    }
+    free(want);
+    printf("  %s: %u blocks of 65536 entries, %d differ from the GPU\n", t->name, nblocks, bad);
+    assert_int_equal(bad, 0);
+}
+
+static void t_tables_match_gpu_sums(void **state)
+{
+    (void)state;
+    uint64_t nexc = emu_mufu_decode_all();
+    assert_int_equal(nexc, emu_mufu_rcp_table.nexc + emu_mufu_rsq_table.nexc + emu_mufu_sqrt_table.nexc +
+                               emu_mufu_ex2_table.nexc + emu_mufu_ex2neg_table.nexc);
+    check_sums(&emu_mufu_rcp_table);
+    check_sums(&emu_mufu_rsq_table);
+    check_sums(&emu_mufu_sqrt_table);
+    check_sums(&emu_mufu_ex2_table);
+    check_sums(&emu_mufu_ex2neg_table);
+}
+
+/* the "specials" object of the probe's report: "name": [["in", "out"], ...] */
+static int specials(const char *json, const char *fn, uint32_t in[], uint32_t out[], int max)
+{
+    const char *p = strstr(json, "\"specials\"");
+    assert_non_null(p);
+    char key[32];
+    snprintf(key, sizeof key, "\"%s\": [", fn);
+    p = strstr(p, key);
+    assert_non_null(p);
+    p += strlen(key);
+    int n = 0;
+    while (n < max && (p = strchr(p, '[')) && p < strchr(p, ']') + 1) {
+        unsigned a, b;
+        if (sscanf(p, "[\"%x\", \"%x\"]", &a, &b) != 2)
+            break;
+        in[n] = a;
+        out[n] = b;
+        n++;
+        p = strchr(p, ']') + 1;
+        while (*p == ',' || *p == ' ')
+            p++;
+        if (*p == ']')
+            break;
+    }
+    return n;
+}
+
+static void t_specials(void **state)
+{
+    (void)state;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/golden/mufu/probe_round1.json", srcdir());
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char json[1 << 16];
+    size_t len = fread(json, 1, sizeof json - 1, f);
+    fclose(f);
+    json[len] = 0;
+    static const struct {
+        const char *name;
+        float (*fn)(float);
+    } ops[] = {{"rcp", emu_mufu_rcp}, {"rsq", emu_mufu_rsq}, {"sqrt", emu_mufu_sqrt}, {"ex2", emu_mufu_ex2}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        uint32_t in[64], out[64];
+        int n = specials(json, ops[i].name, in, out, 64);
+        assert_true(n >= 16);
+        for (int j = 0; j < n; j++) {
+            uint32_t got = fb(ops[i].fn(bf(in[j])));
+            if (got != out[j])
+                printf("  %s(%08x): %08x, the GPU %08x\n", ops[i].name, in[j], got, out[j]);
+            assert_int_equal(got, out[j]);
+        }
+    }
+}
+
+static void t_div_full_scalings(void **state)
+{
+    (void)state;
+    /* divisors above 2^126: both operands are quartered first */
+    float b = 0x1.8p127f, a = 3.0f;
+    assert_int_equal(fb(emu_div_full(a, b)), fb(emu_mufu_rcp(b * 0.25f) * (a * 0.25f)));
+    /* subnormal divisors: both scaled by 2^24 (the rcp of a subnormal would be infinite) */
+    b = 0x1p-140f;
+    a = 0x1p-130f;
+    assert_int_equal(fb(emu_div_full(a, b)), fb(emu_mufu_rcp(b * 0x1p24f) * (a * 0x1p24f)));
+    assert_true(emu_div_full(1.0f, 0x1p-140f) > 1e38f);
+    /* exact cases: powers of two */
+    assert_int_equal(fb(emu_div_full(1.0f, 4.0f)), fb(0.25f));
+    assert_int_equal(fb(emu_div_full(-6.0f, 2.0f)), fb(-3.0f));
+    /* 0/0 and inf/inf: the canonical NaN */
+    assert_int_equal(fb(emu_div_full(0.0f, 0.0f)), 0x7fffffffu);
+    assert_int_equal(fb(emu_div_full(bf(0x7f800000u), bf(0x7f800000u))), 0x7fffffffu);
+}
+
+/* the AVX-512 path of div.full's arrays gives the scalar function's bits: random bit patterns,
+ * a row divided by one broadcast value (the one-RCP path), specials, lengths with a tail */
+static void t_div_full_array(void **state)
+{
+    (void)state;
+    enum { N = 1 << 15 };
+    static float a[N], b[N], v[N], sc[N];
+    static const uint32_t special[] = {0x00000000u, 0x80000000u, 0x00000001u, 0x807fffffu, 0x00800000u,
+                                       0x7f7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7e800001u,
+                                       0x3f800000u, 0x00400000u};
+    uint64_t r = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < N; i++) {
+        r ^= r << 13;
+        r ^= r >> 7;
+        r ^= r << 17;
+        a[i] = bf((uint32_t)r);
+        b[i] = bf((uint32_t)(r >> 32));
+        if (i % 5 == 0)
+            b[i] = bf(special[(r >> 40) % (sizeof special / sizeof special[0])]);
+        if (i >= N / 2) /* rows of 64 sharing a divisor */
+            b[i] = b[i & ~63];
+    }
+    for (int off = 0; off < 3; off++) {
+        int n = N - off * 5;
+        emu_div_full_array(v, a, b, n, false);
+        emu_div_full_array(sc, a, b, n, true);
+        for (int i = 0; i < n; i++) {
+            if (fb(v[i]) != fb(sc[i]))
+                printf("  %08x / %08x: vector %08x, scalar %08x\n", fb(a[i]), fb(b[i]), fb(v[i]), fb(sc[i]));
+            assert_int_equal(fb(v[i]), fb(sc[i]));
+            assert_int_equal(fb(sc[i]), fb(emu_div_full(a[i], b[i])));
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_tables_match_gpu_sums),
+        cmocka_unit_test(t_specials),
+        cmocka_unit_test(t_div_full_scalings),
+        cmocka_unit_test(t_div_full_array),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
