@@ -169,8 +169,9 @@ def python_side(k):
 
 
 def c_side(k, ctriton):
+    """ctriton: the command as a list (with its --kernels plugins)."""
     from triton._C.libtriton import ir
-    text = subprocess.run([ctriton, "emit", k["kernel"], "--config", k["config"], "--locs"],
+    text = subprocess.run(ctriton + ["emit", k["kernel"], "--config", k["config"], "--locs"],
                           check=True, capture_output=True, text=True).stdout
     backend, options = make_backend_and_options(k)
     ctx = ir.context()
@@ -355,10 +356,22 @@ def run_one(k, ctriton, golden_dir):
     return k, res
 
 
+def default_ctriton():
+    """build/ctriton in the source tree; installed (share/ctriton/), the bin/ctriton beside it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    installed = os.path.join(here, "..", "..", "bin", "ctriton")
+    if os.path.basename(here) == "ctriton" and os.path.exists(installed):
+        return os.path.normpath(installed)
+    return os.path.join(ROOT, "build", "ctriton")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ctriton", default=os.path.join(ROOT, "build", "ctriton"))
-    ap.add_argument("--golden", default=os.path.join(ROOT, "tests", "golden"))
+    ap.add_argument("--ctriton", default=default_ctriton())
+    ap.add_argument("--kernels", action="append", default=[], metavar="LIB",
+                    help="a kernel plugin for ctriton (repeatable): a project's own kernels")
+    ap.add_argument("--golden", default=None,
+                    help="where Python's IR goes (default: tests/golden in ctriton's tree, else ./golden)")
     ap.add_argument("--verdicts", default=None)
     ap.add_argument("--kernel", action="append", help="only these kernels")
     ap.add_argument("--all", action="store_true", help="the conformance kernels too")
@@ -366,10 +379,27 @@ def main():
     ap.add_argument("--raw-column", default=None,
                     help="JSON file with the raw-gate results (kernel/config -> verdict)")
     args = ap.parse_args()
+    ctriton = [os.path.abspath(args.ctriton) if os.sep in args.ctriton else args.ctriton]
+    for lib in args.kernels:
+        ctriton += ["--kernels", os.path.abspath(lib)]
+    start = os.getcwd()
+    if args.golden is None:
+        tree = os.path.join(ROOT, "tests", "golden")
+        args.golden = tree if os.path.isdir(tree) else "golden"
+    args.golden = os.path.abspath(args.golden)
+    if args.verdicts:
+        args.verdicts = os.path.abspath(args.verdicts)
+    if args.raw_column:
+        args.raw_column = os.path.abspath(args.raw_column)
     os.chdir(ROOT)
     import triton
-    listing = json.loads(subprocess.run([args.ctriton, "list", "--json"] + (["--all"] if args.all else []),
+    listing = json.loads(subprocess.run(ctriton + ["list", "--json"] + (["--all"] if args.all else []),
                                         check=True, capture_output=True, text=True).stdout)
+    # a plugin's Python original: absolute (the registry resolves it beside the C file that
+    # registered it), or relative to where this script was started; ctriton's own: to ROOT
+    for k in listing:
+        if not os.path.isabs(k["py"]) and not os.path.exists(os.path.join(ROOT, k["py"])):
+            k["py"] = os.path.join(start, k["py"])
     if args.kernel:
         listing = [k for k in listing if k["kernel"] in args.kernel]
     raw = {}
@@ -377,7 +407,7 @@ def main():
         raw = json.load(open(args.raw_column))
     results = []
     with cf.ProcessPoolExecutor(max_workers=args.jobs) as ex:
-        futs = [ex.submit(run_one, k, args.ctriton, args.golden) for k in listing]
+        futs = [ex.submit(run_one, k, ctriton, args.golden) for k in listing]
         for f in futs:
             results.append(f.result())
     ok = True

@@ -18,10 +18,9 @@
 
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 /* Verifies the whole module; true when no error was found.  At most
  * `CT_VERIFY_MAX_ERRORS` errors are reported.  Writes the scratch `id` of
@@ -42,7 +41,5 @@ bool ct_verify_module_at(const ct_module *m, ct_diags *d, const ct_op_where *whe
  * when there is no warning. */
 bool ct_lint_module(const ct_module *m, ct_diags *d);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

@@ -14,9 +14,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "ctriton/export.h"
+
+CT_BEGIN_DECLS
 
 typedef enum ct_severity { CT_NOTE, CT_WARNING, CT_ERROR } ct_severity;
 
@@ -37,13 +37,17 @@ typedef struct ct_diags {
     bool oom;          /* a diagnostic was lost for want of memory */
 } ct_diags;
 
+/* An empty list (init); its memory released (free); emptied for reuse (clear). */
 void ct_diags_init(ct_diags *d);
 void ct_diags_free(ct_diags *d);
 void ct_diags_clear(ct_diags *d);
+/* Appends a diagnostic: severity, place (file may be NULL, 0 for an unknown line or
+ * column) and a printf-style message. */
 void ct_diag_add(ct_diags *d, ct_severity sev, const char *file, int line, int col,
                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 void ct_diag_vadd(ct_diags *d, ct_severity sev, const char *file, int line, int col,
                   const char *fmt, va_list ap);
+/* Whether any diagnostic is an error. */
 bool ct_diags_has_errors(const ct_diags *d);
 
 /* ---- diagnostics about ops -------------------------------------------- */
@@ -73,7 +77,5 @@ void ct_diags_print(const ct_diags *d, FILE *out, bool show_source);
 /* The first error's message, or NULL ("out of memory" if it was lost). */
 const char *ct_diags_first_error(const ct_diags *d);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "ctriton/export.h"
+
+CT_BEGIN_DECLS
 
 typedef struct ct_arena ct_arena;
 typedef struct ct_module ct_module;
@@ -232,6 +232,7 @@ int64_t ct_op_enum(const ct_op *op, const char *name, int64_t dflt);
 /* Arena                                                               */
 /* ------------------------------------------------------------------ */
 
+/* The memory of a module: allocations freed all at once (ct_arena_free). */
 ct_arena *ct_arena_new(void);
 void ct_arena_free(ct_arena *a);
 /* Zeroed, 16-byte aligned memory; aborts only if the system is out of memory. */
@@ -285,6 +286,7 @@ struct ct_type {
     const ct_type *next;
 };
 
+/* The types of a module, interned: equal types are the same pointer. */
 const ct_type *ct_type_none(ct_module *m);
 const ct_type *ct_type_index(ct_module *m);
 const ct_type *ct_type_int(ct_module *m, int bits);
@@ -335,6 +337,8 @@ struct ct_loc {
     const ct_loc *const *fused;
 };
 
+/* Locations, interned in the module: loc(unknown), "file":line:col, "name"(child),
+ * callsite(callee at caller). */
 const ct_loc *ct_loc_unknown(ct_module *m);
 const ct_loc *ct_loc_file(ct_module *m, const char *file, int line, int col);
 const ct_loc *ct_loc_name(ct_module *m, const char *name, const ct_loc *child);
@@ -388,6 +392,7 @@ struct ct_attr {
     const ct_named_attr *entries;     /* DICT */
 };
 
+/* Attributes, allocated in the module (strings copied). */
 const ct_attr *ct_attr_unit(ct_module *m);
 const ct_attr *ct_attr_bool(ct_module *m, bool v);
 const ct_attr *ct_attr_int(ct_module *m, const ct_type *t, int64_t v);
@@ -466,6 +471,7 @@ struct ct_module {
     void *types;                 /* interning table (private) */
 };
 
+/* An empty module (its own arena and type table), and its destruction with all it holds. */
 ct_module *ct_module_new(void);
 void ct_module_destroy(ct_module *m);
 
@@ -516,10 +522,9 @@ void ct_module_set_attr(ct_module *m, const char *name, const ct_attr *attr);
 /* Walks every op nested in `op` (pre-order, op itself first).  The callback
  * returns false to stop; ct_walk returns false if stopped. */
 typedef bool (*ct_walk_fn)(ct_op *op, void *ud);
+/* ct_walk: every op nested in `op`; ct_walk_module: every op of the module. */
 bool ct_walk(ct_op *op, ct_walk_fn fn, void *ud);
 bool ct_walk_module(ct_module *m, ct_walk_fn fn, void *ud);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

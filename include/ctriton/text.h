@@ -19,10 +19,9 @@
 
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 enum {
     CT_PRINT_LOCS = 1,        /* trailing loc(...) on ops, args and functions */
@@ -88,7 +87,5 @@ bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char 
                      ct_diff_result *out, ct_diags *diags);
 void ct_diff_result_free(ct_diff_result *r);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

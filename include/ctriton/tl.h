@@ -39,10 +39,9 @@
 
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -1184,7 +1183,5 @@ const tl_tensor *tl__popn(int n);
 tl_tensor tl__opt_tensor_(int n, ...);
 #define tl__opt_tensor(...) tl__opt_tensor_(TL__NARGS0(__VA_ARGS__), ##__VA_ARGS__)
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

@@ -21,21 +21,8 @@
 
 #include "ctriton/text.h"
 #include "emu_test.h"
-#include "ref/ref.h"
+#include "kernels_testutil.h"
 #include "util/util.h"
-
-/* The TTIR parser (src/text/parse.c) lands separately: without it, --ttir says so. */
-#ifdef CTRITON_HAVE_PARSER
-#define HAVE_PARSER 1
-#else
-#define HAVE_PARSER 0
-static ct_module *ct_parse_file(const char *path, ct_diags *diags)
-{
-    (void)path;
-    ct_diag_add(diags, CT_ERROR, NULL, 0, 0, "the TTIR parser is not part of this build");
-    return NULL;
-}
-#endif
 
 static const char *src_dir(void)
 {
@@ -137,9 +124,9 @@ static int case_ulp_bound(const char *kernel, const char *config, const char *ou
 /* runs one captured case; returns 1 pass, 0 fail, -1 skipped */
 static int run_case(const char *dir, const gold_case *g)
 {
-    const ct_kernel_entry *ke = ct_kernel_find(g->kernel);
+    const ct_kernel_entry *ke = tu_kernel(g->kernel);
     const tl_config *cfg = ke ? ct_kernel_config(ke, g->config) : NULL;
-    const ct_kernel_ref *ref = ct_ref_find(g->kernel);
+    const ct_kernel_ref *ref = ke ? ke->ref : NULL;
     if (!cfg || !ref) {
         printf("  %s/%s: SKIP (no such kernel, config or reference here)\n", g->kernel, g->config);
         return -1;
@@ -471,17 +458,14 @@ static int run_module(ct_module *m, const char *kname, const tl_config *cfg, ct_
 static void t_python_ttir_vs_c(void **s)
 {
     (void)s;
-    if (!HAVE_PARSER) {
-        printf("the TTIR parser is not in this build yet: Python's raw TTIR cannot be run\n");
-        skip();
-    }
-    int n, fails = 0, ran = 0;
-    const ct_kernel_entry *ks = ct_kernels(&n);
+    int fails = 0, ran = 0;
+    const ct_kernel_entry *ks[256];
+    int n = tu_kernels(ks, 256, false);
     for (int i = 0; i < n; i++)
-        for (int ci = 0; ci < ks[i].nconfigs; ci++) {
-            const tl_config *cfg = &ks[i].configs[ci];
-            const char *kname = ks[i].def->name;
-            const ct_kernel_ref *ref = ct_ref_find(kname);
+        for (int ci = 0; ci < ks[i]->nconfigs; ci++) {
+            const tl_config *cfg = &ks[i]->configs[ci];
+            const char *kname = ks[i]->def->name;
+            const ct_kernel_ref *ref = ks[i]->ref;
             /* the raw frontend output, and the same after Triton's ttir passes */
             for (int which = 0; which < 2 && ref; which++) {
                 char path[4096];
@@ -492,7 +476,7 @@ static void t_python_ttir_vs_c(void **s)
                 ct_diags d;
                 ct_diags_init(&d);
                 ct_module *py = ct_parse_file(path, &d);
-                ct_module *cm = tl_build_config(ks[i].def, cfg, &d);
+                ct_module *cm = tl_build_config(ks[i]->def, cfg, &d);
                 if (!py)
                     ct_diags_print(&d, stdout, false);
                 ct_diags_free(&d);
