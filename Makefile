@@ -1,16 +1,19 @@
 # ctriton: the two commands a newcomer needs.
 #
-#   make demo   build, emit a kernel's TTIR, lower it through Triton, run it on the
-#               emulator and check it; on a machine with a GPU also launch it
-#   make test   the cheat-sheet check, unit tests (normal and ASan+UBSan builds),
-#               a short fuzz of the TTIR parser and the emulator, and the fidelity harness
+#   make demo   build the command, emit a kernel's TTIR, lower it through Triton, run it
+#               on the emulator and check it; on a machine with a GPU also launch it
+#   make test   the docs checks, unit tests (normal and ASan+UBSan builds), a short
+#               fuzz of the TTIR parser and the emulator, the fidelity harness, and an
+#               install used from a project outside the tree (examples/out-of-tree)
 #
-# Both install what they need when it is missing: libcmocka-dev (apt-get) and
-# triton==3.6.0 in a virtual environment reused across runs ($(VENV)), and one
-# venv per other supported Triton release ($(VENVS)/venv-X.Y.Z).
+# Both install what they need when it is missing (apt-get, as root or with sudo):
+# a C compiler, make, cmake and pkg-config; python3 with venv and pip; for `make test`
+# libcmocka-dev too; and triton==3.6.0 in a virtual environment reused across runs
+# ($(VENV)), and one venv per other supported Triton release ($(VENVS)/venv-X.Y.Z).
+# Also: make install PREFIX=/usr/local, make clean.
 
 VENV      ?= $(HOME)/.cache/ctriton/venv
-# The other supported Triton releases (src/ir/version.c): each has a venv and
+# The other supported Triton releases (src/ir/triton_version.c): each has a venv and
 # a verdict table, tests/golden/VERDICTS-X.Y.Z.md, checked by `make fidelity`.
 # NEWEST's Python TTIR is also kept under tests/golden for the emulator's tests.
 TRITON_VERSIONS ?= 3.7.0 3.7.1 3.8.0 3.9.0
@@ -20,55 +23,89 @@ PYTHON    ?= python3
 PY        := $(VENV)/bin/python
 BUILD     ?= build
 ASAN      ?= build-asan
+PREFIX    ?= /usr/local
 JOBS      ?= $(shell nproc 2>/dev/null || echo 2)
 GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# conformance kernels: a kernel plugin beside the command (tests/conformance)
+CONFORMANCE = $(BUILD)/libctriton_conformance.so
 
-.PHONY: all build asan deps deps-c deps-py deps-py-versions test unit unit-asan fidelity fidelity-versions \
-        docs-check demo bench bench-emit \
-        bench-launch bench-parse bench-emu fuzz-smoke clean
+.PHONY: all build build-cli asan install deps deps-build deps-c deps-py deps-py-versions test unit \
+        unit-asan fidelity-versions \
+        fidelity docs-check api-doc demo example bench bench-emit bench-launch bench-parse \
+        bench-emu fuzz-smoke clean
 
 all: build
 
+# ---- dependencies --------------------------------------------------------------------
+# apt_get PACKAGES: installs them, refreshing the package lists once if that fails
+# (a fresh Debian has none), without questions.
+apt_get = { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $(1) >/dev/null 2>&1 || \
+  { $(SUDO) apt-get update >/dev/null && \
+    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $(1) >/dev/null; }; }
+# need CMD PACKAGE: installs PACKAGE when CMD is missing
+need = command -v $(1) >/dev/null 2>&1 || { echo "== installing $(2)"; $(call apt_get,$(2)); }
+
 deps: deps-c deps-py
 
-deps-c:
-	@if [ ! -f /usr/include/cmocka.h ]; then \
-	  echo "== installing libcmocka-dev"; \
-	  $(SUDO) apt-get install -y libcmocka-dev >/dev/null 2>&1 || \
-	  { $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y libcmocka-dev >/dev/null; }; \
-	fi
-	@command -v cmake >/dev/null || { $(SUDO) apt-get install -y cmake >/dev/null 2>&1 || \
-	  { $(SUDO) apt-get update >/dev/null && $(SUDO) apt-get install -y cmake >/dev/null; }; }
+# what building the library and the command needs
+deps-build:
+	@$(call need,cc,build-essential)
+	@$(call need,cmake,cmake)
+	@$(call need,pkg-config,pkg-config)
 
+# and the unit tests
+deps-c: deps-build
+	@[ -f /usr/include/cmocka.h ] || { echo "== installing libcmocka-dev"; $(call apt_get,libcmocka-dev); }
+
+# python3 with venv, then triton==3.6.0 in $(VENV).  Debian's python3 makes virtual
+# environments only with python3-venv (ensurepip's wheels): when making one fails, that
+# package is installed and it is made again.
 deps-py: deps-py-versions
+	@$(call need,$(PYTHON),python3)
 	@if ! $(PY) -c "import triton, sys; sys.exit(triton.__version__ != '3.6.0')" 2>/dev/null; then \
 	  echo "== creating $(VENV) with triton==3.6.0"; \
-	  $(PYTHON) -m venv $(VENV) && $(PY) -m pip install -q --upgrade pip && \
-	  $(PY) -m pip install -q triton==3.6.0 numpy; \
+	  $(PYTHON) -m venv $(VENV) >/dev/null 2>&1 || \
+	  { echo "== installing python3-venv"; $(call apt_get,python3-venv) && $(PYTHON) -m venv --clear $(VENV); } && \
+	  $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q triton==3.6.0 numpy; \
 	fi
 
 # one venv per release of TRITON_VERSIONS, made once and reused
 deps-py-versions:
+	@$(call need,$(PYTHON),python3)
 	@for v in $(TRITON_VERSIONS); do \
 	  py=$(VENVS)/venv-$$v/bin/python; \
 	  if ! $$py -c "import triton, sys; sys.exit(triton.__version__ != '$$v')" 2>/dev/null; then \
 	    echo "== creating $(VENVS)/venv-$$v with triton==$$v"; \
-	    $(PYTHON) -m venv $(VENVS)/venv-$$v && $$py -m pip install -q --upgrade pip && \
-	    $$py -m pip install -q triton==$$v numpy || exit 1; \
+	    { $(PYTHON) -m venv $(VENVS)/venv-$$v >/dev/null 2>&1 || \
+	      { echo "== installing python3-venv"; $(call apt_get,python3-venv) && \
+	        $(PYTHON) -m venv --clear $(VENVS)/venv-$$v; }; } && \
+	    $$py -m pip install -q --upgrade pip && $$py -m pip install -q triton==$$v numpy || exit 1; \
 	  fi; \
 	done
 
-$(BUILD)/build.ninja $(BUILD)/Makefile: CMakeLists.txt
-	cmake -S . -B $(BUILD) $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# ---- builds ----------------------------------------------------------------------------
+# Configuring again is cheap, and turns the unit tests on once cmocka is there.
+configure = cmake -S . -B $(1) $(GENERATOR) $(2) >/dev/null
 
-build: deps-c $(BUILD)/build.ninja
+build: deps-c
+	$(call configure,$(BUILD),-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 	cmake --build $(BUILD) -j $(JOBS)
 
+# the library and the command only: no cmocka, no tests, no benchmarks
+build-cli: deps-build
+	$(call configure,$(BUILD),-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+	cmake --build $(BUILD) -j $(JOBS) --target ctriton_cli
+
 asan: deps-c
-	cmake -S . -B $(ASAN) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DCTRITON_SANITIZE=ON >/dev/null
+	$(call configure,$(ASAN),-DCMAKE_BUILD_TYPE=Debug -DCTRITON_SANITIZE=ON)
 	cmake --build $(ASAN) -j $(JOBS)
 
+# headers, libctriton.a/.so, the command, share/ctriton, the CMake package, ctriton.pc, docs
+install: build-cli
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# ---- tests -----------------------------------------------------------------------------
 # the launch/cache/AOT tests lower through Triton: they need the venv
 unit: build deps-py
 	cd $(BUILD) && CTRITON_PYTHON=$${CTRITON_PYTHON:-$(PY)} ctest --output-on-failure -j $(JOBS)
@@ -83,9 +120,9 @@ unit-asan: asan deps-py
 # (test_rawgate), so here it only fills the column.  Afterwards every raw ✓
 # row must be llir ✓ and ptx ✓ (the gate's soundness against Triton).
 fidelity: build deps-py
-	-$(BUILD)/ctriton rawgate --quiet --json $(BUILD)/raw.json
-	$(PY) scripts/fidelity.py --all --ctriton $(BUILD)/ctriton --verdicts tests/golden/VERDICTS.md \
-	  --raw-column $(BUILD)/raw.json
+	-$(BUILD)/ctriton --kernels $(CONFORMANCE) rawgate --quiet --json $(BUILD)/raw.json
+	$(PY) scripts/fidelity.py --all --ctriton $(BUILD)/ctriton --kernels $(CONFORMANCE) \
+	  --verdicts tests/golden/VERDICTS.md --raw-column $(BUILD)/raw.json
 	$(BUILD)/ctriton rawgate --check-verdicts tests/golden/VERDICTS.md
 	@$(MAKE) --no-print-directory fidelity-versions
 
@@ -98,22 +135,39 @@ fidelity-versions: build deps-py-versions
 	@for v in $(TRITON_VERSIONS); do \
 	  echo "== fidelity for Triton $$v"; \
 	  $(VENVS)/venv-$$v/bin/python scripts/fidelity.py --all --ctriton $(BUILD)/ctriton \
-	    --golden $(BUILD)/golden-$$v --verdicts tests/golden/VERDICTS-$$v.md \
+	    --kernels $(CONFORMANCE) --golden $(BUILD)/golden-$$v --verdicts tests/golden/VERDICTS-$$v.md \
 	    $$( [ $$v = $(NEWEST) ] && echo --source-copy tests/golden ) || exit 1; \
 	done
+
+# Install into a scratch prefix and build examples/out-of-tree from a copy outside the
+# tree, with find_package and with pkg-config: its kernel emitted, linted, run on the
+# emulator against its reference, checked against its Python original, AOT-compiled.
+example: build-cli deps-py
+	CTRITON_PYTHON=$${CTRITON_PYTHON:-$(PY)} bash examples/out-of-tree/ci.sh $(BUILD)
 
 # 60 seconds of libFuzzer on the TTIR parser and 30 on the emulator's compiler (ASan+UBSan);
 # skipped, with a message, where clang's fuzzer runtime is missing.  Longer runs: fuzz/run.sh
 fuzz-smoke:
 	fuzz/run.sh smoke 60
 
-# every public tl_*/TL_* name of include/ctriton/tl.h is in docs/cheatsheet.md
+# every public tl_*/TL_* name of include/ctriton/tl.h is in docs/cheatsheet.md, every
+# public function of include/ctriton in docs/api.md
 docs-check:
 	$(PYTHON) tests/docs/check_cheatsheet.py
+	$(PYTHON) tests/docs/check_api.py
 
-test: deps docs-check unit unit-asan fuzz-smoke fidelity
+# rewrites docs/api.md from the header comments
+api-doc:
+	$(PYTHON) scripts/gen_api_doc.py > docs/api.md
+
+test: deps docs-check unit unit-asan fuzz-smoke fidelity example
 	@echo "== all tests passed"
 
+# ---- the demo ----------------------------------------------------------------------------
+demo: build-cli deps-py
+	@bash scripts/demo.sh $(BUILD) $(PY)
+
+# ---- benchmarks ----------------------------------------------------------------------------
 # launching from C against Python Triton, on a GPU machine (bench/RESULTS.md);
 # OUT=dir receives launch_results.md, launch_bench.tgz and run.log
 bench-launch:
@@ -126,9 +180,6 @@ bench-emit: build deps-py
 # parsing and normalizing the largest golden (bench/parse_bench.c)
 bench-parse: build
 	$(BUILD)/parse_bench
-
-demo: build deps-py
-	@bash scripts/demo.sh $(BUILD) $(PY)
 
 # emulator speed: softmax, layer norm, matmul on 1 thread and all cores vs a C loop
 bench-emu: build

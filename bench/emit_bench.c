@@ -36,31 +36,32 @@ int main(int argc, char **argv)
     if (reps < 1)
         reps = 1;
     double *t = malloc(sizeof(double) * (size_t)reps);
-    int n;
-    const ct_kernel_entry *k = ct_kernels(&n);
+    ct_register_library_kernels();
+    const ct_kernel_entry *k[256];
+    int n = ct_kernels_list(k, 256, false);
     const char *only = argc > 2 ? argv[2] : NULL;
     /* warm up: one build and print of every kernel first (first-touch page
      * faults, caches, the CPU's clock), as the Python side discards its first call */
     for (int i = 0; i < n; i++)
-        for (int c = 0; c < k[i].nconfigs; c++) {
+        for (int c = 0; c < k[i]->nconfigs; c++) {
             ct_diags d;
             ct_diags_init(&d);
-            ct_module *m = tl_build_config(k[i].def, &k[i].configs[c], &d);
+            ct_module *m = tl_build_config(k[i]->def, &k[i]->configs[c], &d);
             free(m ? ct_print_module(m, 0) : NULL);
             ct_module_destroy(m);
             ct_diags_free(&d);
         }
     for (int i = 0; i < n; i++) {
-        if (only && strcmp(only, k[i].def->name) != 0)
+        if (only && strcmp(only, k[i]->def->name) != 0)
             continue;
-        for (int c = 0; c < k[i].nconfigs; c++) {
-            const tl_config *cfg = &k[i].configs[c];
+        for (int c = 0; c < k[i]->nconfigs; c++) {
+            const tl_config *cfg = &k[i]->configs[c];
             size_t bytes = 0;
             for (int r = 0; r < reps; r++) {
                 double t0 = now_us();
                 ct_diags d;
                 ct_diags_init(&d);
-                ct_module *m = tl_build_config(k[i].def, cfg, &d);
+                ct_module *m = tl_build_config(k[i]->def, cfg, &d);
                 char *s = m ? ct_print_module(m, 0) : NULL; /* as str(mod) in Python: no locations */
                 t[r] = now_us() - t0;
                 if (!m) {
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
                 ct_diags_free(&d);
             }
             qsort(t, (size_t)reps, sizeof(double), cmp);
-            printf("%s %s %.2f %.2f %zu\n", k[i].def->name, cfg->name, t[reps / 2], t[0], bytes);
+            printf("%s %s %.2f %.2f %zu\n", k[i]->def->name, cfg->name, t[reps / 2], t[0], bytes);
         }
     }
     free(t);

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "ctriton/launch.h"
+#include "conformance.h"
 #include "kernels.h"
 #include "launch_recipes.h"
 
@@ -220,10 +221,11 @@ static int cmd_kernels(const char *dumpdir, const char *only)
     ct_context ctx;
     CHECK(ct_cuda_context(0, &ctx), "context");
     mkdir(dumpdir, 0755);
-    int n, failures = 0;
-    const ct_kernel_entry *ks = ct_kernels(&n);
+    int failures = 0;
+    const ct_kernel_entry *ks[256];
+    int n = ct_kernels_list(ks, 256, false);
     for (int i = 0; i < n; i++) {
-        const ct_kernel_entry *e = &ks[i];
+        const ct_kernel_entry *e = ks[i];
         if (only && strcmp(only, e->def->name))
             continue;
         for (int c = 0; c < e->nconfigs; c++) {
@@ -305,16 +307,17 @@ static int cmd_precompile(void)
 {
     ct_device_info di;
     int arch = ct_device_query(&di) == CT_OK ? di.cc_major * 10 + di.cc_minor : 90;
-    int n, m = 0;
-    const ct_kernel_entry *ks = ct_kernels(&n);
+    int m = 0;
+    const ct_kernel_entry *ks[256];
+    int n = ct_kernels_list(ks, 256, false);
     const char *ttirs[256];
     char *owned[256];
     ct_lower_opts lo[256];
     for (int i = 0; i < n; i++) {
-        if (!lr_has_recipe(ks[i].def->name))
+        if (!lr_has_recipe(ks[i]->def->name))
             continue;
-        for (int c = 0; c < ks[i].nconfigs && m < 256; c++) {
-            const tl_config *cfg = &ks[i].configs[c];
+        for (int c = 0; c < ks[i]->nconfigs && m < 256; c++) {
+            const tl_config *cfg = &ks[i]->configs[c];
             tl_options o;
             tl_options_default(&o);
             if (cfg->num_warps)
@@ -324,7 +327,7 @@ static int cmd_precompile(void)
             o.arch = arch;
             ct_diags d;
             ct_diags_init(&d);
-            owned[m] = ct_kernel_ttir(ks[i].def, cfg->signature, cfg->constexprs, &o, &d);
+            owned[m] = ct_kernel_ttir(ks[i]->def, cfg->signature, cfg->constexprs, &o, &d);
             ct_diags_free(&d);
             if (!owned[m])
                 continue;
@@ -867,6 +870,10 @@ static int cmd_matmul(const char *table_out)
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
+    if (ct_register_library_kernels() != CT_OK || ct_register_conformance_kernels() != CT_OK) {
+        fprintf(stderr, "launch_bench: %s\n", ct_errmsg());
+        return 1;
+    }
     if (!strcmp(cmd, "overhead"))
         return cmd_overhead(argc > 2 ? atoi(argv[2]) : 20000);
     if (!strcmp(cmd, "startup"))

@@ -40,7 +40,7 @@ build() {
         return 2
     fi
     local srcs
-    srcs=$(ls src/ir/*.c src/text/*.c src/util/*.c)
+    srcs=$(ls src/ir/*.c src/text/*.c src/util/*.c src/check/*.c)
     "$CC" -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
         -fno-omit-frame-pointer -DFUZZ_NORMALIZE -Iinclude -Isrc $srcs fuzz/fuzz_parse.c -lm -o "$BIN"
     srcs=$(ls src/ir/*.c src/text/*.c src/util/*.c src/emu/*.c src/check/*.c)

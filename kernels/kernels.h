@@ -1,31 +1,34 @@
 /*
- * kernels.h - the kernel library: each kernel's C port (kernels/NAME.c),
- * its configs, and its Python original (kernels/py/NAME.py).
+ * kernels.h - ctriton's kernel library: each kernel's C port
+ * (kernels/NAME.c), its configs, its Python original (kernels/py/NAME.py)
+ * and its C reference (kernels/ref/NAME.c), one row each in kernels.def.
+ * The kernels are registered with the public registry (ctriton/registry.h),
+ * where every command finds them beside a plugin's.
  */
 #ifndef CTRITON_KERNELS_H
 #define CTRITON_KERNELS_H
 
-#include "ctriton/tl.h"
+#include "ctriton/ref.h"
+#include "ctriton/registry.h"
 
-typedef struct ct_kernel_entry {
-    const tl_kernel_def *def;
-    const tl_config *configs;
-    int nconfigs;
-    const char *py_file; /* the Python original, relative to the source tree */
-    bool conformance;    /* a conformance kernel (tests/conformance), not a library one */
-} ct_kernel_entry;
+/* Registers the library's kernels, in the order of kernels.def (once; later
+ * calls do nothing).  CT_OK, or the first refusal. */
+ct_status ct_register_library_kernels(void);
 
-/* The kernels of the library, in the order of kernels/kernels.def. */
-const ct_kernel_entry *ct_kernels(int *n);
-/* The library kernels followed by the conformance kernels. */
-const ct_kernel_entry *ct_kernels_all(int *n);
-const ct_kernel_entry *ct_kernel_find(const char *name);
-/* A config by name; NULL picks the first. */
-const tl_config *ct_kernel_config(const ct_kernel_entry *k, const char *name);
-
-/* TL_CONFIGS(kernel, {config}, ...) defines the config table of a kernel. */
-#define TL_CONFIGS(kernel, ...)                                                               \
-    const tl_config kernel##__configs[] = {__VA_ARGS__};                                      \
-    const int kernel##__nconfigs = (int)(sizeof kernel##__configs / sizeof kernel##__configs[0])
+/* The registered kernels in order, into out[0..cap) (without the conformance
+ * ones unless `conformance`); returns how many there are. */
+static inline int ct_kernels_list(const ct_kernel_entry **out, int cap, bool conformance)
+{
+    int n = 0;
+    for (int i = 0; i < ct_kernel_count(); i++) {
+        const ct_kernel_entry *e = ct_kernel_at(i);
+        if (e->conformance && !conformance)
+            continue;
+        if (n < cap)
+            out[n] = e;
+        n++;
+    }
+    return n;
+}
 
 #endif

@@ -45,7 +45,7 @@ os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STAGES = ["ttir", "ttgir", "llir", "ptx"]
 # the release whose goldens are committed (tests/golden/<kernel>/<config>/) and
-# whose table is VERDICTS.md; ctriton's first target (src/ir/version.c)
+# whose table is VERDICTS.md; ctriton's first target (src/ir/triton_version.c)
 BASELINE = "3.6.0"
 
 
@@ -184,8 +184,10 @@ def python_side(k):
 
 
 def emit_c(k, ctriton, version):
-    return subprocess.run([ctriton, "emit", k["kernel"], "--config", k["config"], "--locs",
-                           "--triton", version], check=True, capture_output=True, text=True).stdout
+    """ctriton: the command as a list (with its --kernels plugins)."""
+    return subprocess.run(ctriton + ["emit", k["kernel"], "--config", k["config"], "--locs",
+                                     "--triton", version],
+                          check=True, capture_output=True, text=True).stdout
 
 
 def c_side(k, ctriton, version):
@@ -385,7 +387,7 @@ def run_one(k, ctriton, golden_dir, version, source_copy):
     if version != BASELINE:
         # the raw column: ctriton's normalizer on both raw modules (the committed
         # goldens the raw gate reads are the baseline's)
-        r = subprocess.run([ctriton, "diff", "--json", os.path.join(gdir, "py.source"),
+        r = subprocess.run(ctriton + ["diff", "--json", os.path.join(gdir, "py.source"),
                             os.path.join(gdir, "c.source")], capture_output=True, text=True)
         try:
             j = json.loads(r.stdout)
@@ -406,15 +408,26 @@ def run_one(k, ctriton, golden_dir, version, source_copy):
     return k, res
 
 
+def default_ctriton():
+    """build/ctriton in the source tree; installed (share/ctriton/), the bin/ctriton beside it."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    installed = os.path.join(here, "..", "..", "bin", "ctriton")
+    if os.path.basename(here) == "ctriton" and os.path.exists(installed):
+        return os.path.normpath(installed)
+    return os.path.join(ROOT, "build", "ctriton")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ctriton", default=os.path.join(ROOT, "build", "ctriton"))
+    ap.add_argument("--ctriton", default=default_ctriton())
+    ap.add_argument("--kernels", action="append", default=[], metavar="LIB",
+                    help="a kernel plugin for ctriton (repeatable): a project's own kernels")
     ap.add_argument("--triton", default=None,
                     help="the release to compare for; it must be the Triton this Python imports "
                          "(default: that one)")
     ap.add_argument("--golden", default=None,
-                    help="where the stages go (default: tests/golden for %s, else "
-                         "build/golden-X.Y.Z)" % BASELINE)
+                    help="where Python's IR goes (default: tests/golden in ctriton's tree, else "
+                         "./golden, for %s; build/golden-X.Y.Z for another release)" % BASELINE)
     ap.add_argument("--source-copy", default=None,
                     help="also write Python's raw TTIR as DIR/<kernel>/<config>/py-X.Y.Z.source")
     ap.add_argument("--verdicts", default=None)
@@ -424,6 +437,16 @@ def main():
     ap.add_argument("--raw-column", default=None,
                     help="JSON file with the raw-gate results (kernel/config -> verdict)")
     args = ap.parse_args()
+    ctriton = [os.path.abspath(args.ctriton) if os.sep in args.ctriton else args.ctriton]
+    for lib in args.kernels:
+        ctriton += ["--kernels", os.path.abspath(lib)]
+    start = os.getcwd()
+    if args.golden is not None:
+        args.golden = os.path.abspath(args.golden)
+    if args.verdicts:
+        args.verdicts = os.path.abspath(args.verdicts)
+    if args.raw_column:
+        args.raw_column = os.path.abspath(args.raw_column)
     os.chdir(ROOT)
     import triton
     version = args.triton or triton.__version__
@@ -432,11 +455,20 @@ def main():
                          "~/.cache/ctriton/venv-%s\n" % (sys.executable, triton.__version__, version,
                                                            version))
         return 2
-    golden = args.golden or (os.path.join(ROOT, "tests", "golden") if version == BASELINE else
-                             os.path.join(ROOT, "build", "golden-" + version))
-    listing = json.loads(subprocess.run([args.ctriton, "list", "--json", "--triton", version] +
+    if args.golden is None:
+        tree = os.path.join(ROOT, "tests", "golden")
+        args.golden = (tree if os.path.isdir(tree) else os.path.join(start, "golden")) \
+            if version == BASELINE else os.path.join(ROOT, "build", "golden-" + version)
+    if args.source_copy:
+        args.source_copy = os.path.abspath(os.path.join(start, args.source_copy))
+    listing = json.loads(subprocess.run(ctriton + ["list", "--json", "--triton", version] +
                                         (["--all"] if args.all else []),
                                         check=True, capture_output=True, text=True).stdout)
+    # a plugin's Python original: absolute (the registry resolves it beside the C file that
+    # registered it), or relative to where this script was started; ctriton's own: to ROOT
+    for k in listing:
+        if not os.path.isabs(k["py"]) and not os.path.exists(os.path.join(ROOT, k["py"])):
+            k["py"] = os.path.join(start, k["py"])
     if args.kernel:
         listing = [k for k in listing if k["kernel"] in args.kernel]
     raw = {}
@@ -444,7 +476,7 @@ def main():
         raw = json.load(open(args.raw_column))
     results = []
     with cf.ProcessPoolExecutor(max_workers=args.jobs) as ex:
-        futs = [ex.submit(run_one, k, args.ctriton, golden, version, args.source_copy)
+        futs = [ex.submit(run_one, k, ctriton, args.golden, version, args.source_copy)
                 for k in listing]
         for f in futs:
             results.append(f.result())

@@ -12,7 +12,6 @@
 
 #include "cli.h"
 #include "ctriton/text.h"
-#include "util/util.h"
 
 /* What the normalizer leaves to Triton's passes: a raw `.source` and the
  * `.ttir` of the same kernel differ by these and nothing else. */
@@ -25,58 +24,43 @@ static const char notes[] =
     "      invariant code motion and unrolling, block merging, tensor pointer and\n"
     "      descriptor rewriting, and the combine / reorder-broadcast patterns.\n";
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if (*s == '\n')
-            fputs("\\n", f);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
+static bool json, quiet, no_notes;
+static const char *pos[2];
+static int npos;
+
+static const cli_opt opts[] = {
+    {"json", 0, CLI_FLAG, &json, NULL, "{equal, added, removed, first, diff} as JSON", 0, 0, NULL},
+    {"quiet", 'q', CLI_FLAG, &quiet, NULL, "no output: the exit status only", 0, 0, NULL},
+    {"no-notes", 0, CLI_FLAG, &no_notes, NULL, "without the note on what the normalizer leaves out", 0, 0, NULL},
+    CLI_OPT_END,
+};
+
+const cli_spec diff_spec = {
+    "diff", "A.ttir B.ttir [--json] [--quiet] [--no-notes]",
+    "compare two TTIR files after normalization: the first diverging op of each side and a diff",
+    "A file named `-` is read from the standard input:\n"
+    "  ctriton emit K --config C --locs | ctriton diff tests/golden/K/C/py.source -\n"
+    "Exit status: 0 equal, 1 different, 2 bad usage or a file that does not parse.\n",
+    opts, pos, 2, &npos, "pair of files",
+};
 
 int cmd_diff(int argc, char **argv)
 {
-    const char *files[2] = {NULL, NULL};
-    int nf = 0;
-    bool json = false, quiet = false, show_notes = true;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
-            quiet = true;
-        else if (!strcmp(argv[i], "--no-notes"))
-            show_notes = false;
-        else if ((argv[i][0] != '-' || !strcmp(argv[i], "-")) && nf < 2)
-            files[nf++] = argv[i];
-        else
-            return cli_fail(2, "diff: unexpected argument `%s`", argv[i]);
-    }
-    if (nf != 2)
-        return cli_fail(2, "usage: ctriton diff A.ttir B.ttir [--json] [--quiet] [--no-notes]");
+    int rc = cli_parse(&diff_spec, argc, argv);
+    if (rc != CLI_GO)
+        return rc;
+    if (npos != 2)
+        return cli_fail(2, "diff: give two TTIR files (`-`: standard input)");
+    const char *files[2] = {pos[0], pos[1]};
+    if (!strcmp(files[0], "-") && !strcmp(files[1], "-"))
+        return cli_fail(2, "diff: only one of the files can be the standard input");
     ct_diags d;
     ct_diags_init(&d);
     ct_module *m[2];
     for (int i = 0; i < 2; i++) {
-        if (!strcmp(files[i], "-")) {
+        m[i] = cli_parse_ttir(files[i], &d);
+        if (!strcmp(files[i], "-"))
             files[i] = "<stdin>";
-            ct_strbuf in;
-            ct_sb_init(&in);
-            char buf[65536];
-            size_t n;
-            while ((n = fread(buf, 1, sizeof buf, stdin)) > 0)
-                ct_sb_putn(&in, buf, n);
-            m[i] = ct_parse_module(in.s ? in.s : "", in.len, files[i], &d);
-            ct_sb_free(&in);
-        } else {
-            m[i] = ct_parse_file(files[i], &d);
-        }
         if (!m[i]) {
             ct_diags_print(&d, stderr, true);
             ct_diags_free(&d);
@@ -91,9 +75,9 @@ int cmd_diff(int argc, char **argv)
     if (json) {
         printf("{\"equal\": %s, \"added\": %d, \"removed\": %d, \"first\": ", r.equal ? "true" : "false",
                r.nadded, r.nremoved);
-        json_str(stdout, r.first ? r.first : "");
+        cli_json_str(stdout, r.first ? r.first : "");
         printf(", \"diff\": ");
-        json_str(stdout, r.text);
+        cli_json_str(stdout, r.text);
         printf("}\n");
     } else if (r.equal) {
         if (!quiet)
@@ -101,10 +85,10 @@ int cmd_diff(int argc, char **argv)
     } else if (!quiet) {
         printf("different after normalization: +%d/-%d lines\n%s\n%s", r.nadded, r.nremoved,
                r.first, r.text);
-        if (show_notes)
+        if (!no_notes)
             printf("\n%s", notes);
     }
-    int rc = r.equal ? 0 : 1;
+    rc = r.equal ? 0 : 1;
     ct_diff_result_free(&r);
     ct_module_destroy(m[0]);
     ct_module_destroy(m[1]);

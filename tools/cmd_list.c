@@ -1,63 +1,67 @@
-/* ctriton list [--json]: the library's kernels and their configs. */
+/* ctriton list [--json] [--all]: the registered kernels and their configs. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "kernels.h"
 
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            putchar('\\');
-        putchar(*s);
-    }
-    putchar('"');
-}
+static bool json, all;
+
+static const cli_opt opts[] = {
+    {"json", 0, CLI_FLAG, &json, NULL, "one JSON object per kernel and config", 0, 0, NULL},
+    {"all", 0, CLI_FLAG, &all, NULL, "the conformance kernels too (their plugin must be loaded)", 0, 0, NULL},
+    CLI_OPT_KERNELS,
+    CLI_OPT_TRITON,
+    CLI_OPT_END,
+};
+
+const cli_spec list_spec = {
+    "list", "[--json] [--all] [--kernels LIB]",
+    "the registered kernels (the library's, then each plugin's), one per line with their configs",
+    "With --json, a list of {kernel, py, config, signature, constexprs, problem, num_warps,\n"
+    "num_stages, conformance}, one per config: what scripts/fidelity.py reads.\n",
+    opts, NULL, 0, NULL, NULL,
+};
 
 int cmd_list(int argc, char **argv)
 {
-    bool json = false, all = false;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--json"))
-            json = true;
-        else if (!strcmp(argv[i], "--all"))
-            all = true;
-        else
-            return cli_fail(2, "list: unexpected argument `%s` (--json, --all)", argv[i]);
-    }
-    int n;
-    const ct_kernel_entry *k = all ? ct_kernels_all(&n) : ct_kernels(&n);
+    int rc = cli_parse(&list_spec, argc, argv);
+    if (rc != CLI_GO)
+        return rc;
+    const ct_kernel_entry *k[4096];
+    int n = ct_kernels_list(k, 4096, all);
+    if (n > 4096)
+        n = 4096;
     if (json)
         printf("[\n");
     bool first = true;
     for (int i = 0; i < n; i++) {
         if (!json) {
-            printf("%s", k[i].def->name);
-            for (int c = 0; c < k[i].nconfigs; c++)
-                printf(" %s", k[i].configs[c].name);
+            printf("%s", k[i]->def->name);
+            for (int c = 0; c < k[i]->nconfigs; c++)
+                printf(" %s", k[i]->configs[c].name);
             printf("\n");
             continue;
         }
-        for (int c = 0; c < k[i].nconfigs; c++) {
-            const tl_config *cf = &k[i].configs[c];
+        for (int c = 0; c < k[i]->nconfigs; c++) {
+            const tl_config *cf = &k[i]->configs[c];
             printf("%s  {\"kernel\": ", first ? "" : ",\n");
             first = false;
-            json_str(k[i].def->name);
+            cli_json_str(stdout, k[i]->def->name);
             printf(", \"py\": ");
-            json_str(k[i].py_file);
+            cli_json_str(stdout, k[i]->py_file);
             printf(", \"config\": ");
-            json_str(cf->name);
+            cli_json_str(stdout, cf->name);
             printf(", \"signature\": ");
-            json_str(cf->signature);
+            cli_json_str(stdout, cf->signature);
             printf(", \"constexprs\": ");
-            json_str(cf->constexprs ? cf->constexprs : "");
+            cli_json_str(stdout, cf->constexprs ? cf->constexprs : "");
             printf(", \"problem\": ");
-            json_str(cf->problem ? cf->problem : "");
-            printf(", \"num_warps\": %d, \"num_stages\": %d, \"conformance\": %s}",
+            cli_json_str(stdout, cf->problem ? cf->problem : "");
+            printf(", \"num_warps\": %d, \"num_stages\": %d, \"conformance\": %s",
                    cf->num_warps ? cf->num_warps : 4, cf->num_stages ? cf->num_stages : 3,
-                   k[i].conformance ? "true" : "false");
+                   k[i]->conformance ? "true" : "false");
+            printf("}");
         }
     }
     if (json)

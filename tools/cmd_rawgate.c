@@ -20,7 +20,6 @@
 #include "cli.h"
 #include "ctriton/text.h"
 #include "kernels.h"
-#include "util/util.h"
 
 /* The C side, printed and read back: exactly what `ctriton emit --locs`
  * gives to anyone comparing files. */
@@ -60,10 +59,10 @@ static int split_row(char *line, char **cells, int cap)
 
 static int check_verdicts(const char *path)
 {
-    size_t len;
-    char *text = ct_read_file(path, &len);
+    char err[1024] = "";
+    char *text = cli_read_file(path, CLI_MAX_FILE, NULL, err, sizeof err);
     if (!text)
-        return cli_fail(2, "rawgate: cannot read %s", path);
+        return cli_fail(2, "rawgate: %s", err);
     int raw = -1, llir = -1, ptx = -1, rows = 0, bad = 0;
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         if (line[0] != '|')
@@ -97,34 +96,50 @@ static int check_verdicts(const char *path)
     return bad ? 1 : 0;
 }
 
+static const char *golden = "tests/golden", *json, *verdicts;
+static bool quiet;
+static const char *only[256];
+static int nonly;
+
+static const cli_opt opts[] = {
+    {"golden", 0, CLI_STR, &golden, "DIR", "where the goldens are (default tests/golden)", 0, 0, NULL},
+    {"json", 0, CLI_STR, &json, "FILE", "write the verdicts to FILE as {\"kernel/config\": verdict}", 0, 0, NULL},
+    {"quiet", 'q', CLI_FLAG, &quiet, NULL, "verdicts only, no diffs", 0, 0, NULL},
+    {"check-verdicts", 0, CLI_STR, &verdicts, "FILE",
+     "instead: every raw ✓ row of FILE (VERDICTS.md) must be llir ✓ and ptx ✓", 0, 0, NULL},
+    CLI_OPT_KERNELS,
+    CLI_OPT_TRITON,
+    CLI_OPT_END,
+};
+
+const cli_spec rawgate_spec = {
+    "rawgate", "[KERNEL...] [--golden DIR] [--json FILE] [--quiet] | --check-verdicts FILE",
+    "C kernels against Python's raw TTIR goldens (DIR/KERNEL/CONFIG/py.source), normalized; no "
+    "Triton involved",
+    "Every registered kernel (or the ones named), every config.  Exit status: 0 when every row\n"
+    "is ✓, 1 otherwise.\n",
+    opts, only, 256, &nonly, "KERNEL",
+};
+
 int cmd_rawgate(int argc, char **argv)
 {
-    const char *golden = "tests/golden", *json = NULL;
-    bool quiet = false;
-    const char *only[64];
-    int nonly = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--golden") && i + 1 < argc)
-            golden = argv[++i];
-        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
-            json = argv[++i];
-        else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q"))
-            quiet = true;
-        else if (!strcmp(argv[i], "--check-verdicts") && i + 1 < argc)
-            return check_verdicts(argv[i + 1]);
-        else if (argv[i][0] != '-' && nonly < 64)
-            only[nonly++] = argv[i];
-        else
-            return cli_fail(2, "rawgate: unexpected argument `%s`", argv[i]);
-    }
-    int nk;
-    const ct_kernel_entry *ks = ct_kernels_all(&nk);
-    ct_strbuf js;
-    ct_sb_init(&js);
-    ct_sb_puts(&js, "{");
+    int rc = cli_parse(&rawgate_spec, argc, argv);
+    if (rc != CLI_GO)
+        return rc;
+    if (verdicts)
+        return check_verdicts(verdicts);
+    for (int j = 0; j < nonly; j++)
+        if (!ct_kernel_find(only[j]))
+            return cli_fail(1, "rawgate: no kernel named `%s`", only[j]);
+    char *js = NULL;
+    size_t jslen = 0;
+    FILE *jf = open_memstream(&js, &jslen);
+    if (!jf)
+        return cli_fail(1, "rawgate: out of memory");
+    fputs("{", jf);
     int rows = 0, bad = 0;
-    for (int i = 0; i < nk; i++) {
-        const ct_kernel_entry *k = &ks[i];
+    for (int i = 0; i < ct_kernel_count(); i++) {
+        const ct_kernel_entry *k = ct_kernel_at(i);
         bool want = nonly == 0;
         for (int j = 0; j < nonly; j++)
             want |= !strcmp(only[j], k->def->name);
@@ -144,7 +159,7 @@ int cmd_rawgate(int argc, char **argv)
                 snprintf(verdict, sizeof verdict, "no golden");
             } else {
                 fclose(f);
-                py = ct_parse_file(path, &d);
+                py = cli_parse_ttir(path, &d);
                 cm = py ? c_side(k, cfg, &d) : NULL;
                 if (!py || !cm) {
                     snprintf(verdict, sizeof verdict, "error");
@@ -168,7 +183,9 @@ int cmd_rawgate(int argc, char **argv)
                 if (r.first)
                     printf("%s%s\n", r.first, r.text);
             }
-            ct_sb_printf(&js, "%s\n  \"%s\": \"%s\"", rows ? "," : "", key, verdict);
+            fprintf(jf, "%s\n  ", rows ? "," : "");
+            cli_json_str(jf, key);
+            fprintf(jf, ": \"%s\"", verdict);
             rows++;
             ct_diff_result_free(&r);
             ct_module_destroy(py);
@@ -176,12 +193,14 @@ int cmd_rawgate(int argc, char **argv)
             ct_diags_free(&d);
         }
     }
-    ct_sb_puts(&js, "\n}\n");
-    if (json && !ct_write_file(json, js.s, js.len)) {
-        ct_sb_free(&js);
-        return cli_fail(2, "rawgate: cannot write %s", json);
+    fputs("\n}\n", jf);
+    bool jok = fclose(jf) == 0;
+    char err[1024] = "";
+    if (json && (!jok || !cli_write_file(json, js, jslen, err, sizeof err))) {
+        free(js);
+        return cli_fail(2, "rawgate: %s", *err ? err : "out of memory");
     }
-    ct_sb_free(&js);
+    free(js);
     printf("raw gate: %d of %d rows identical after normalization\n", rows - bad, rows);
     return bad ? 1 : 0;
 }

@@ -3,8 +3,9 @@
  *
  * ct_verify_module checks what every later layer relies on, whatever built
  * the module (the kernel language, the TTIR parser, a pass): every op has
- * the operands, results, regions and attributes its row in the op table
- * implies; operand and result types obey the op's typing rule (the same
+ * the operands, results, regions, successors and attributes its row in the
+ * op table (ops.def) implies, enum attributes hold words of their enum and
+ * tensors have at most CT_MAX_RANK dimensions; operand and result types obey the op's typing rule (the same
  * rules as Triton's op verifiers, e.g. tt.load's result is the pointee type
  * in the pointer's shape); every block of a structured region ends in the
  * right terminator; block arguments, loop-carried values and successor
@@ -17,10 +18,9 @@
 
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 /* Verifies the whole module; true when no error was found.  At most
  * `CT_VERIFY_MAX_ERRORS` errors are reported.  Writes the scratch `id` of
@@ -28,6 +28,10 @@ extern "C" {
 bool ct_verify_module(const ct_module *m, ct_diags *d);
 
 #define CT_VERIFY_MAX_ERRORS 50
+
+/* The same, placing errors about ops without a file location where the text
+ * `where` describes had them (the parser passes its positions). */
+bool ct_verify_module_at(const ct_module *m, ct_diags *d, const ct_op_where *where);
 
 /* Lints for the classic kernel mistakes, on verified IR (see src/check/lint.c
  * for the list): warnings for likely bugs (a masked load without `other`
@@ -37,7 +41,5 @@ bool ct_verify_module(const ct_module *m, ct_diags *d);
  * when there is no warning. */
 bool ct_lint_module(const ct_module *m, ct_diags *d);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

@@ -4,7 +4,7 @@
  *
  * Lowering runs scripts/lower.py as a subprocess with $CTRITON_PYTHON
  * (default ~/.cache/ctriton/venv/bin/python, then python3): the target Triton
- * release's (ctriton/version.h) stages ttir (the make_ttir passes, since
+ * release's (ctriton/triton_version.h) stages ttir (the make_ttir passes, since
  * ctriton's TTIR is raw), ttgir,
  * llir, ptx and cubin, for a target such as sm_90, with no GPU needed.
  *
@@ -30,10 +30,9 @@
 #include "ctriton/cuda.h"
 #include "ctriton/diag.h"
 #include "ctriton/tl.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 /* Options of one lowering: what Triton's compile options carry. */
 typedef struct ct_lower_opts {
@@ -46,10 +45,11 @@ typedef struct ct_lower_opts {
     bool debug;             /* default false */
     bool line_info;         /* default true: PTX .loc lines point at the C source */
     const char *triton;     /* the Triton release the TTIR is written for and lowering must
-                               have ("3.9.0"); NULL: the default target (ctriton/version.h).
+                               have ("3.9.0"); NULL: the default target (ctriton/triton_version.h).
                                Part of the key; lowering refuses a Python with another. */
 } ct_lower_opts;
 
+/* The defaults above (Triton's). */
 void ct_lower_opts_default(ct_lower_opts *o);
 /* num_warps, num_stages, num_ctas, maxnreg, fp fusion, debug and arch of a
  * kernel-language options struct. */
@@ -67,6 +67,7 @@ typedef struct ct_artifact {
     double lower_ms;        /* wall time of the lowering subprocess (0 on a hit) */
 } ct_artifact;
 
+/* Frees what the artifact owns (not the entry on disk). */
 void ct_artifact_free(ct_artifact *a);
 /* One stage's text from the entry ("ttir", "ttgir", "llir", "ptx", "source"),
  * checked against the MANIFEST; malloc'd, NULL if missing or corrupt. */
@@ -99,11 +100,41 @@ char *ct_kernel_ttir(const tl_kernel_def *def, const char *signature, const char
                      const tl_options *topts, ct_diags *diags);
 
 /* ------------------------------------------------------------------ */
+/* The signature of a TTIR kernel                                      */
+/* ------------------------------------------------------------------ */
+
+/* One runtime parameter of a kernel's TTIR (e.g. one Python Triton wrote), as
+ * a launch passes it: Triton's specialization is in the signature (constexprs
+ * and parameters equal to 1 are not parameters; tt.divisibility = 16 marks
+ * what the code may assume 16-aligned). */
+typedef struct ct_ttir_param {
+    const char *name;       /* from its loc("name"), else "argN"; owned by the module */
+    tl_scalar type;         /* the scalar, the pointee, or a descriptor's element */
+    bool ptr;               /* a global pointer */
+    bool desc;              /* a host tensor descriptor: the TTIR argument and its
+                               shape (i32) and strides (i64) that follow it */
+    bool div16;             /* tt.divisibility = 16 */
+    int rank, block[5];     /* desc: the block */
+} ct_ttir_param;
+
+#define CT_TTIR_MAX_PARAMS 64
+
+/* The parameters of the kernel `func` of a verified module (NULL: its public
+ * tt.func), into out[CT_TTIR_MAX_PARAMS]; its name in *name.  Returns the
+ * count, or -1 (ct_errmsg()) when there is no such kernel or a parameter
+ * cannot be passed from C (a tensor, a non-global pointer, an unknown type). */
+int ct_ttir_kernel_params(const ct_module *m, const char *func, const char **name,
+                          ct_ttir_param *out);
+/* The parameters as a signature string ("x_ptr=*fp32:16 n=i32", a descriptor as
+ * "tensordesc<fp16[64,64]>"), truncated to cap. */
+void ct_ttir_signature(const ct_ttir_param *p, int n, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------ */
 /* AOT: a .c/.h pair with the cubins embedded and a typed launcher     */
 /* ------------------------------------------------------------------ */
 
 typedef struct ct_aot_request {
-    const tl_kernel_def *def;
+    const tl_kernel_def *def; /* a C kernel; or NULL and `ttir` */
     const char *name;        /* C prefix of the generated symbols (default: the kernel's name) */
     const char *signature;   /* as tl_build: "x_ptr=*fp32:16 n=i32" */
     const char *constexprs;  /* "BLOCK_SIZE=1024" */
@@ -111,6 +142,14 @@ typedef struct ct_aot_request {
     const int *archs;        /* compute capabilities to embed; NULL: {90} */
     int narchs;
     const char *origin;      /* a line for the header comment: how it was made */
+    /* Instead of `def`: the text of a TTIR module, e.g. a kernel written in
+     * Python (Triton's .source or .ttir), whose public tt.func's signature holds
+     * its specialization (tt.divisibility; constexprs and parameters equal to 1
+     * are not arguments).  It is parsed and verified, and lowered as it is for
+     * every architecture; `signature` and `constexprs` are unused. */
+    const char *ttir;
+    const char *ttir_file;   /* its file name, for messages and the header */
+    const char *func;        /* the kernel in it (NULL: the public tt.func) */
 } ct_aot_request;
 
 /* Generates the header and the source (malloc'd texts).  Lowers every
@@ -119,8 +158,9 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                           ct_diags *diags);
 /* ct_aot_generate, written to DIR/NAME.h and DIR/NAME.c. */
 ct_status ct_aot_write(const ct_aot_request *r, const char *dir, ct_diags *diags);
+/* The same, saying NAME (r->name, else the kernel's name) in prefix[cap]. */
+ct_status ct_aot_write_ex(const ct_aot_request *r, const char *dir, char *prefix, size_t cap,
+                          ct_diags *diags);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

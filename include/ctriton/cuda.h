@@ -26,9 +26,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "ctriton/export.h"
+
+CT_BEGIN_DECLS
 
 typedef enum ct_status {
     CT_OK = 0,
@@ -253,7 +253,5 @@ ct_status ct_do_bench(ct_bench_fn fn, void *ud, const ct_bench_opts *opts, ct_be
 /* Quantile q in [0,1] of n values (sorted in place), linear interpolation. */
 double ct_quantile(double *v, int n, double q);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

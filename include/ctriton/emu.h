@@ -31,10 +31,9 @@
 
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 /* ---- element types of buffers --------------------------------------- */
 
@@ -59,6 +58,7 @@ typedef enum ct_emu_dtype {
     CT_EMU_F8E5B16 /* tl.float8e5b16 (e5m2fnuz) */
 } ct_emu_dtype;
 
+/* Bytes per element (CT_EMU_BYTES: 1). */
 size_t ct_emu_dtype_size(ct_emu_dtype t);
 /* Triton's short names: "fp32", "bf16", "i32", "u8", "fp8e4nv", "bytes". */
 const char *ct_emu_dtype_name(ct_emu_dtype t);
@@ -144,6 +144,7 @@ typedef struct ct_emu_param {
     int rank;                /* DESC: the block's rank */
 } ct_emu_param;
 
+/* A compiled kernel's name, and its runtime parameters in order (what a run takes). */
 const char *ct_emu_kernel_name(const ct_emu_kernel *k);
 int ct_emu_kernel_nparams(const ct_emu_kernel *k);
 const ct_emu_param *ct_emu_kernel_param(const ct_emu_kernel *k, int i);
@@ -160,6 +161,7 @@ typedef enum ct_emu_access {
     CT_EMU_INOUT = 3  /* read and written (atomics, in-place): not poisoned */
 } ct_emu_access;
 
+/* A session: registered buffers and the reports of the last run. */
 ct_emu *ct_emu_new(void);
 void ct_emu_free(ct_emu *e);
 
@@ -184,6 +186,7 @@ typedef struct ct_emu_arg {
     double f;        /* FLOAT */
 } ct_emu_arg;
 
+/* Arguments: a registered buffer (at a byte offset), an integer, a float. */
 static inline ct_emu_arg ct_emu_ptr(int buffer)
 {
     ct_emu_arg a = {CT_EMU_ARG_PTR, buffer, 0, 0, 0};
@@ -231,6 +234,7 @@ typedef enum ct_emu_status {
     CT_EMU_ERR_NOMEM
 } ct_emu_status;
 
+/* What a status means, in a few words ("out of bounds"). */
 const char *ct_emu_status_name(ct_emu_status s);
 
 /* Where and why a run failed.  Access faults carry the lane (the flat index
@@ -311,6 +315,7 @@ typedef struct ct_emu_check {
     char message[1280];     /* one line: the verdict and what it rests on */
 } ct_emu_check;
 
+/* "PASS", "CRASH", "SHAPE", "MISMATCH". */
 const char *ct_emu_verdict_name(ct_emu_verdict v);
 
 /* Compares `got` (n_got elements) with `want` (n_want), both of type t.
@@ -326,7 +331,5 @@ ct_emu_verdict ct_emu_check_output(const ct_emu *e, const ct_emu_result *run, in
                                    const void *want, int64_t n_want, double rtol, double atol,
                                    ct_emu_check *out);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

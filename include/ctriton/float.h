@@ -12,10 +12,9 @@
 #include <stdint.h>
 
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 typedef enum ct_rounding { CT_RTNE, CT_RTZ } ct_rounding;
 
@@ -34,7 +33,5 @@ double ct_float_round(double v, ct_float_kind fk);
 /* MLIR's text for a float of format fk ("1.000000e+00", "0xFF800000"). */
 void ct_format_float(double v, ct_float_kind fk, char *out, size_t cap);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

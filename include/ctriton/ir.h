@@ -24,9 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "ctriton/export.h"
+
+CT_BEGIN_DECLS
 
 typedef struct ct_arena ct_arena;
 typedef struct ct_module ct_module;
@@ -37,38 +37,46 @@ typedef struct ct_value ct_value;
 typedef struct ct_op ct_op;
 typedef struct ct_block ct_block;
 typedef struct ct_region ct_region;
-struct ct_triton; /* a Triton release: ctriton/version.h */
+struct ct_triton; /* a Triton release: ctriton/triton_version.h */
 
 /* ------------------------------------------------------------------ */
-/* Op table                                                            */
+/* Op table (ops.def; src/ir/optable.c)                                */
 /* ------------------------------------------------------------------ */
 
 typedef enum ct_opcode {
-#define CT_OP(E, NAME, FMT, FLAGS) CT_OP_##E,
+#define CT_OP(E, NAME, OPERANDS, RESULTS, REGIONS, TRAITS, FORMAT) CT_OP_##E,
 #include "ctriton/ops.def"
-#undef CT_OP
     CT_OP__COUNT
 } ct_opcode;
 
-typedef enum ct_op_format {
-    CT_FMT_BIN,
-    CT_FMT_UN,
-    CT_FMT_TERN,
-    CT_FMT_CAST,
-    CT_FMT_ARROW,
-    CT_FMT_CUSTOM
-} ct_op_format;
+/* The traits of ops.def, as flags. */
+enum {
+    CT_OPF_PURE = 1 << 0,
+    CT_OPF_COMM = 1 << 1,
+    CT_OPF_TERM = 1 << 2,
+    CT_OPF_ELEM = 1 << 3,
+    CT_OPF_MOVE = 1 << 4,
+    CT_OPF_SAME = 1 << 5,
+    CT_OPF_INT = 1 << 6,
+    CT_OPF_FLOAT = 1 << 7,
+    CT_OPF_READ = 1 << 8,
+    CT_OPF_WRITE = 1 << 9,
+    CT_OPF_PROGRAM = 1 << 10,
+    CT_OPF_TRAPS = 1 << 11,
+};
 
-enum { CT_OPF_PURE = 1, CT_OPF_COMM = 2, CT_OPF_TERM = 4 };
-
+/* A row of ops.def as written. */
 typedef struct ct_op_info {
     const char *name;     /* "arith.addi" */
-    ct_op_format format;
     unsigned flags;       /* CT_OPF_* */
     unsigned name_len;    /* strlen(name) */
+    const char *operands; /* the segment lists, regions and textual form (ops.def) */
+    const char *results;
+    const char *regions;
+    const char *format;
 } ct_op_info;
 
-/* The op table (src/ir/ops.c), one row per opcode. */
+/* The op table, one row per opcode. */
 extern const ct_op_info ct_op_table[CT_OP__COUNT];
 
 /* The row of the op table for an opcode (inline: the printer and the
@@ -80,10 +88,152 @@ static inline const ct_op_info *ct_op_info_of(ct_opcode code)
 /* Opcode for a printed name, or -1 when the name is unknown. */
 int ct_opcode_from_name(const char *name, size_t len);
 
+/* ---- an op's signature: its rows' segment lists, read once --------- */
+
+/* How the type of a value follows from the others (ops.def's RULE). */
+typedef enum ct_rule_kind {
+    CT_RULE_SEG,      /* the type of segment `seg` (of the results when `result`) */
+    CT_RULE_I1,       /* i1, i32, i64 */
+    CT_RULE_I32,
+    CT_RULE_I64,
+    CT_RULE_I1_LIKE,  /* i1 in the shape of arg */
+    CT_RULE_POINTEE,  /* what arg points at, in its shape */
+    CT_RULE_ELEM,     /* the element type of arg */
+    CT_RULE_BASE,     /* the pointer to the element type of the block arg points at */
+    CT_RULE_ATTR      /* the type of the typed attribute `attr` */
+} ct_rule_kind;
+
+typedef struct ct_type_rule {
+    ct_rule_kind kind;
+    bool result;
+    int seg;
+    const char *attr;
+    const struct ct_type_rule *arg;
+} ct_type_rule;
+
+typedef enum ct_seg_kind { CT_SEG_ONE, CT_SEG_OPT, CT_SEG_VAR } ct_seg_kind;
+
+typedef struct ct_op_seg {
+    const char *name;
+    ct_seg_kind kind;
+    const ct_type_rule *rule; /* NULL: the textual form spells the type */
+} ct_op_seg;
+
+typedef struct ct_op_region_sig {
+    const char *name;
+    bool many_blocks;  /* `+` */
+    bool may_be_empty; /* `?` */
+    int term;          /* the opcode its blocks end in */
+} ct_op_region_sig;
+
+#define CT_OP_MAX_SEGS 6
+#define CT_OP_MAX_REGIONS 2
+
+typedef struct ct_op_sig {
+    int nopnd_segs, nres_segs;
+    ct_op_seg opnd[CT_OP_MAX_SEGS], res[CT_OP_MAX_SEGS];
+    int nregions;
+    ct_op_region_sig region[CT_OP_MAX_REGIONS];
+    int nsucc;
+    int min_opnds, max_opnds;  /* max_opnds -1: unbounded (successor operands not counted) */
+    int min_res, max_res;      /* max_res -1: unbounded */
+} ct_op_sig;
+
+/* The signature of an opcode (made from its row on first use; thread-safe). */
+const ct_op_sig *ct_op_sig_of(ct_opcode code);
+/* Index of the operand (or result) segment `name` of an opcode, -1 if none. */
+int ct_op_seg_index(ct_opcode code, bool result, const char *name);
+/* Where the values of segment `seg` of op are: *start and *count (an absent
+ * optional value counts 0).  False when op's counts fit no reading of its
+ * signature (the verifier reports that). */
+bool ct_op_segment(const ct_op *op, bool result, int seg, int *start, int *count);
+/* The operand of segment `name` (its first value), NULL when it is absent. */
+ct_value *ct_op_get(const ct_op *op, const char *name);
+/* The number of operands of segment `name`. */
+int ct_op_count(const ct_op *op, const char *name);
+/* Whether op has the counts of operands, results, regions and successors its
+ * signature allows; if not, a message into why (may be NULL). */
+bool ct_op_arity_ok(const ct_op *op, char *why, size_t cap);
+
+/* What a rule reads: the type of a segment (its first value's; NULL when
+ * unknown) and an attribute. */
+typedef struct ct_rule_env {
+    const ct_type *(*seg)(void *ud, bool result, int seg);
+    const ct_attr *(*attr)(void *ud, const char *name);
+    void *ud;
+} ct_rule_env;
+
+/* The type rule r yields, built in scratch (nscratch entries; 8 are enough for
+ * the rules of ops.def) when it is not one of the given types; NULL when a
+ * type it needs is unknown.  The result is for comparing (ct_type_equal);
+ * ct_type_import interns it. */
+const ct_type *ct_rule_eval(const ct_type_rule *r, const ct_rule_env *env, ct_type *scratch,
+                            int nscratch);
+/* The same, with the types and attributes of op. */
+const ct_type *ct_rule_type(const ct_type_rule *r, const ct_op *op, ct_type *scratch, int nscratch);
+
+/* ---- enum attributes (ops.def's CT_ENUM, CT_CASE) ------------------ */
+
+typedef enum ct_enum_id {
+#define CT_ENUM(E, BITS) CT_EN_##E,
+#include "ctriton/ops.def"
+    CT_EN__COUNT
+} ct_enum_id;
+
+typedef struct ct_enum_case {
+    const char *word;  /* the keyword of the custom form: "slt" */
+    int64_t value;     /* the integer of the generic form: 2 */
+} ct_enum_case;
+
+/* The cases of an enum, their number and the integer width of its generic form. */
+const ct_enum_case *ct_enum_cases(ct_enum_id e, int *n, int *bits);
+/* The value of a word (len bytes), false if it is not one of the enum's. */
+bool ct_enum_value(ct_enum_id e, const char *word, size_t len, int64_t *value);
+/* The word of a value, NULL if none. */
+const char *ct_enum_word(ct_enum_id e, int64_t value);
+
+/* ---- the attributes ops name (ops.def's CT_ATTR) ------------------- */
+
+typedef enum ct_attr_spec_kind {
+    CT_AK_STR,
+    CT_AK_SYMREF,
+    CT_AK_UNIT,
+    CT_AK_BOOL,
+    CT_AK_I32,
+    CT_AK_ARRAY_I32,
+    CT_AK_TYPE,
+    CT_AK_VALUE,
+#define CT_ENUM(E, BITS) CT_AK_E_##E,
+#include "ctriton/ops.def"
+} ct_attr_spec_kind;
+
+enum { CT_AF_REQ = 1, CT_AF_DROP = 2, CT_AF_KEEP = 4 };
+
+typedef struct ct_attr_spec {
+    ct_opcode op;
+    const char *name;
+    ct_attr_spec_kind kind;
+    int enum_id;       /* CT_EN_* for enum kinds, else -1 */
+    const char *dflt;  /* the default's word or integer, "" when none */
+    unsigned flags;    /* CT_AF_* */
+} ct_attr_spec;
+
+/* The spec of attribute `name` of an opcode, NULL if ops.def names none. */
+const ct_attr_spec *ct_attr_spec_of(ct_opcode op, const char *name);
+/* The specs of an opcode's attributes, *n of them. */
+const ct_attr_spec *const *ct_attr_specs_of(ct_opcode op, int *n);
+/* Whether a is the default value of its spec. */
+bool ct_attr_is_default(const ct_attr_spec *s, const ct_attr *a);
+/* The integer of op's enum attribute `name` (its keyword where the op's form
+ * spells it, else the integer MLIR's attribute dictionary holds): dflt when
+ * it is absent, -1 when it is not one of its enum's. */
+int64_t ct_op_enum(const ct_op *op, const char *name, int64_t dflt);
+
 /* ------------------------------------------------------------------ */
 /* Arena                                                               */
 /* ------------------------------------------------------------------ */
 
+/* The memory of a module: allocations freed all at once (ct_arena_free). */
 ct_arena *ct_arena_new(void);
 void ct_arena_free(ct_arena *a);
 /* Zeroed, 16-byte aligned memory; aborts only if the system is out of memory. */
@@ -137,6 +287,7 @@ struct ct_type {
     const ct_type *next;
 };
 
+/* The types of a module, interned: equal types are the same pointer. */
 const ct_type *ct_type_none(ct_module *m);
 const ct_type *ct_type_index(ct_module *m);
 const ct_type *ct_type_int(ct_module *m, int bits);
@@ -190,12 +341,20 @@ struct ct_loc {
     const ct_loc *const *fused;
 };
 
+/* Locations, interned in the module: loc(unknown), "file":line:col, "name"(child),
+ * callsite(callee at caller). */
 const ct_loc *ct_loc_unknown(ct_module *m);
 const ct_loc *ct_loc_file(ct_module *m, const char *file, int line, int col);
 const ct_loc *ct_loc_name(ct_module *m, const char *name, const ct_loc *child);
 const ct_loc *ct_loc_callsite(ct_module *m, const ct_loc *callee, const ct_loc *caller);
-/* The innermost file location, following names and callsite callers. */
+/* The file location of the outermost call site, following names and
+ * callsite callers (where a kernel's own code called what the op is in). */
 const ct_loc *ct_loc_file_of(const ct_loc *l);
+/* The op's own file location, following names, callsite callees and the first
+ * of fused locations (the line inside an inlined helper); the "file:line" of
+ * each call site on the way, innermost first, into called_from (cap bytes,
+ * "" when none; may be NULL). */
+const ct_loc *ct_loc_innermost(const ct_loc *l, char *called_from, size_t cap);
 /* The outermost name of a NameLoc, or NULL. */
 const char *ct_loc_name_of(const ct_loc *l);
 
@@ -237,6 +396,7 @@ struct ct_attr {
     const ct_named_attr *entries;     /* DICT */
 };
 
+/* Attributes, allocated in the module (strings copied). */
 const ct_attr *ct_attr_unit(ct_module *m);
 const ct_attr *ct_attr_bool(ct_module *m, bool v);
 const ct_attr *ct_attr_int(ct_module *m, const ct_type *t, int64_t v);
@@ -313,7 +473,7 @@ struct ct_module {
     ct_named_attr *attrs;        /* module attributes */
     const ct_loc *loc;
     void *types;                 /* interning table (private) */
-    /* The Triton release the module is written for (ctriton/version.h): the
+    /* The Triton release the module is written for (ctriton/triton_version.h): the
      * language builds for it, the printer spells it; NULL is 3.6.0.  The parser
      * sets it to a release the text's spellings belong to (text_lo..text_hi). */
     const struct ct_triton *triton;
@@ -324,6 +484,7 @@ struct ct_module {
 /* m->triton, or 3.6.0 */
 const struct ct_triton *ct_module_triton(const ct_module *m);
 
+/* An empty module (its own arena and type table), and its destruction with all it holds. */
 ct_module *ct_module_new(void);
 void ct_module_destroy(ct_module *m);
 
@@ -374,10 +535,9 @@ void ct_module_set_attr(ct_module *m, const char *name, const ct_attr *attr);
 /* Walks every op nested in `op` (pre-order, op itself first).  The callback
  * returns false to stop; ct_walk returns false if stopped. */
 typedef bool (*ct_walk_fn)(ct_op *op, void *ud);
+/* ct_walk: every op nested in `op`; ct_walk_module: every op of the module. */
 bool ct_walk(ct_op *op, ct_walk_fn fn, void *ud);
 bool ct_walk_module(ct_module *m, ct_walk_fn fn, void *ud);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

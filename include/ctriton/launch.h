@@ -38,10 +38,9 @@
 #include "ctriton/compile.h"
 #include "ctriton/cuda.h"
 #include "ctriton/tl.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 /* ------------------------------------------------------------------ */
 /* Arguments                                                           */
@@ -181,6 +180,8 @@ typedef struct ct_kernel_opts {
                                     "n_cols=i32"; `int` accepts i32/i64/u64, `*` any pointer */
 } ct_kernel_opts;
 
+/* A kernel to launch: the definition (static) and options (copied); nothing is compiled
+ * until a launch or a warmup.  ct_kernel_def: the definition back. */
 ct_status ct_kernel_new(const tl_kernel_def *def, const ct_kernel_opts *opts, ct_kernel **out);
 void ct_kernel_free(ct_kernel *k);
 const tl_kernel_def *ct_kernel_def(const ct_kernel *k);
@@ -207,6 +208,7 @@ typedef struct ct_kernel_stats {
     int loads;             /* modules loaded (specialization x context) */
     double last_compile_ms;
 } ct_kernel_stats;
+/* Copies the kernel's counters. */
 void ct_kernel_get_stats(const ct_kernel *k, ct_kernel_stats *out);
 /* The artifact of a specialization (NULL if not compiled yet). */
 const ct_artifact *ct_kernel_artifact(ct_kernel *k, const ct_arg *args, int nargs);
@@ -244,6 +246,7 @@ typedef struct ct_autotune_opts {
 
 typedef struct ct_autotuner ct_autotuner;
 
+/* A tuner over o->configs (copied); nothing is tuned until a launch. */
 ct_status ct_autotuner_new(const ct_autotune_opts *o, ct_autotuner **out);
 void ct_autotuner_free(ct_autotuner *t);
 /* Launches with the best config for the arguments' key, tuning first when
@@ -261,7 +264,5 @@ ct_kernel *ct_autotuner_kernel(ct_autotuner *t, int i);
  * (text, one entry per line), to be shipped and read with opts.table. */
 ct_status ct_autotuner_export(ct_autotuner *t, const char *path);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

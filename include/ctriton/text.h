@@ -5,7 +5,7 @@
  * The printer writes the MLIR text Triton prints (and its parser reads): the
  * same op syntax, value naming, float literals and block annotations, in the
  * spellings of the module's Triton release (ct_module.triton; the few that
- * differ between releases are listed in ctriton/version.h).
+ * differ between releases are listed in ctriton/triton_version.h).
  * The parser reads that text back, raw frontend output (`.source`) and the
  * output of the ttir passes alike.  The normalizer rewrites a module into a
  * canonical form (calls inlined, dead code and locations dropped) so that two
@@ -21,10 +21,9 @@
 
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 enum {
     CT_PRINT_LOCS = 1,        /* trailing loc(...) on ops, args and functions */
@@ -94,7 +93,5 @@ bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char 
                      ct_diff_result *out, ct_diags *diags);
 void ct_diff_result_free(ct_diff_result *r);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

@@ -39,10 +39,9 @@
 
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Woverride-init"
@@ -843,7 +842,7 @@ typedef struct tl_options {
     bool implicit_store_casts;  /* accept stores that convert values implicitly, as
                                    Python does (default false: they are errors) */
     const char *triton;         /* the Triton release to build for ("3.9.0"); NULL: the
-                                   default target (ctriton/version.h: $CTRITON_TRITON_VERSION,
+                                   default target (ctriton/triton_version.h: $CTRITON_TRITON_VERSION,
                                    else the Triton installed for lowering) */
 } tl_options;
 
@@ -1198,7 +1197,5 @@ const tl_tensor *tl__popn(int n);
 tl_tensor tl__opt_tensor_(int n, ...);
 #define tl__opt_tensor(...) tl__opt_tensor_(TL__NARGS0(__VA_ARGS__), ##__VA_ARGS__)
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

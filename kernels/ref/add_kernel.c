@@ -1,5 +1,5 @@
 /* Reference of add_kernel (kernels/add.c): output = x + y over N elements. */
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

@@ -1,7 +1,7 @@
 /* Reference of asin_kernel (kernels/asin.c): y = asin(x) through libdevice. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

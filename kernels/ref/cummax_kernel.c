@@ -2,7 +2,7 @@
  * the running maximum and the index of its last occurrence, and the block's maximum and index. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

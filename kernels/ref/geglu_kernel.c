@@ -1,7 +1,7 @@
 /* Reference of geglu_kernel (kernels/geglu.c): c = gelu_tanh(a) * b, gelu rounded to b's type first. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

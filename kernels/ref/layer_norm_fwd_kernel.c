@@ -1,7 +1,7 @@
 /* Reference of layer_norm_fwd_kernel (kernels/layer_norm.c): y = (x - mean) * rstd * w + b per row. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

@@ -1,7 +1,7 @@
 /* Reference of matmul_tma_kernel (kernels/matmul_tma.c): C = A @ B, row-major, in double. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

@@ -2,7 +2,7 @@
  * s = max(|y|, eps) / fp8_max, q = fp8(clamp(y / s)). */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

@@ -1,7 +1,7 @@
 /* Reference of rms_norm_fwd_kernel (kernels/rms_norm.c): y = x * rsqrt(mean(x^2) + eps) * w per row. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

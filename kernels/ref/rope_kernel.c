@@ -1,7 +1,7 @@
 /* Reference of rope_kernel (kernels/rope.c): rotary embedding of q, in place, forward or backward. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

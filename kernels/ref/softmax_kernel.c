@@ -1,7 +1,7 @@
 /* Reference of softmax_kernel (kernels/softmax.c): row-wise softmax of an M x N matrix. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

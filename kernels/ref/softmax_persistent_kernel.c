@@ -1,7 +1,7 @@
 /* Reference of softmax_persistent_kernel (kernels/softmax_persistent.c): row softmax, G programs striding over M rows. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

@@ -1,7 +1,7 @@
 /* Reference of swiglu_kernel (kernels/swiglu.c): c = silu(a) * b, silu rounded to b's type first. */
 #include <math.h>
 
-#include "ref/ref.h"
+#include "ctriton/ref.h"
 
 static bool setup(ct_ref_case *c)
 {

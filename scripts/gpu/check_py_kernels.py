@@ -25,12 +25,13 @@ missing, which fails without network.  With cmake there, build the CLI alone:
 
 or skip building: save the list first on a machine that has the binary,
 
-    build/ctriton list --json --all > /tmp/kernels.json
+    build/ctriton --kernels build/libctriton_conformance.so list --json --all > /tmp/kernels.json
     python scripts/gpu/check_py_kernels.py --device cuda --list-json /tmp/kernels.json
 
 or let the script fall back to the committed copy scripts/gpu/kernels_list.json
 (it says so when it does; refresh that copy when configs change, with
-`build/ctriton list --json --all > scripts/gpu/kernels_list.json`).
+`build/ctriton --kernels build/libctriton_conformance.so list --json --all >
+scripts/gpu/kernels_list.json`).
 
 Without a GPU, Triton's interpreter runs the same kernels on the CPU:
 
@@ -108,8 +109,11 @@ def load_list(args):
     if args.list_json:
         with open(args.list_json) as f:
             return json.load(f), args.list_json
+    # the conformance kernels are a plugin beside the command (tests/conformance)
+    plugin = os.path.join(os.path.dirname(os.path.abspath(args.ctriton)), "libctriton_conformance.so")
+    extra = ["--kernels", plugin] if os.path.exists(plugin) else []
     try:
-        out = subprocess.run([args.ctriton, "list", "--json", "--all"], check=True,
+        out = subprocess.run([args.ctriton] + extra + ["list", "--json", "--all"], check=True,
                              capture_output=True, text=True, cwd=ROOT).stdout
         return json.loads(out), args.ctriton + " list --json --all"
     except (OSError, subprocess.CalledProcessError, ValueError) as exc:

@@ -6,6 +6,7 @@
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh check     # steps 1-3
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh capture   # steps 1 (if needed) and 4
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh emubench  # step 1 (if needed), 4's benchmark only
+#   OUT=/some/dir bash scripts/gpu/device_batch.sh aot       # steps 1 (if needed) and 5
 #
 # From the repository root on a machine with an NVIDIA GPU, python3 with
 # torch and triton 3.6.0, cmake.  It
@@ -16,7 +17,11 @@
 #      frontend on this machine's CPU (bench/emit_bench.py);
 #   4. captures GPU outputs and single-op probes for the emulator's
 #      differential tests, and times the emulator against TRITON_INTERPRET=1
-#      (scripts/gpu_emu_capture.py).
+#      (scripts/gpu_emu_capture.py);
+#   5. kernels written in Python AOT-compiled from their TTIR (`ctriton aot --ttir`),
+#      launched from plain C and compared bit for bit with the Python launch
+#      (scripts/gpu/check_aot_ttir.py), and `ctriton bench` on a kernel plugin's
+#      kernel (--check against its C reference) and on a Python kernel's TTIR.
 # Each step has its own time limit and a failing step does not stop the
 # others.  Results go to $OUT: batch.log, py_kernels.json, py_kernels.txt,
 # emit_bench.md (check); emu_capture.tar.gz, emu_capture.log (capture).
@@ -46,8 +51,11 @@ echo "cpus $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 echo "ctriton $(git rev-parse --short HEAD 2>/dev/null || echo '(no git)')"
 
 GEN=""; command -v ninja >/dev/null && GEN="-G Ninja"
-[ -x build-gpu/ctriton ] && [ -x build-gpu/bench_emu ] || \
+[ -x build-gpu/ctriton ] && [ -x build-gpu/bench_emu ] && [ -f build-gpu/libctriton_conformance.so ] || \
 step build 200 bash -c "cmake -S . -B build-gpu $GEN -DCMAKE_BUILD_TYPE=Release -DCTRITON_TESTS=OFF >/dev/null && cmake --build build-gpu -j $(nproc) >/dev/null && echo built"
+
+# the conformance kernels are a kernel plugin beside the command (tests/conformance)
+export CTRITON_KERNELS=$ROOT/build-gpu/libctriton_conformance.so
 
 if [ "$PART" = check ]; then
 step "python originals on the GPU" 250 "$PY" scripts/gpu/check_py_kernels.py --device cuda \
@@ -68,6 +76,22 @@ if [ "$PART" = emubench ]; then
 step "emulator benchmark" 300 "$PY" scripts/gpu_emu_capture.py --out "$OUT" --ctriton build-gpu/ctriton \
     --bench-emu build-gpu/bench_emu --bench-timeout 120 --bench-only
 cat "$OUT/emu_capture_bench.md" 2>/dev/null
+fi
+
+if [ "$PART" = aot ]; then
+step "aot --ttir: Python kernels to C launchers" 300 "$PY" scripts/gpu/check_aot_ttir.py \
+    --ctriton build-gpu/ctriton --out "$OUT"
+cat "$OUT/aot_ttir.txt" 2>/dev/null
+# a project's kernels (examples/out-of-tree) as a plugin, benchmarked and checked on the GPU
+step "plugin build" 60 bash -c "cc -std=gnu11 -O2 -fPIC -shared -Iinclude examples/out-of-tree/kernels/*.c \
+    -Lbuild-gpu -lctriton -Wl,-rpath,$ROOT/build-gpu -o build-gpu/libmykernels.so"
+step "bench: plugin kernels" 120 bash -c "for k in bias_gelu_kernel row_sum_kernel; do \
+    build-gpu/ctriton --kernels build-gpu/libmykernels.so bench \$k --check || echo FAILED \$k; done \
+    > '$OUT/plugin_bench.txt' 2>&1"
+step "bench --ttir: a Python kernel's TTIR" 120 bash -c "build-gpu/ctriton bench \
+    --ttir '$OUT/aot_ttir_work/bias_gelu/frontend.ttir' --grid 64 --arg 'fp32[64000]' --arg 'fp32[1000]' \
+    --arg 'fp32[64000]:out' --arg 1000 >> '$OUT/plugin_bench.txt' 2>&1 || echo FAILED bench --ttir >> '$OUT/plugin_bench.txt'"
+cat "$OUT/plugin_bench.txt" 2>/dev/null
 fi
 
 echo "== done in $(( $(date +%s) - START ))s"

@@ -112,27 +112,19 @@ static int line_of(const ct_op *op)
 /* masked-reduce                                                       */
 /* ------------------------------------------------------------------ */
 
-/* Ops through which undefined lanes flow unchanged into the result. */
+/* Ops through which undefined lanes flow unchanged into the result: the
+ * elementwise and data-moving ops of the op table (its ELEM and MOVE traits),
+ * except a select (tl.where is what makes the lanes defined), opaque inline
+ * asm, and what turns them into pointers or back. */
 static bool propagates(const ct_op *op)
 {
-    if (op->nres != 1 || op->nregions)
+    if (op->nres != 1 || op->nregions || op->code == CT_OP_ARITH_SELECT ||
+        op->code == CT_OP_TT_INLINE_ASM || ct_type_is_ptr(op->res[0].type))
         return false;
-    switch (ct_op_info_of(op->code)->format) {
-    case CT_FMT_BIN: case CT_FMT_UN: case CT_FMT_TERN: case CT_FMT_CAST:
-        return true;
-    case CT_FMT_ARROW:
-        return op->code != CT_OP_TT_INT_TO_PTR && op->code != CT_OP_TT_PTR_TO_INT;
-    case CT_FMT_CUSTOM:
-        break;
-    }
-    switch (op->code) {
-    case CT_OP_ARITH_CMPI: case CT_OP_ARITH_CMPF: case CT_OP_TT_EXPAND_DIMS:
-    case CT_OP_TT_RESHAPE: case CT_OP_TT_TRANS: case CT_OP_TT_JOIN: case CT_OP_TT_CAT:
-    case CT_OP_TT_FP_TO_FP: case CT_OP_TT_CLAMPF: case CT_OP_TT_EXTERN_ELEMENTWISE:
-        return true;
-    default:
-        return false;
-    }
+    for (int i = 0; i < op->nopnds; i++)
+        if (ct_type_is_ptr(op->opnds[i]->type))
+            return false;
+    return (ct_op_info_of(op->code)->flags & (CT_OPF_ELEM | CT_OPF_MOVE)) != 0;
 }
 
 /* Follows the value of a masked load; returns the first reduction, scan

@@ -1,11 +1,15 @@
 /*
  * verify.c - the structural verifier (see ctriton/check.h).
  *
- * One pass over the module.  For each op: the generic checks (operands are
- * set and visible from the op, terminators end their blocks), then the
- * typing rule of its opcode (one case per op family, in op-table order),
- * then its regions.  Errors are reported at the op's location with the op
- * name first, so that a message reads like MLIR's verifier:
+ * One pass over the module.  For each op: what its row in the op table
+ * (ops.def) says, checked the same way for every op (the counts of operands,
+ * results, regions and successors; the attributes it names, with their kinds
+ * and enum words; the types its segments' rules imply; SAME/INT/FLOAT; the
+ * terminators of its regions), that operands are set and visible from the
+ * op, then the typing rule of its opcode (Triton's op verifiers: one case
+ * per op family, in op-table order), then its regions.  Errors are reported
+ * at the op's location with the op name first (ct_diag_op), so that a
+ * message reads like MLIR's verifier:
  *
  *   k.ttir:12:5: error: tt.load: result type tensor<64xf16> is not the pointee
  *                of tensor<64x!tt.ptr<f32>>
@@ -42,8 +46,10 @@ typedef struct region_dom {
 typedef struct verifier {
     const ct_module *m;
     ct_diags *d;
+    const ct_op_where *where; /* places in the text, for ops without a file location */
     int nerrors;
     ct_ptrmap doms;           /* region -> region_dom*, for multi-block regions */
+    bool oom;                 /* a dominator table could not be made */
 } verifier;
 
 /* ------------------------------------------------------------------ */
@@ -70,14 +76,8 @@ static void err(verifier *v, const ct_op *op, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    const ct_loc *l = op && op->loc ? ct_loc_file_of(op->loc) : NULL;
-    const char *name = op ? ct_op_info_of(op->code)->name : "module";
-    if (v->nerrors == CT_VERIFY_MAX_ERRORS)
-        ct_diag_add(v->d, CT_ERROR, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0,
-                    "%s: %s (further verifier errors suppressed)", name, msg);
-    else
-        ct_diag_add(v->d, CT_ERROR, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0,
-                    "%s: %s", name, msg);
+    const char *more = v->nerrors == CT_VERIFY_MAX_ERRORS ? " (further verifier errors suppressed)" : "";
+    ct_diag_op(v->d, CT_ERROR, op, v->where, op ? "" : "module: ", "%s%s", msg, more);
 }
 
 /* Shorthands that format one or two types into the message. */
@@ -167,8 +167,18 @@ static region_dom *region_doms(verifier *v, const ct_region *r)
         return rd;
     int n = ct_region_nblocks(r);
     rd = calloc(1, sizeof *rd);
+    unsigned char *nw = malloc((size_t)n);
+    if (rd)
+        rd->dom = malloc((size_t)n * n);
+    if (!rd || !rd->dom || !nw) {
+        if (rd)
+            free(rd->dom);
+        free(rd);
+        free(nw);
+        v->oom = true;
+        return NULL;
+    }
     rd->n = n;
-    rd->dom = malloc((size_t)n * n);
     /* dom[a*n+b]: a dominates b.  Entry: only itself; others: all, then
      * intersect over predecessors until nothing changes. */
     memset(rd->dom, 1, (size_t)n * n);
@@ -182,7 +192,7 @@ static region_dom *region_doms(verifier *v, const ct_region *r)
             if (bi == 0)
                 continue;
             /* new set = {b} U intersection over preds p of dom(p) */
-            unsigned char *nw = calloc((size_t)n, 1);
+            memset(nw, 0, (size_t)n);
             bool any_pred = false;
             int pi = 0;
             for (ct_block *p = r->first; p; p = p->next, pi++) {
@@ -208,10 +218,16 @@ static region_dom *region_doms(verifier *v, const ct_region *r)
                     rd->dom[a * n + bi] = nw[a];
                     changed = true;
                 }
-            free(nw);
         }
     }
+    free(nw);
     ct_pm_put(&v->doms, r, rd);
+    if (!ct_pm_get(&v->doms, r)) { /* the map could not grow */
+        free(rd->dom);
+        free(rd);
+        v->oom = true;
+        return NULL;
+    }
     return rd;
 }
 
@@ -232,6 +248,8 @@ static bool visible(verifier *v, const ct_value *val, const ct_op *user)
         }
         if (ub->parent && ub->parent == db->parent && ub->parent->first != ub->parent->last) {
             region_dom *rd = region_doms(v, ub->parent);
+            if (!rd)
+                return true; /* out of memory: reported once, at the end */
             int a = block_index(db), b = block_index(ub);
             if (a >= 0 && b >= 0 && rd->dom[a * rd->n + b])
                 return true;
@@ -242,47 +260,121 @@ static bool visible(verifier *v, const ct_value *val, const ct_op *user)
 }
 
 /* ------------------------------------------------------------------ */
-/* Helpers for the rules                                               */
+/* What the op table says, for every op                                */
 /* ------------------------------------------------------------------ */
-
-static bool arity(verifier *v, const ct_op *op, int min_opnds, int max_opnds, int nres)
-{
-    if (op->nopnds < min_opnds || op->nopnds > max_opnds) {
-        if (min_opnds == max_opnds)
-            err(v, op, "expects %d operand%s, has %d", min_opnds, min_opnds == 1 ? "" : "s",
-                op->nopnds);
-        else
-            err(v, op, "expects %d to %d operands, has %d", min_opnds, max_opnds, op->nopnds);
-        return false;
-    }
-    if (nres >= 0 && op->nres != nres) {
-        err(v, op, "expects %d result%s, has %d", nres, nres == 1 ? "" : "s", op->nres);
-        return false;
-    }
-    return true;
-}
 
 static const ct_type *opty(const ct_op *op, int i) { return op->opnds[i]->type; }
 static const ct_type *resty(const ct_op *op, int i) { return op->res[i].type; }
-
-static bool need_attr(verifier *v, const ct_op *op, const char *name, ct_attr_kind kind)
+/* operand `name` (ops.def's segment), NULL when absent */
+static const ct_value *opnd(const ct_op *op, const char *name) { return ct_op_get(op, name); }
+static const ct_type *opnd_ty(const ct_op *op, const char *name)
 {
-    const ct_attr *a = ct_op_attr(op, name);
-    if (!a) {
-        err(v, op, "missing attribute '%s'", name);
-        return false;
-    }
-    if (a->kind != kind) {
-        err(v, op, "attribute '%s' has the wrong kind", name);
-        return false;
-    }
-    return true;
+    const ct_value *x = ct_op_get(op, name);
+    return x ? x->type : NULL;
 }
 
-/* All operands and results have one type; `what` names the element rule. */
-static void same_types(verifier *v, const ct_op *op)
+/* the counts of operands, results, regions and successors (ct_op_arity_ok) */
+static bool check_arity(verifier *v, const ct_op *op)
 {
-    const ct_type *t = op->nres ? resty(op, 0) : opty(op, 0);
+    char why[128];
+    if (ct_op_arity_ok(op, why, sizeof why))
+        return true;
+    err(v, op, "%s", why);
+    return false;
+}
+
+static const char *const attr_kind_names[] = {
+    [CT_AK_STR] = "a string",      [CT_AK_SYMREF] = "a symbol", [CT_AK_UNIT] = "a unit attribute",
+    [CT_AK_BOOL] = "a boolean",    [CT_AK_I32] = "an integer",  [CT_AK_ARRAY_I32] = "an array<i32>",
+    [CT_AK_TYPE] = "a type",       [CT_AK_VALUE] = "a typed value",
+};
+
+/* the attributes ops.def names: present when required, of their kind, enum words valid */
+static void check_attrs(verifier *v, const ct_op *op)
+{
+    int n;
+    const ct_attr_spec *const *sp = ct_attr_specs_of(op->code, &n);
+    for (int i = 0; i < n; i++) {
+        const ct_attr_spec *s = sp[i];
+        const ct_attr *a = ct_op_attr(op, s->name);
+        if (!a) {
+            if (s->flags & CT_AF_REQ)
+                err(v, op, "missing attribute '%s'", s->name);
+            continue;
+        }
+        bool ok;
+        switch (s->kind) {
+        case CT_AK_STR: ok = a->kind == CT_ATTR_STR; break;
+        case CT_AK_SYMREF: ok = a->kind == CT_ATTR_SYMREF; break;
+        case CT_AK_UNIT: ok = a->kind == CT_ATTR_UNIT; break;
+        case CT_AK_BOOL: ok = a->kind == CT_ATTR_BOOL; break;
+        case CT_AK_I32: ok = a->kind == CT_ATTR_INT; break;
+        case CT_AK_ARRAY_I32: ok = a->kind == CT_ATTR_DENSE_ARRAY && !a->fvals; break;
+        case CT_AK_TYPE: ok = a->kind == CT_ATTR_TYPE && a->type; break;
+        case CT_AK_VALUE:
+            ok = a->kind == CT_ATTR_INT || a->kind == CT_ATTR_FLOAT || a->kind == CT_ATTR_DENSE ||
+                 a->kind == CT_ATTR_BOOL;
+            break;
+        default: /* an enum: its keyword where the op's form spells it, else its integer
+                    (as MLIR prints an enum in an attribute dictionary) */
+            if (a->kind == CT_ATTR_ENUM) {
+                if (!ct_enum_value((ct_enum_id)s->enum_id, a->s, strlen(a->s), NULL)) {
+                    err(v, op, "'%s' is not a valid %s", a->s, s->name);
+                    continue;
+                }
+                ok = true;
+            } else if (a->kind == CT_ATTR_INT) {
+                if (!ct_enum_word((ct_enum_id)s->enum_id, a->i)) {
+                    err(v, op, "%lld is not a valid %s", (long long)a->i, s->name);
+                    continue;
+                }
+                ok = true;
+            } else {
+                ok = false;
+            }
+            break;
+        }
+        if (!ok)
+            err(v, op, "attribute '%s' must be %s", s->name,
+                s->enum_id >= 0 ? "an enum keyword" : attr_kind_names[s->kind]);
+    }
+}
+
+/* the types the segments' rules imply (a load's mask is i1 in the pointee's shape) */
+static void check_rules(verifier *v, const ct_op *op)
+{
+    const ct_op_sig *g = ct_op_sig_of(op->code);
+    for (int r = 0; r < 2; r++) {
+        bool result = r == 1;
+        int nseg = result ? g->nres_segs : g->nopnd_segs;
+        for (int s = 0; s < nseg; s++) {
+            const ct_op_seg *seg = result ? &g->res[s] : &g->opnd[s];
+            int st, n;
+            if (!seg->rule || !ct_op_segment(op, result, s, &st, &n) || !n)
+                continue;
+            ct_type sc[8];
+            const ct_type *want = ct_rule_type(seg->rule, op, sc, 8);
+            if (!want)
+                continue; /* what it follows from is wrong: reported there */
+            for (int i = 0; i < n; i++) {
+                const ct_type *have = result ? resty(op, st + i) : opty(op, st + i);
+                if (!type_eq(have, want)) {
+                    T1(have); T2(want);
+                    err(v, op, "%s `%s` has type %s, expected %s", result ? "result" : "operand",
+                        seg->name, t1_, t2_);
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/* SAME: all operands and results share one type; INT / FLOAT: of that class */
+static void check_same(verifier *v, const ct_op *op, unsigned flags)
+{
+    const ct_type *t = op->nres ? resty(op, 0) : op->nopnds ? opty(op, 0) : NULL;
+    if (!t)
+        return;
     for (int i = 0; i < op->nopnds; i++)
         if (!type_eq(opty(op, i), t)) {
             T1(opty(op, i)); T2(t);
@@ -290,44 +382,28 @@ static void same_types(verifier *v, const ct_op *op)
                 i, t1_, t2_);
             return;
         }
-}
-
-typedef enum { EL_ANY, EL_INT, EL_FLOAT } elem_rule;
-
-static void check_elem(verifier *v, const ct_op *op, const ct_type *t, elem_rule r)
-{
-    if (r == EL_INT && !(elem_int(t) || (elem(t) && elem(t)->kind == CT_TY_INDEX))) {
+    const ct_type *e = elem(t);
+    if ((flags & CT_OPF_INT) && !(e && (e->kind == CT_TY_INT || e->kind == CT_TY_INDEX))) {
         T1(t);
         err(v, op, "expects integer operands, got %s", t1_);
-    } else if (r == EL_FLOAT && !elem_float(t)) {
+    } else if ((flags & CT_OPF_FLOAT) && !elem_float(t)) {
         T1(t);
         err(v, op, "expects floating-point operands, got %s", t1_);
     }
 }
 
-static elem_rule elementwise_rule(ct_opcode c)
+/* ------------------------------------------------------------------ */
+/* The typing rules of the ops (Triton's op verifiers)                 */
+/* ------------------------------------------------------------------ */
+
+static bool need_attr(verifier *v, const ct_op *op, const char *name, ct_attr_kind kind)
 {
-    switch (c) {
-    case CT_OP_ARITH_ADDF: case CT_OP_ARITH_SUBF: case CT_OP_ARITH_MULF: case CT_OP_ARITH_DIVF:
-    case CT_OP_ARITH_REMF: case CT_OP_ARITH_MAXIMUMF: case CT_OP_ARITH_MINIMUMF:
-    case CT_OP_ARITH_MAXNUMF: case CT_OP_ARITH_MINNUMF: case CT_OP_ARITH_NEGF:
-    case CT_OP_MATH_EXP: case CT_OP_MATH_EXP2: case CT_OP_MATH_LOG: case CT_OP_MATH_LOG2:
-    case CT_OP_MATH_SQRT: case CT_OP_MATH_RSQRT: case CT_OP_MATH_ABSF: case CT_OP_MATH_SIN:
-    case CT_OP_MATH_COS: case CT_OP_MATH_ERF: case CT_OP_MATH_FLOOR: case CT_OP_MATH_CEIL:
-    case CT_OP_MATH_TANH: case CT_OP_MATH_FMA: case CT_OP_TT_PRECISE_SQRT:
-    case CT_OP_TT_PRECISE_DIVF:
-        return EL_FLOAT;
-    case CT_OP_MATH_ABSI: case CT_OP_TT_MULHIUI:
-        return EL_INT;
-    default:
-        return ct_op_info_of(c)->format == CT_FMT_BIN ? EL_INT : EL_ANY;
-    }
+    const ct_attr *a = ct_op_attr(op, name);
+    return a && a->kind == kind; /* reported by check_attrs */
 }
 
 static void check_cast(verifier *v, const ct_op *op)
 {
-    if (!arity(v, op, 1, 1, 1))
-        return;
     const ct_type *a = opty(op, 0), *r = resty(op, 0);
     if (!same_shape(a, r)) {
         T1(a); T2(r);
@@ -388,9 +464,7 @@ static const ct_type *pointee_value_type(const ct_type *ptr, bool *block_ptr)
 static void check_memory(verifier *v, const ct_op *op)
 {
     bool is_load = op->code == CT_OP_TT_LOAD;
-    if (is_load ? !arity(v, op, 1, 3, 1) : !arity(v, op, 2, 3, 0))
-        return;
-    const ct_type *p = opty(op, 0);
+    const ct_type *p = opnd_ty(op, "ptr");
     bool blockp;
     const ct_type *pe = pointee_value_type(p, &blockp);
     if (!pe) {
@@ -398,7 +472,7 @@ static void check_memory(verifier *v, const ct_op *op)
         err(v, op, "operand 0 must be a pointer or a tensor of pointers, got %s", t1_);
         return;
     }
-    const ct_type *val = is_load ? resty(op, 0) : opty(op, 1);
+    const ct_type *val = is_load ? resty(op, 0) : opnd_ty(op, "value");
     bool ok = blockp ? type_eq(val, pe) : is_shape_of_with_elem(val, p, pe);
     if (!ok) {
         T1(val); T2(p);
@@ -406,16 +480,14 @@ static void check_memory(verifier *v, const ct_op *op)
             is_load ? "result" : "stored value", t1_, t2_);
         return;
     }
-    int mask_i = is_load ? 1 : 2;
-    if (op->nopnds > mask_i) {
-        const ct_type *mt = opty(op, mask_i);
-        if (!elem_i1(mt) || !same_shape(mt, val)) {
-            T1(mt); T2(val);
-            err(v, op, "mask %s must be i1 in the shape of %s", t1_, t2_);
-        }
+    const ct_type *mt = opnd_ty(op, "mask");
+    if (mt && (!elem_i1(mt) || !same_shape(mt, val))) {
+        T1(mt); T2(val);
+        err(v, op, "mask %s must be i1 in the shape of %s", t1_, t2_);
     }
-    if (is_load && op->nopnds > 2 && !type_eq(opty(op, 2), val)) {
-        T1(opty(op, 2)); T2(val);
+    const ct_type *ot = is_load ? opnd_ty(op, "other") : NULL;
+    if (ot && !type_eq(ot, val)) {
+        T1(ot); T2(val);
         err(v, op, "'other' has type %s, expected the result type %s", t1_, t2_);
     }
 }
@@ -423,9 +495,7 @@ static void check_memory(verifier *v, const ct_op *op)
 static void check_atomic(verifier *v, const ct_op *op)
 {
     bool cas = op->code == CT_OP_TT_ATOMIC_CAS;
-    if (!arity(v, op, cas ? 3 : 2, 3, 1))
-        return;
-    const ct_type *p = opty(op, 0);
+    const ct_type *p = opnd_ty(op, "ptr");
     bool blockp;
     const ct_type *pe = pointee_value_type(p, &blockp);
     if (!pe || blockp) {
@@ -433,25 +503,22 @@ static void check_atomic(verifier *v, const ct_op *op)
         err(v, op, "operand 0 must be a pointer or a tensor of pointers, got %s", t1_);
         return;
     }
-    const ct_type *val = opty(op, cas ? 2 : 1);
+    const ct_type *val = opnd_ty(op, "val");
     if (!is_shape_of_with_elem(val, p, pe) || !type_eq(resty(op, 0), val)) {
         T1(val); T2(p);
         err(v, op, "value type %s is not the pointee of %s in its shape, or the result differs",
             t1_, t2_);
         return;
     }
-    if (cas && !type_eq(opty(op, 1), val))
+    if (cas && !type_eq(opnd_ty(op, "cmp"), val))
         err(v, op, "compare value and new value differ in type");
-    if (!cas && op->nopnds == 3 && (!elem_i1(opty(op, 2)) || !same_shape(opty(op, 2), val)))
+    const ct_type *mt = cas ? NULL : opnd_ty(op, "mask");
+    if (mt && (!elem_i1(mt) || !same_shape(mt, val)))
         err(v, op, "mask must be i1 in the shape of the value");
-    if (!cas)
-        need_attr(v, op, "atomic_rmw_op", CT_ATTR_ENUM);
 }
 
 static void check_dot(verifier *v, const ct_op *op)
 {
-    if (!arity(v, op, 3, 3, 1))
-        return;
     const ct_type *a = opty(op, 0), *b = opty(op, 1), *c = opty(op, 2), *r = resty(op, 0);
     if (!is_tensor(a) || !is_tensor(b) || !is_tensor(c) || a->rank < 2 || a->rank > 3 ||
         b->rank != a->rank || c->rank != a->rank) {
@@ -470,26 +537,19 @@ static void check_dot(verifier *v, const ct_op *op)
         T1(r); T2(c);
         err(v, op, "result type %s differs from the accumulator type %s", t1_, t2_);
     }
-    if (!type_eq(elem(a), elem(b)) && !(elem_float(a) && elem_float(b) &&
-                                              elem_bits(a) == 8 && elem_bits(b) == 8)) {
+    /* Triton's DotOp::verify: A and B of one bit width */
+    if (elem_bits(a) != elem_bits(b)) {
         T1(a); T2(b);
-        err(v, op, "operand element types differ: %s and %s", t1_, t2_);
+        err(v, op, "element types of operands A and B must have the same bit width: %s and %s",
+            t1_, t2_);
     }
 }
 
-/* The block of a single-block region, checked to take `n` arguments of the given types. */
-static const ct_block *region_block(verifier *v, const ct_op *op, int ri, const char *what)
+/* The block of a single-block region (region_structure checked the count). */
+static const ct_block *region_block(const ct_op *op, int ri)
 {
     const ct_region *r = ct_op_region(op, ri);
-    if (!r || ct_region_empty(r)) {
-        err(v, op, "%s region is empty", what);
-        return NULL;
-    }
-    if (r->first != r->last) {
-        err(v, op, "%s region must have exactly one block", what);
-        return NULL;
-    }
-    return r->first;
+    return r && r->first && r->first == r->last ? r->first : NULL;
 }
 
 static void check_arg_types(verifier *v, const ct_op *op, const ct_block *b, int n,
@@ -531,6 +591,18 @@ static void check_term_types(verifier *v, const ct_op *term, int first, int n,
     }
 }
 
+/* every terminator of the region's blocks that ends it (not a branch) */
+static void check_region_terms(verifier *v, const ct_op *owner, int ri, int first, int n,
+                               const ct_type *(*want)(const ct_op *, int, void *), void *ud)
+{
+    int term = ct_op_sig_of(owner->code)->region[ri].term;
+    for (const ct_block *b = owner->regions[ri].first; b; b = b->next) {
+        const ct_op *t = ct_block_terminator(b);
+        if (t && (int)t->code == term)
+            check_term_types(v, t, first, n, want, owner, ud);
+    }
+}
+
 static const ct_type *want_result(const ct_op *op, int i, void *ud) { return resty(op, i); }
 static const ct_type *want_operand(const ct_op *op, int i, void *ud)
 {
@@ -544,6 +616,10 @@ static const ct_type *want_elem_of_operand(const ct_op *op, int i, void *ud)
 static const ct_type *want_elem_of_operand1(const ct_op *op, int i, void *ud)
 {
     return elem(opty(op, i));
+}
+static const ct_type *want_elem_of_result(const ct_op *op, int i, void *ud)
+{
+    return elem(resty(op, i));
 }
 
 static void check_reduce_scan(verifier *v, const ct_op *op)
@@ -588,22 +664,53 @@ static void check_reduce_scan(verifier *v, const ct_op *op)
             return;
         }
     }
-    const ct_block *b = region_block(v, op, 0, "combine");
+    const ct_block *b = region_block(op, 0);
     if (!b)
         return;
     check_arg_types(v, op, b, 2 * n, want_elem_of_operand, (void *)(intptr_t)n, "combine");
-    const ct_op *t = ct_block_terminator(b);
-    if (t && t->code == (scan ? CT_OP_TT_SCAN_RETURN : CT_OP_TT_REDUCE_RETURN))
-        check_term_types(v, t, 0, n, want_elem_of_operand1, op, NULL);
+    check_region_terms(v, op, 0, 0, n, want_elem_of_operand1, NULL);
+}
+
+static void check_map_elementwise(verifier *v, const ct_op *op)
+{
+    int n = op->nopnds;
+    const ct_attr *pk = ct_op_attr(op, "pack");
+    int64_t pack = pk && pk->kind == CT_ATTR_INT ? pk->i : 1;
+    if (n < 1) {
+        err(v, op, "must have at least 1 operand");
+        return;
+    }
+    if (pack < 1 || pack > 1024 || (pack & (pack - 1))) {
+        err(v, op, "pack must be a power of 2, not %lld", (long long)pack);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        for (int r = 0; r < op->nres; r++)
+            if (!same_shape(opty(op, i), resty(op, r))) {
+                err(v, op, "operands and results must have one shape");
+                return;
+            }
+    const ct_block *b = op->regions[0].first;
+    if (!b)
+        return;
+    if (b->nargs != n * pack) {
+        err(v, op, "region has %d arguments, expected %lld (one per operand and packed element)",
+            b->nargs, (long long)(n * pack));
+        return;
+    }
+    for (int i = 0; i < b->nargs; i++)
+        if (!type_eq(b->args[i]->type, elem(opty(op, (int)(i / pack))))) {
+            T1(b->args[i]->type); T2(elem(opty(op, (int)(i / pack))));
+            err(v, op, "region argument %d has type %s, expected %s", i, t1_, t2_);
+            return;
+        }
+    if (pack == 1)
+        check_region_terms(v, op, 0, 0, op->nres, want_elem_of_result, NULL);
 }
 
 static void check_func(verifier *v, const ct_op *op)
 {
     const ct_attr *ft = ct_op_attr(op, "function_type");
-    if (!ct_op_attr(op, "sym_name") || ct_op_attr(op, "sym_name")->kind != CT_ATTR_STR) {
-        err(v, op, "missing symbol name");
-        return;
-    }
     if (!ft || ft->kind != CT_ATTR_TYPE || !ft->type || ft->type->kind != CT_TY_FUNC) {
         err(v, op, "missing function type");
         return;
@@ -626,11 +733,9 @@ static void check_func(verifier *v, const ct_op *op)
 
 static void check_return(verifier *v, const ct_op *op)
 {
-    const ct_op *f = ct_op_parent_func(op);
-    if (!f || ct_op_parent_op(op) != f) {
-        err(v, op, "must be directly inside a tt.func");
-        return;
-    }
+    const ct_op *f = ct_op_parent_op(op);
+    if (!f || f->code != CT_OP_TT_FUNC)
+        return; /* placement: check_placement */
     const ct_attr *ft = ct_op_attr(f, "function_type");
     if (!ft || ft->kind != CT_ATTR_TYPE || !ft->type || ft->type->kind != CT_TY_FUNC)
         return;
@@ -648,17 +753,15 @@ static void check_return(verifier *v, const ct_op *op)
 static void check_call(verifier *v, const ct_op *op)
 {
     const ct_attr *c = ct_op_attr(op, "callee");
-    if (!c || c->kind != CT_ATTR_SYMREF) {
-        err(v, op, "missing callee");
+    if (!c || c->kind != CT_ATTR_SYMREF)
         return;
-    }
     const ct_op *f = ct_module_lookup_func(v->m, c->s);
     if (!f) {
         err(v, op, "calls @%s, which is not defined in the module", c->s);
         return;
     }
     const ct_type *ft = ct_func_type(f);
-    if (!ft)
+    if (!ft || ft->kind != CT_TY_FUNC)
         return;
     if (op->nopnds != ft->nin || op->nres != ft->nout) {
         err(v, op, "@%s takes %d arguments and returns %d values; the call has %d and %d", c->s,
@@ -677,111 +780,98 @@ static void check_call(verifier *v, const ct_op *op)
         }
 }
 
+/* block argument i of an scf.for body: the induction variable, then the iter_args */
 static const ct_type *want_for_iter(const ct_op *op, int i, void *ud)
 {
-    /* block argument i: the induction variable, then the iter_args */
-    return i == 0 ? opty(op, 0) : opty(op, 2 + i);
+    int st, n;
+    ct_op_segment(op, false, ct_op_seg_index(op->code, false, "initArgs"), &st, &n);
+    return i == 0 ? opnd_ty(op, "lowerBound") : opty(op, st + i - 1);
 }
-static const ct_type *want_iter(const ct_op *op, int i, void *ud) { return opty(op, 3 + i); }
+static const ct_type *want_iter(const ct_op *op, int i, void *ud)
+{
+    return want_for_iter(op, i + 1, ud);
+}
+
+/* The integer value of a constant, if v is one. */
+static bool const_int(const ct_value *v, int64_t *out)
+{
+    const ct_op *d = v ? v->def : NULL;
+    const ct_attr *a = d && d->code == CT_OP_ARITH_CONSTANT ? ct_op_attr(d, "value") : NULL;
+    if (!a || a->kind != CT_ATTR_INT)
+        return false;
+    *out = a->i;
+    return true;
+}
 
 static void check_for(verifier *v, const ct_op *op)
 {
-    if (op->nopnds < 3) {
-        err(v, op, "expects lower bound, upper bound and step");
-        return;
-    }
-    const ct_type *iv = opty(op, 0);
-    if (!is_int_or_index(iv) || !type_eq(opty(op, 1), iv) ||
-        !type_eq(opty(op, 2), iv)) {
+    const ct_type *iv = opnd_ty(op, "lowerBound");
+    if (!is_int_or_index(iv) || !type_eq(opnd_ty(op, "upperBound"), iv) ||
+        !type_eq(opnd_ty(op, "step"), iv)) {
         err(v, op, "bounds and step must be scalars of one integer type");
         return;
     }
-    int n = op->nopnds - 3;
+    /* MLIR's ForOp::verify: a constant step must be positive (0 never ends) */
+    int64_t step;
+    if (const_int(opnd(op, "step"), &step) && step <= 0) {
+        err(v, op, "constant step operand must be positive, not %lld", (long long)step);
+        return;
+    }
+    int n = ct_op_count(op, "initArgs");
     if (op->nres != n) {
         err(v, op, "has %d iter_args but %d results", n, op->nres);
         return;
     }
     for (int i = 0; i < n; i++)
-        if (!type_eq(resty(op, i), opty(op, 3 + i))) {
+        if (!type_eq(resty(op, i), want_iter(op, i, NULL))) {
             err(v, op, "result %d and iter_arg %d differ in type", i, i);
             return;
         }
-    const ct_block *b = region_block(v, op, 0, "body");
+    const ct_block *b = region_block(op, 0);
     if (!b)
         return;
     check_arg_types(v, op, b, n + 1, want_for_iter, NULL, "body");
-    const ct_op *t = ct_block_terminator(b);
-    if (t && t->code == CT_OP_SCF_YIELD)
-        check_term_types(v, t, 0, n, want_iter, op, NULL);
+    check_region_terms(v, op, 0, 0, n, want_iter, NULL);
 }
 
 static void check_if(verifier *v, const ct_op *op)
 {
-    if (!arity(v, op, 1, 1, -1))
-        return;
-    const ct_type *c = opty(op, 0);
-    if (!c || c->kind != CT_TY_INT || c->bits != 1) {
-        T1(c);
-        err(v, op, "condition must be i1, got %s", t1_);
-    }
     for (int ri = 0; ri < op->nregions; ri++) {
         const ct_region *r = ct_op_region(op, ri);
         if (ct_region_empty(r)) {
-            if (ri == 0 || op->nres)
-                err(v, op, "%s region is empty%s", ri ? "else" : "then",
-                    op->nres ? " but the if has results" : "");
+            if (op->nres)
+                err(v, op, "else region is empty but the if has results");
             continue;
         }
-        const ct_block *b = region_block(v, op, ri, ri ? "else" : "then");
-        if (!b)
-            continue;
-        if (b->nargs)
+        const ct_block *b = region_block(op, ri);
+        if (b && b->nargs)
             err(v, op, "%s block takes no arguments", ri ? "else" : "then");
-        const ct_op *t = ct_block_terminator(b);
-        if (t && t->code == CT_OP_SCF_YIELD)
-            check_term_types(v, t, 0, op->nres, want_result, op, NULL);
+        check_region_terms(v, op, ri, 0, op->nres, want_result, NULL);
     }
 }
 
 static void check_while(verifier *v, const ct_op *op)
 {
-    const ct_block *before = region_block(v, op, 0, "before");
-    const ct_block *after = op->nregions > 1 ? region_block(v, op, 1, "after") : NULL;
-    if (!before || !after) {
-        if (before && op->nregions < 2)
-            err(v, op, "expects a before and an after region");
+    const ct_block *before = region_block(op, 0), *after = region_block(op, 1);
+    if (!before || !after)
         return;
-    }
     check_arg_types(v, op, before, op->nopnds, want_operand, (void *)0, "before");
     check_arg_types(v, op, after, op->nres, want_result, NULL, "after");
-    const ct_op *c = ct_block_terminator(before);
-    if (c && c->code == CT_OP_SCF_CONDITION) {
-        if (c->nopnds < 1 || !opty(c, 0) || opty(c, 0)->kind != CT_TY_INT ||
-            opty(c, 0)->bits != 1)
-            err(v, c, "first operand must be the i1 condition");
-        else
-            check_term_types(v, c, 1, op->nres, want_result, op, NULL);
-    }
-    const ct_op *y = ct_block_terminator(after);
-    if (y && y->code == CT_OP_SCF_YIELD)
-        check_term_types(v, y, 0, op->nopnds, want_operand, op, (void *)0);
+    check_region_terms(v, op, 0, 1, op->nres, want_result, NULL);
+    check_region_terms(v, op, 1, 0, op->nopnds, want_operand, (void *)0);
+}
+
+static void check_execute_region(verifier *v, const ct_op *op)
+{
+    const ct_region *r = ct_op_region(op, 0);
+    if (r->first && r->first->nargs)
+        err(v, op, "region's entry block takes no arguments");
+    check_region_terms(v, op, 0, 0, op->nres, want_result, NULL);
 }
 
 static void check_branch(verifier *v, const ct_op *op)
 {
-    int fixed = op->code == CT_OP_CF_COND_BR ? 1 : 0;
-    int want_succ = op->code == CT_OP_CF_COND_BR ? 2 : 1;
-    if (op->nsucc != want_succ) {
-        err(v, op, "expects %d successor%s, has %d", want_succ, want_succ == 1 ? "" : "s",
-            op->nsucc);
-        return;
-    }
-    if (fixed && (op->nopnds < 1 || !opty(op, 0) || opty(op, 0)->kind != CT_TY_INT ||
-                  opty(op, 0)->bits != 1)) {
-        err(v, op, "condition must be a scalar i1");
-        return;
-    }
-    int at = fixed;
+    int at = op->code == CT_OP_CF_COND_BR ? 1 : 0;
     for (int s = 0; s < op->nsucc; s++) {
         const ct_block *b = op->succ[s];
         int n = op->succ_nopnds ? op->succ_nopnds[s] : 0;
@@ -806,26 +896,23 @@ static void check_branch(verifier *v, const ct_op *op)
 
 static void check_shape_op(verifier *v, const ct_op *op)
 {
+    const ct_type *a = opty(op, 0), *r = resty(op, 0);
     switch (op->code) {
     case CT_OP_TT_SPLAT: {
-        if (!arity(v, op, 1, 1, 1)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        if (is_tensor(a) || !is_tensor(r) || !type_eq(elem(r), a)) {
+        /* a scalar, or a 0-d tensor of it (Triton: SameOperandsAndResultElementType) */
+        bool src_ok = !is_tensor(a) || a->rank == 0;
+        if (!src_ok || !is_tensor(r) || !type_eq(elem(r), elem(a))) {
             T1(a); T2(r);
-            err(v, op, "splats a scalar into a tensor of it; got %s to %s", t1_, t2_);
+            err(v, op, "splats a scalar (or 0-d tensor) into a tensor of it; got %s to %s", t1_,
+                t2_);
         }
         break;
     }
-    case CT_OP_TT_UNSPLAT: {
-        if (!arity(v, op, 1, 1, 1)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
+    case CT_OP_TT_UNSPLAT:
         if (!is_tensor(a) || ct_type_numel(a) != 1 || !type_eq(elem(a), r))
-            err(v, op, "expects a one-element tensor and its element type");
+            err(v, op, "source tensor must have exactly one element, the result its element type");
         break;
-    }
     case CT_OP_TT_BROADCAST: {
-        if (!arity(v, op, 1, 1, 1)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
         bool ok = is_tensor(a) && is_tensor(r) && a->rank == r->rank &&
                   type_eq(elem(a), elem(r));
         for (int i = 0; ok && i < a->rank; i++)
@@ -838,8 +925,8 @@ static void check_shape_op(verifier *v, const ct_op *op)
         break;
     }
     case CT_OP_TT_EXPAND_DIMS: {
-        if (!arity(v, op, 1, 1, 1) || !need_attr(v, op, "axis", CT_ATTR_INT)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
+        if (!need_attr(v, op, "axis", CT_ATTR_INT))
+            return;
         int64_t ax = ct_op_attr(op, "axis")->i;
         bool ok = is_tensor(a) && is_tensor(r) && r->rank == a->rank + 1 && ax >= 0 &&
                   ax <= a->rank && type_eq(elem(a), elem(r)) && r->shape[ax] == 1;
@@ -852,19 +939,16 @@ static void check_shape_op(verifier *v, const ct_op *op)
         }
         break;
     }
-    case CT_OP_TT_RESHAPE: {
-        if (!arity(v, op, 1, 1, 1)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
+    case CT_OP_TT_RESHAPE:
         if (!is_tensor(a) || !is_tensor(r) || ct_type_numel(a) != ct_type_numel(r) ||
             !type_eq(elem(a), elem(r))) {
             T1(a); T2(r);
             err(v, op, "cannot reshape %s to %s (element count and type must agree)", t1_, t2_);
         }
         break;
-    }
     case CT_OP_TT_TRANS: {
-        if (!arity(v, op, 1, 1, 1) || !need_attr(v, op, "order", CT_ATTR_DENSE_ARRAY)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
+        if (!need_attr(v, op, "order", CT_ATTR_DENSE_ARRAY))
+            return;
         const ct_attr *o = ct_op_attr(op, "order");
         bool ok = is_tensor(a) && is_tensor(r) && a->rank == r->rank && o->n == a->rank &&
                   type_eq(elem(a), elem(r));
@@ -882,40 +966,189 @@ static void check_shape_op(verifier *v, const ct_op *op)
         break;
     }
     case CT_OP_TT_JOIN: {
-        if (!arity(v, op, 2, 2, 1)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        bool ok = type_eq(a, opty(op, 1)) && is_tensor(r) &&
-                  type_eq(elem(a), elem(r)) &&
-                  r->rank == (is_tensor(a) ? a->rank : 0) + 1 && r->shape[r->rank - 1] == 2;
-        for (int i = 0; ok && is_tensor(a) && i < a->rank; i++)
+        /* Triton: tensors (0-d included) of one type, into a new minor dimension of 2 */
+        bool ok = is_tensor(a) && is_tensor(r) && type_eq(elem(a), elem(r)) &&
+                  r->rank == a->rank + 1 && r->shape[r->rank - 1] == 2;
+        for (int i = 0; ok && i < a->rank; i++)
             ok = r->shape[i] == a->shape[i];
-        if (!ok)
-            err(v, op, "joins two values of one type into a new minor dimension of 2");
+        if (!ok) {
+            T1(a); T2(r);
+            err(v, op, "result shape must be the operands' shape with a minor dimension of 2; "
+                       "got %s to %s", t1_, t2_);
+        }
         break;
     }
     case CT_OP_TT_SPLIT: {
-        if (!arity(v, op, 1, 1, 2)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        bool ok = is_tensor(a) && a->shape[a->rank - 1] == 2 && type_eq(r, resty(op, 1)) &&
-                  type_eq(elem(a), elem(r)) &&
-                  (is_tensor(r) ? r->rank : 0) == a->rank - 1;
+        bool ok = is_tensor(a) && a->rank >= 1 && a->shape[a->rank - 1] == 2 &&
+                  type_eq(elem(a), elem(r)) && (is_tensor(r) ? r->rank : 0) == a->rank - 1;
         for (int i = 0; ok && i < a->rank - 1; i++)
             ok = r->shape[i] == a->shape[i];
         if (!ok)
             err(v, op, "splits the minor dimension of 2 into two values of one type");
         break;
     }
-    case CT_OP_TT_CAT: {
-        if (!arity(v, op, 2, 2, 1)) return;
-        const ct_type *a = opty(op, 0), *r = resty(op, 0);
-        if (!type_eq(a, opty(op, 1)) || !is_tensor(a) || !is_tensor(r) ||
-            ct_type_numel(r) != 2 * ct_type_numel(a) || !type_eq(elem(a), elem(r)))
+    case CT_OP_TT_CAT:
+        if (!is_tensor(a) || !is_tensor(r) || ct_type_numel(r) != 2 * ct_type_numel(a) ||
+            !type_eq(elem(a), elem(r)))
             err(v, op, "concatenates two tensors of one type");
         break;
-    }
     default:
         break;
     }
+}
+
+/* Triton's GatherOp::verify */
+static void check_gather(verifier *v, const ct_op *op)
+{
+    const ct_type *src = opnd_ty(op, "src"), *idx = opnd_ty(op, "indices"), *r = resty(op, 0);
+    if (!is_tensor(src) || !is_tensor(idx) || !is_tensor(r) || !elem_int(idx)) {
+        err(v, op, "gathers from a tensor by a tensor of integer indices into a tensor");
+        return;
+    }
+    if (!same_shape(idx, r)) {
+        err(v, op, "indices and output shapes must match");
+        return;
+    }
+    if (!type_eq(elem(src), elem(r))) {
+        err(v, op, "input and output element types must match");
+        return;
+    }
+    if (src->rank != idx->rank) {
+        err(v, op, "input and indices ranks must match");
+        return;
+    }
+    const ct_attr *ax = ct_op_attr(op, "axis");
+    if (!ax || ax->kind != CT_ATTR_INT)
+        return;
+    if (ax->i < 0 || ax->i >= src->rank) {
+        err(v, op, "gather dimension %lld must be less than the input rank %d", (long long)ax->i,
+            src->rank);
+        return;
+    }
+    for (int d = 0; d < idx->rank; d++)
+        if (d != ax->i && idx->shape[d] != src->shape[d]) {
+            err(v, op, "indices dimension %d must match the corresponding input dimension", d);
+            return;
+        }
+}
+
+static void check_histogram(verifier *v, const ct_op *op)
+{
+    const ct_type *src = opnd_ty(op, "src"), *r = resty(op, 0);
+    if (!is_tensor(src) || src->rank != 1 || !elem_int(src) || !is_tensor(r) || r->rank != 1 ||
+        !elem_int(r))
+        err(v, op, "counts a 1-d tensor of integers into a 1-d tensor of integer bins");
+}
+
+/* the block a descriptor (or the pointer to it) describes */
+static const ct_type *desc_block(const ct_type *d)
+{
+    return d && d->kind == CT_TY_TENSORDESC && d->elem && d->elem->kind == CT_TY_TENSOR ? d->elem
+                                                                                      : NULL;
+}
+
+/* Triton's verifyDescriptorLoadStoreOp: one element type, one element count */
+static void check_desc_access(verifier *v, const ct_op *op)
+{
+    const ct_type *blk = desc_block(opnd_ty(op, "desc"));
+    const ct_type *t = op->code == CT_OP_TT_DESCRIPTOR_LOAD ? resty(op, 0) : opnd_ty(op, "src");
+    if (!blk) {
+        T1(opnd_ty(op, "desc"));
+        err(v, op, "operand 0 must be a tensor descriptor, got %s", t1_);
+        return;
+    }
+    if (ct_op_count(op, "indices") != blk->rank) {
+        err(v, op, "takes %d indices for a descriptor of rank %d", ct_op_count(op, "indices"),
+            blk->rank);
+        return;
+    }
+    const ct_type *be = blk->elem, *te = elem(t);
+    bool same_elem = type_eq(be, te) || (be && te && be->kind == CT_TY_INT &&
+                                         te->kind == CT_TY_INT && be->bits == te->bits);
+    if (!is_tensor(t) || !same_elem) {
+        T1(blk); T2(t);
+        err(v, op, "descriptor block %s and tensor %s element types must match", t1_, t2_);
+        return;
+    }
+    if (ct_type_numel(blk) != ct_type_numel(t)) {
+        T1(blk); T2(t);
+        err(v, op, "descriptor block %s and tensor %s must have the same number of elements",
+            t1_, t2_);
+    }
+}
+
+/* Triton's verifyGatherScatterOp: a 1 x M block, N x-offsets into N x M */
+static void check_desc_gather(verifier *v, const ct_op *op)
+{
+    const ct_type *blk = desc_block(opnd_ty(op, "desc"));
+    const ct_type *res = op->code == CT_OP_TT_DESCRIPTOR_GATHER ? resty(op, 0) : opnd_ty(op, "src");
+    const ct_type *xo = opnd_ty(op, "x_offsets"), *yo = opnd_ty(op, "y_offset");
+    if (!blk || blk->rank != 2 || blk->shape[0] != 1) {
+        T1(opnd_ty(op, "desc"));
+        err(v, op, "descriptor block must be a 2-d tensor of exactly 1 row, got %s", t1_);
+        return;
+    }
+    if (!is_tensor(xo) || xo->rank != 1 || !elem_int(xo) || elem_bits(xo) != 32) {
+        T1(xo);
+        err(v, op, "x offsets must be a 1-d tensor of i32, but got %s", t1_);
+        return;
+    }
+    if (!yo || yo->kind != CT_TY_INT || yo->bits != 32) {
+        err(v, op, "the y offset must be an i32");
+        return;
+    }
+    if (!is_tensor(res) || res->rank != 2) {
+        T1(res);
+        err(v, op, "result must be a 2-d tensor, but got %s", t1_);
+        return;
+    }
+    int bits = elem_bits(res);
+    if (res->shape[0] < 8) {
+        err(v, op, "must have at least 8 rows, but got %lld", (long long)res->shape[0]);
+        return;
+    }
+    if (bits > 32 || bits <= 0) {
+        err(v, op, "TMA dtype cannot be greater than 32 bits");
+        return;
+    }
+    int64_t min_cols = 32 / bits * 8;
+    if (res->shape[1] < min_cols) {
+        err(v, op, "must have at least %lld columns, but got %lld", (long long)min_cols,
+            (long long)res->shape[1]);
+        return;
+    }
+    if (res->shape[0] != xo->shape[0]) {
+        err(v, op, "result tensor must have as many rows as indices (%lld), but got %lld",
+            (long long)xo->shape[0], (long long)res->shape[0]);
+        return;
+    }
+    if (res->shape[1] != blk->shape[1] || !type_eq(elem(res), blk->elem)) {
+        T1(res); T2(blk);
+        err(v, op, "result tensor %s must match the block %s in columns and element type", t1_,
+            t2_);
+    }
+}
+
+/* Triton's ElementwiseInlineAsmOp::verify, and one shape for all */
+static void check_inline_asm(verifier *v, const ct_op *op)
+{
+    for (int i = 0; i < op->nopnds; i++)
+        for (int r = 0; r < op->nres; r++)
+            if (!same_shape(opty(op, i), resty(op, r))) {
+                err(v, op, "operands and results must have one shape");
+                return;
+            }
+    const ct_attr *pk = ct_op_attr(op, "packed_element");
+    if (!pk || pk->kind != CT_ATTR_INT || !op->nopnds)
+        return;
+    if (pk->i < 1) {
+        err(v, op, "packed_element must be positive, not %lld", (long long)pk->i);
+        return;
+    }
+    int64_t n = is_tensor(opty(op, 0)) ? ct_type_numel(opty(op, 0)) : 0;
+    if (n % pk->i)
+        err(v, op, "number of input elements %lld must be a multiple of the op's packed_element "
+                   "attribute, %lld", (long long)n, (long long)pk->i);
 }
 
 /* ------------------------------------------------------------------ */
@@ -924,79 +1157,40 @@ static void check_shape_op(verifier *v, const ct_op *op)
 
 static void check_rule(verifier *v, const ct_op *op)
 {
-    const ct_op_info *info = ct_op_info_of(op->code);
-    switch (info->format) {
-    case CT_FMT_BIN: case CT_FMT_UN: case CT_FMT_TERN: {
-        int n = info->format == CT_FMT_BIN ? 2 : info->format == CT_FMT_UN ? 1 : 3;
-        if (!arity(v, op, n, n, 1))
-            return;
-        same_types(v, op);
-        check_elem(v, op, resty(op, 0), elementwise_rule(op->code));
-        return;
-    }
-    case CT_FMT_CAST:
-        check_cast(v, op);
-        return;
-    case CT_FMT_ARROW:
-        if (op->code == CT_OP_TT_BITCAST || op->code == CT_OP_TT_INT_TO_PTR ||
-            op->code == CT_OP_TT_PTR_TO_INT) {
-            if (!arity(v, op, 1, 1, 1))
-                return;
-            const ct_type *a = opty(op, 0), *r = resty(op, 0);
-            bool ok = same_shape(a, r);
-            if (op->code == CT_OP_TT_BITCAST)
-                ok = ok && elem_bits(a) == elem_bits(r);
-            else if (op->code == CT_OP_TT_INT_TO_PTR)
-                ok = ok && elem_int(a) && elem_bits(a) == 64 && elem_ptr(r);
-            else
-                ok = ok && elem_ptr(a) && elem_int(r) && elem_bits(r) == 64;
-            if (!ok) {
-                T1(a); T2(r);
-                err(v, op, "cannot convert %s to %s", t1_, t2_);
-            }
-            return;
-        }
-        check_shape_op(v, op);
-        return;
-    case CT_FMT_CUSTOM:
-        break;
-    }
-
     switch (op->code) {
     case CT_OP_ARITH_CONSTANT: {
         const ct_attr *a = ct_op_attr(op, "value");
-        if (!arity(v, op, 0, 0, 1) || !a) {
-            if (!a)
-                err(v, op, "missing attribute 'value'");
+        if (!a)
             return;
-        }
-        const ct_type *t = a->kind == CT_ATTR_BOOL ? NULL : a->type;
         if (a->kind == CT_ATTR_BOOL) {
             if (!(resty(op, 0)->kind == CT_TY_INT && resty(op, 0)->bits == 1))
                 err(v, op, "a boolean constant must be i1");
-        } else if (!t || !type_eq(t, resty(op, 0))) {
-            T1(t); T2(resty(op, 0));
+        } else if (!a->type || !type_eq(a->type, resty(op, 0))) {
+            T1(a->type); T2(resty(op, 0));
             err(v, op, "value of type %s for a result of type %s", t1_, t2_);
         }
         return;
     }
     case CT_OP_ARITH_CMPI: case CT_OP_ARITH_CMPF: {
-        if (!arity(v, op, 2, 2, 1) || !need_attr(v, op, "predicate", CT_ATTR_ENUM))
-            return;
         const ct_type *a = opty(op, 0);
         if (!type_eq(a, opty(op, 1))) {
             T1(a); T2(opty(op, 1));
             err(v, op, "compares %s with %s", t1_, t2_);
             return;
         }
-        check_elem(v, op, a, op->code == CT_OP_ARITH_CMPI ? EL_INT : EL_FLOAT);
+        const ct_type *e = elem(a);
+        if (op->code == CT_OP_ARITH_CMPF ? !elem_float(a)
+                                         : !(e && (e->kind == CT_TY_INT || e->kind == CT_TY_INDEX ||
+                                                   e->kind == CT_TY_PTR))) {
+            T1(a);
+            err(v, op, "expects %s operands, got %s",
+                op->code == CT_OP_ARITH_CMPF ? "floating-point" : "integer", t1_);
+        }
         if (!elem_i1(resty(op, 0)) || !same_shape(resty(op, 0), a))
             err(v, op, "result must be i1 in the shape of the operands");
         return;
     }
     case CT_OP_ARITH_SELECT: {
-        if (!arity(v, op, 3, 3, 1))
-            return;
         const ct_type *c = opty(op, 0), *r = resty(op, 0);
         if (!type_eq(opty(op, 1), r) || !type_eq(opty(op, 2), r)) {
             err(v, op, "true and false values must have the result type");
@@ -1008,6 +1202,12 @@ static void check_rule(verifier *v, const ct_op *op)
         }
         return;
     }
+    case CT_OP_ARITH_EXTSI: case CT_OP_ARITH_EXTUI: case CT_OP_ARITH_TRUNCI:
+    case CT_OP_ARITH_EXTF: case CT_OP_ARITH_TRUNCF: case CT_OP_ARITH_SITOFP:
+    case CT_OP_ARITH_UITOFP: case CT_OP_ARITH_FPTOSI: case CT_OP_ARITH_FPTOUI:
+    case CT_OP_ARITH_BITCAST: case CT_OP_ARITH_INDEX_CAST:
+        check_cast(v, op);
+        return;
     case CT_OP_TT_FUNC:
         check_func(v, op);
         return;
@@ -1018,21 +1218,13 @@ static void check_rule(verifier *v, const ct_op *op)
         check_call(v, op);
         return;
     case CT_OP_TT_GET_PROGRAM_ID: case CT_OP_TT_GET_NUM_PROGRAMS: {
-        if (!arity(v, op, 0, 0, 1))
-            return;
         const ct_type *r = resty(op, 0);
         if (r->kind != CT_TY_INT || r->bits != 32)
             err(v, op, "result must be i32");
-        const ct_attr *a = ct_op_attr(op, "axis");
-        if (!a || (a->kind != CT_ATTR_INT && a->kind != CT_ATTR_ENUM))
-            err(v, op, "missing attribute 'axis'");
-        else if (a->kind == CT_ATTR_INT && (a->i < 0 || a->i > 2))
-            err(v, op, "axis %lld is not 0, 1 or 2", (long long)a->i);
         return;
     }
     case CT_OP_TT_MAKE_RANGE: {
-        if (!arity(v, op, 0, 0, 1) || !need_attr(v, op, "start", CT_ATTR_INT) ||
-            !need_attr(v, op, "end", CT_ATTR_INT))
+        if (!need_attr(v, op, "start", CT_ATTR_INT) || !need_attr(v, op, "end", CT_ATTR_INT))
             return;
         int64_t s = ct_op_attr(op, "start")->i, e = ct_op_attr(op, "end")->i;
         const ct_type *r = resty(op, 0);
@@ -1043,13 +1235,18 @@ static void check_rule(verifier *v, const ct_op *op)
         }
         return;
     }
+    case CT_OP_TT_SPLAT: case CT_OP_TT_UNSPLAT: case CT_OP_TT_BROADCAST:
     case CT_OP_TT_EXPAND_DIMS: case CT_OP_TT_RESHAPE: case CT_OP_TT_TRANS: case CT_OP_TT_JOIN:
     case CT_OP_TT_SPLIT: case CT_OP_TT_CAT:
         check_shape_op(v, op);
         return;
+    case CT_OP_TT_GATHER:
+        check_gather(v, op);
+        return;
+    case CT_OP_TT_HISTOGRAM:
+        check_histogram(v, op);
+        return;
     case CT_OP_TT_ADDPTR: {
-        if (!arity(v, op, 2, 2, 1))
-            return;
         const ct_type *p = opty(op, 0), *o = opty(op, 1), *r = resty(op, 0);
         if (!elem_ptr(p) || !type_eq(r, p)) {
             T1(p); T2(r);
@@ -1067,19 +1264,25 @@ static void check_rule(verifier *v, const ct_op *op)
     case CT_OP_TT_ATOMIC_RMW: case CT_OP_TT_ATOMIC_CAS:
         check_atomic(v, op);
         return;
-    case CT_OP_TT_FP_TO_FP: {
-        if (!arity(v, op, 1, 1, 1))
-            return;
+    case CT_OP_TT_BITCAST: case CT_OP_TT_INT_TO_PTR: case CT_OP_TT_PTR_TO_INT: {
+        const ct_type *a = opty(op, 0), *r = resty(op, 0);
+        bool ok = same_shape(a, r);
+        if (op->code == CT_OP_TT_BITCAST)
+            ok = ok && elem_bits(a) == elem_bits(r);
+        else if (op->code == CT_OP_TT_INT_TO_PTR)
+            ok = ok && elem_int(a) && elem_bits(a) == 64 && elem_ptr(r);
+        else
+            ok = ok && elem_ptr(a) && elem_int(r) && elem_bits(r) == 64;
+        if (!ok) {
+            T1(a); T2(r);
+            err(v, op, "cannot convert %s to %s", t1_, t2_);
+        }
+        return;
+    }
+    case CT_OP_TT_FP_TO_FP:
         if (!elem_float(opty(op, 0)) || !elem_float(resty(op, 0)) ||
             !same_shape(opty(op, 0), resty(op, 0)))
             err(v, op, "converts between float types of one shape");
-        return;
-    }
-    case CT_OP_TT_CLAMPF:
-        if (!arity(v, op, 3, 3, 1))
-            return;
-        same_types(v, op);
-        check_elem(v, op, resty(op, 0), EL_FLOAT);
         return;
     case CT_OP_TT_DOT:
         check_dot(v, op);
@@ -1087,25 +1290,29 @@ static void check_rule(verifier *v, const ct_op *op)
     case CT_OP_TT_REDUCE: case CT_OP_TT_SCAN:
         check_reduce_scan(v, op);
         return;
-    case CT_OP_TT_REDUCE_RETURN:
-        if (!ct_op_parent_op(op) || ct_op_parent_op(op)->code != CT_OP_TT_REDUCE)
-            err(v, op, "must be directly inside a tt.reduce");
-        return;
-    case CT_OP_TT_SCAN_RETURN:
-        if (!ct_op_parent_op(op) || ct_op_parent_op(op)->code != CT_OP_TT_SCAN)
-            err(v, op, "must be directly inside a tt.scan");
-        return;
-    case CT_OP_TT_EXTERN_ELEMENTWISE: case CT_OP_TT_INLINE_ASM:
+    case CT_OP_TT_EXTERN_ELEMENTWISE:
         for (int i = 0; i < op->nopnds; i++)
-            for (int r = 0; r < op->nres; r++)
-                if (!same_shape(opty(op, i), resty(op, r))) {
-                    err(v, op, "operands and results must have one shape");
-                    return;
-                }
+            if (!same_shape(opty(op, i), resty(op, 0))) {
+                err(v, op, "operands and results must have one shape");
+                return;
+            }
+        return;
+    case CT_OP_TT_INLINE_ASM:
+        check_inline_asm(v, op);
         return;
     case CT_OP_TT_ASSERT:
-        if (arity(v, op, 1, 1, 0) && !elem_i1(opty(op, 0)))
+        if (!elem_i1(opty(op, 0)))
             err(v, op, "condition must be i1");
+        return;
+    case CT_OP_TT_DESCRIPTOR_LOAD: case CT_OP_TT_DESCRIPTOR_STORE:
+    case CT_OP_TT_DESCRIPTOR_REDUCE:
+        check_desc_access(v, op);
+        return;
+    case CT_OP_TT_DESCRIPTOR_GATHER: case CT_OP_TT_DESCRIPTOR_SCATTER:
+        check_desc_gather(v, op);
+        return;
+    case CT_OP_TT_MAP_ELEMENTWISE:
+        check_map_elementwise(v, op);
         return;
     case CT_OP_SCF_FOR:
         check_for(v, op);
@@ -1116,43 +1323,15 @@ static void check_rule(verifier *v, const ct_op *op)
     case CT_OP_SCF_WHILE:
         check_while(v, op);
         return;
-    case CT_OP_SCF_YIELD: {
-        const ct_op *p = ct_op_parent_op(op);
-        if (!p || (p->code != CT_OP_SCF_FOR && p->code != CT_OP_SCF_IF &&
-                   !(p->code == CT_OP_SCF_WHILE && op->parent->parent == &p->regions[1])))
-            err(v, op, "must end the body of an scf.for, scf.if or the after region of scf.while");
+    case CT_OP_SCF_EXECUTE_REGION:
+        check_execute_region(v, op);
         return;
-    }
-    case CT_OP_SCF_CONDITION: {
-        const ct_op *p = ct_op_parent_op(op);
-        if (!p || p->code != CT_OP_SCF_WHILE || op->parent->parent != &p->regions[0])
-            err(v, op, "must end the before region of an scf.while");
-        return;
-    }
     case CT_OP_CF_BR: case CT_OP_CF_COND_BR:
         check_branch(v, op);
         return;
-    case CT_OP_UB_POISON:
-        arity(v, op, 0, 0, 1);
-        return;
-    case CT_OP_LLVM_ASSUME:
-        if (arity(v, op, 1, 1, 0) &&
-            !(opty(op, 0)->kind == CT_TY_INT && opty(op, 0)->bits == 1))
-            err(v, op, "operand must be a scalar i1");
-        return;
-    case CT_OP_GPU_BARRIER:
-        arity(v, op, 0, 0, 0);
-        return;
-    case CT_OP_TTG_BARRIER: {
-        arity(v, op, 0, 0, 0);
-        const ct_attr *a = ct_op_attr(op, "addrSpace");
-        if (!a || a->kind != CT_ATTR_ENUM)
-            err(v, op, "needs its address spaces (addrSpace: all, local, global_read, ...)");
-        return;
-    }
     default:
-        /* tt.gather, tt.histogram, tt.print, tt.make_tensor_ptr, tt.advance:
-         * only the generic checks. */
+        /* tt.print, tt.make_tensor_ptr, tt.advance, tt.make_tensor_descriptor, llvm.intr.assume,
+         * ub.poison: what the op table implies is all there is. */
         return;
     }
 }
@@ -1161,14 +1340,48 @@ static void check_rule(verifier *v, const ct_op *op)
 /* Walk                                                                */
 /* ------------------------------------------------------------------ */
 
-static bool region_needs_terminator(const ct_op *owner)
+/* the rank of every tensor in a type is at most CT_MAX_RANK (the one limit of the
+ * IR, the parser and the emulator's fixed arrays) */
+static bool rank_ok(const ct_type *t, int depth)
 {
-    switch (owner->code) {
-    case CT_OP_TT_FUNC: case CT_OP_SCF_FOR: case CT_OP_SCF_IF: case CT_OP_SCF_WHILE:
-    case CT_OP_TT_REDUCE: case CT_OP_TT_SCAN:
+    if (!t || depth > 8)
         return true;
-    default:
+    if (t->kind == CT_TY_TENSOR && t->rank > CT_MAX_RANK)
         return false;
+    return t->kind == CT_TY_FUNC || rank_ok(t->elem, depth + 1);
+}
+
+/* a region as its row says: present or empty, one block or several, each ending in
+ * the region's terminator (or a branch, where several blocks are allowed) */
+static void check_region(verifier *v, const ct_op *op, int ri)
+{
+    const ct_op_region_sig *rs = &ct_op_sig_of(op->code)->region[ri];
+    const ct_region *r = &op->regions[ri];
+    int n = ct_region_nblocks(r);
+    const char *opn = ct_op_info_of(op->code)->name;
+    if (n == 0) {
+        if (!rs->may_be_empty)
+            err(v, op, "%s region is empty", rs->name);
+        return;
+    }
+    if (n > 1 && !rs->many_blocks) {
+        err(v, op, "%s region has %d blocks; it may have only one", rs->name, n);
+        return;
+    }
+    for (const ct_block *b = r->first; b; b = b->next) {
+        const ct_op *t = b->last;
+        bool term = t && (ct_op_info_of(t->code)->flags & CT_OPF_TERM);
+        bool ok = term && ((int)t->code == rs->term ||
+                           (rs->many_blocks && (t->code == CT_OP_CF_BR || t->code == CT_OP_CF_COND_BR)));
+        if (!term) {
+            err(v, t ? t : op, "block in a %s region does not end with a terminator", opn);
+            return;
+        }
+        if (!ok) {
+            err(v, t, "ends a block of the %s region of %s, which ends with %s", rs->name, opn,
+                ct_op_info_of(rs->term)->name);
+            return;
+        }
     }
 }
 
@@ -1179,18 +1392,18 @@ static void verify_block(verifier *v, const ct_op *owner, const ct_block *b)
     int i = 0;
     for (const ct_op *o = b->first; o; o = o->next)
         ((ct_op *)o)->id = ++i; /* the position, in the scratch slot */
+    for (int a = 0; a < b->nargs; a++)
+        if (!b->args[a] || !b->args[a]->type || !rank_ok(b->args[a]->type, 0)) {
+            err(v, owner, "block argument %d has no type or a tensor of rank above %d", a,
+                CT_MAX_RANK);
+            return;
+        }
     for (const ct_op *o = b->first; o; o = o->next) {
         if (o->parent != b)
             err(v, o, "parent link is broken");
         if ((ct_op_info_of(o->code)->flags & CT_OPF_TERM) && o->next)
             err(v, o, "terminator is not the last op of its block");
         verify_op(v, o);
-    }
-    if (owner && region_needs_terminator(owner)) {
-        const ct_op *t = b->last;
-        if (!t || !(ct_op_info_of(t->code)->flags & CT_OPF_TERM))
-            err(v, t ? t : owner, "block in a %s region does not end with a terminator",
-                ct_op_info_of(owner->code)->name);
     }
 }
 
@@ -1202,10 +1415,12 @@ static void verify_op(verifier *v, const ct_op *op)
         err(v, NULL, "op with an invalid opcode %d", (int)op->code);
         return;
     }
+    if (!check_arity(v, op))
+        return;
     for (int i = 0; i < op->nopnds; i++) {
         const ct_value *val = op->opnds[i];
-        if (!val || !val->type) {
-            err(v, op, "operand %d is not set", i);
+        if (!val->type) {
+            err(v, op, "operand %d has no type", i);
             return;
         }
         if (!visible(v, val, op)) {
@@ -1213,29 +1428,56 @@ static void verify_op(verifier *v, const ct_op *op)
             return;
         }
     }
-    for (int i = 0; i < op->nres; i++)
+    for (int i = 0; i < op->nres; i++) {
         if (!op->res[i].type) {
             err(v, op, "result %d has no type", i);
             return;
         }
-    check_rule(v, op);
+        if (!rank_ok(op->res[i].type, 0)) {
+            err(v, op, "result %d is a tensor of rank above %d", i, CT_MAX_RANK);
+            return;
+        }
+    }
+    /* a terminator ends a region of the op its row names it for */
+    if (ct_op_info_of(op->code)->flags & CT_OPF_TERM) {
+        const ct_op *p = ct_op_parent_op(op);
+        bool ok = false;
+        if (p && op->parent && op->parent->parent) {
+            int ri = (int)(op->parent->parent - p->regions);
+            const ct_op_region_sig *rs = &ct_op_sig_of(p->code)->region[ri];
+            ok = ri >= 0 && ri < p->nregions &&
+                 ((int)op->code == rs->term ||
+                  (rs->many_blocks && (op->code == CT_OP_CF_BR || op->code == CT_OP_CF_COND_BR)));
+        }
+        if (!ok) {
+            err(v, op, "must end a region of an op that ends with it (%s)",
+                p ? ct_op_info_of(p->code)->name : "here: no op");
+            return;
+        }
+    }
+    int before = v->nerrors;
+    unsigned flags = ct_op_info_of(op->code)->flags;
+    check_attrs(v, op);
+    if (flags & CT_OPF_SAME)
+        check_same(v, op, flags);
+    if (v->nerrors == before)
+        check_rule(v, op);
+    if (v->nerrors == before)
+        check_rules(v, op);
     for (int ri = 0; ri < op->nregions; ri++) {
         const ct_region *r = &op->regions[ri];
         int bi = 0;
         for (const ct_block *b = r->first; b; b = b->next)
             ((ct_block *)b)->id = bi++; /* the index, in the scratch slot */
-        /* branches: a function body, and the body of tt.map_elementwise once Triton has
-         * inlined a scalar function that returns early */
-        if (bi > 1 && op->code != CT_OP_TT_FUNC && op->code != CT_OP_TT_MAP_ELEMENTWISE)
-            err(v, op, "region %d has %d blocks; only a tt.func or tt.map_elementwise body may have several", ri, bi);
+        check_region(v, op, ri);
         for (const ct_block *b = r->first; b; b = b->next)
             verify_block(v, op, b);
     }
 }
 
-bool ct_verify_module(const ct_module *m, ct_diags *d)
+bool ct_verify_module_at(const ct_module *m, ct_diags *d, const ct_op_where *where)
 {
-    verifier v = {.m = m, .d = d};
+    verifier v = {.m = m, .d = d, .where = where};
     ct_pm_init(&v.doms);
     if (!m || !m->body) {
         err(&v, NULL, "module has no body");
@@ -1248,6 +1490,8 @@ bool ct_verify_module(const ct_module *m, ct_diags *d)
             verify_op(&v, o);
         }
     }
+    if (v.oom)
+        err(&v, NULL, "out of memory");
     /* free the dominator tables */
     for (size_t i = 0; i < v.doms.cap; i++)
         if (v.doms.keys[i]) {
@@ -1257,4 +1501,9 @@ bool ct_verify_module(const ct_module *m, ct_diags *d)
         }
     ct_pm_free(&v.doms);
     return v.nerrors == 0;
+}
+
+bool ct_verify_module(const ct_module *m, ct_diags *d)
+{
+    return ct_verify_module_at(m, d, NULL);
 }

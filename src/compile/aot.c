@@ -17,6 +17,9 @@
  */
 #include "compile_internal.h"
 
+#include "ctriton/check.h"
+#include "ctriton/text.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,26 +543,62 @@ static const char *const fp16_src =
     "    return (uint16_t)(x >> 16);\n"
     "}\n\n";
 
-ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source, ct_diags *diags)
+/* What the generator needs of a kernel, from a C kernel or from TTIR. */
+typedef struct aot_kernel {
+    const char *name, *file;      /* the kernel and where it comes from (the header's comment) */
+    const char *signature, *constexprs;
+    int nparams;
+    aot_param ps[MAX_PARAMS];
+    char sigbuf[4096];            /* a TTIR kernel's signature, written out */
+} aot_kernel;
+
+/* The kernel of a TTIR module (ct_ttir_kernel_params), as the generator wants it. */
+static ct_status ttir_kernel(const ct_aot_request *r, ct_diags *diags, ct_module **mout, aot_kernel *K)
+{
+    const char *file = r->ttir_file ? r->ttir_file : "<ttir>";
+    ct_module *m = ct_parse_module(r->ttir, strlen(r->ttir), file, diags);
+    *mout = m;
+    if (!m || !ct_verify_module(m, diags)) {
+        const char *e = ct_diags_first_error(diags);
+        return ct_fail(CT_ERR_INVALID, "%s: %s", file, e ? e : "does not parse");
+    }
+    ct_ttir_param tp[CT_TTIR_MAX_PARAMS];
+    int n = ct_ttir_kernel_params(m, r->func, &K->name, tp);
+    if (n < 0) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", ct_errmsg());
+        return ct_fail(CT_ERR_INVALID, "%s: %s", file, why);
+    }
+    K->file = file;
+    K->constexprs = "(in the TTIR)";
+    K->nparams = n;
+    for (int i = 0; i < n; i++) {
+        aot_param *a = &K->ps[i];
+        *a = (aot_param){.name = tp[i].name, .ptr = tp[i].ptr, .sc = tp[i].type,
+                         .div16 = tp[i].div16, .desc = tp[i].desc, .rank = tp[i].rank};
+        memcpy(a->block, tp[i].block, sizeof a->block);
+        if (!a->ptr && !a->desc && a->sc >= TL_FP8E4B15 && a->sc <= TL_FP8E5B16)
+            return ct_fail(CT_ERR_INVALID, "aot: %s: `%s` cannot be a scalar argument (%s)",
+                           K->name, a->name, ct__triton_name(a->sc));
+    }
+    ct_ttir_signature(tp, n, K->sigbuf, sizeof K->sigbuf);
+    K->signature = K->sigbuf;
+    return CT_OK;
+}
+
+static ct_status emit(const ct_aot_request *r, const aot_kernel *K, const char *prefix,
+                      const int *archs, int narch, const ct_artifact *arts, const ct_lower_opts *lo,
+                      char **header, char **source);
+
+/* ct_aot_generate, also saying the prefix of the generated symbols and files. */
+static ct_status generate(const ct_aot_request *r, char **header, char **source, char *prefix_out,
+                          size_t cap, ct_diags *diags)
 {
     *header = *source = NULL;
-    const tl_kernel_def *def = r->def;
-    if (!def)
-        return ct_fail(CT_ERR_INVALID, "aot: no kernel");
-    if (def->nparams > MAX_PARAMS)
-        return ct_fail(CT_ERR_INVALID, "aot: too many parameters");
-    const char *prefix = r->name && *r->name ? r->name : def->name;
-    if (!valid_ident(prefix))
-        return ct_fail(CT_ERR_INVALID, "aot: `%s` is not a C identifier", prefix);
-    aot_param ps[MAX_PARAMS];
-    ct_status s = parse_sig(def, r->signature, ps);
-    if (s != CT_OK)
-        return s;
-    int ndesc = 0;
-    for (int i = 0; i < def->nparams; i++)
-        ndesc += !ps[i].const_one && ps[i].desc;
-    if (ndesc > 8)
-        return ct_fail(CT_ERR_INVALID, "aot: at most 8 tensor descriptor arguments");
+    if (!r->def && !r->ttir)
+        return ct_fail(CT_ERR_INVALID, "aot: no kernel (give a definition or TTIR)");
+    if (r->def && r->ttir)
+        return ct_fail(CT_ERR_INVALID, "aot: a definition or TTIR, not both");
     static const int default_arch[] = {90};
     const int *archs = r->narchs > 0 ? r->archs : default_arch;
     int narch = r->narchs > 0 ? r->narchs : 1;
@@ -569,36 +608,79 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
         for (int j = 0; j < i; j++)
             if (archs[i] == archs[j])
                 return ct_fail(CT_ERR_INVALID, "aot: sm_%d is listed twice", archs[i]);
-
-    /* the TTIR per architecture (the language may emit arch-dependent IR), lowered together */
+    aot_kernel *K = calloc(1, sizeof *K);
+    if (!K)
+        return ct_fail(CT_ERR_NOMEM, "out of memory");
+    ct_module *tm = NULL;
+    ct_status s = CT_OK;
+    if (r->ttir) {
+        s = ttir_kernel(r, diags, &tm, K);
+    } else if (r->def->nparams > MAX_PARAMS) {
+        s = ct_fail(CT_ERR_INVALID, "aot: too many parameters");
+    } else {
+        K->name = r->def->name;
+        K->file = r->def->file;
+        K->signature = r->signature ? r->signature : "";
+        K->constexprs = r->constexprs && *r->constexprs ? r->constexprs : "(none)";
+        K->nparams = r->def->nparams;
+        s = parse_sig(r->def, r->signature, K->ps);
+    }
+    const char *prefix = r->name && *r->name ? r->name : K->name;
+    if (s == CT_OK && !valid_ident(prefix))
+        s = ct_fail(CT_ERR_INVALID, "aot: `%s` is not a C identifier", prefix);
     char *ttirs[16] = {0};
     ct_lower_opts lo[16];
     ct_artifact arts[16];
     ct_status sts[16];
     memset(arts, 0, sizeof arts);
-    s = CT_OK;
-    for (int i = 0; i < narch && s == CT_OK; i++) {
-        tl_options o = r->opts;
-        if (!o.num_warps)
-            tl_options_default(&o);
-        o.arch = archs[i];
-        ttirs[i] = ct_kernel_ttir(def, r->signature, r->constexprs, &o, diags);
-        if (!ttirs[i]) {
-            const char *first = ct_diags_first_error(diags);
-            s = ct_fail(CT_ERR_COMPILE, "%s was refused: %s", def->name, first ? first : "?");
+    if (s == CT_OK) {
+        /* the TTIR per architecture (the language may emit arch-dependent IR), lowered together */
+        for (int i = 0; i < narch && s == CT_OK; i++) {
+            tl_options o = r->opts;
+            if (!o.num_warps)
+                tl_options_default(&o);
+            o.arch = archs[i];
+            ttirs[i] = r->ttir ? strdup(r->ttir)
+                               : ct_kernel_ttir(r->def, r->signature, r->constexprs, &o, diags);
+            if (!ttirs[i]) {
+                const char *first = ct_diags_first_error(diags);
+                s = ct_fail(CT_ERR_COMPILE, "%s was refused: %s", K->name, first ? first : "?");
+            }
+            ct_lower_opts_from_tl(&lo[i], &o);
         }
-        ct_lower_opts_from_tl(&lo[i], &o);
+        if (s == CT_OK)
+            s = ct_compile_ttir_many(narch, (const char *const *)ttirs, lo, arts, sts, diags);
     }
-    if (s == CT_OK)
-        s = ct_compile_ttir_many(narch, (const char *const *)ttirs, lo, arts, sts, diags);
     for (int i = 0; i < narch; i++)
         free(ttirs[i]);
-    if (s != CT_OK) {
-        for (int i = 0; i < narch; i++)
-            ct_artifact_free(&arts[i]);
-        return s;
-    }
+    if (s == CT_OK)
+        s = emit(r, K, prefix, archs, narch, arts, lo, header, source);
+    if (s == CT_OK)
+        snprintf(prefix_out, cap, "%s", prefix);
+    for (int i = 0; i < narch; i++)
+        ct_artifact_free(&arts[i]);
+    ct_module_destroy(tm);
+    free(K);
+    return s;
+}
 
+ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source, ct_diags *diags)
+{
+    char prefix[256];
+    return generate(r, header, source, prefix, sizeof prefix, diags);
+}
+
+/* Writes the header and the source of a kernel whose cubins are lowered. */
+static ct_status emit(const ct_aot_request *r, const aot_kernel *K, const char *prefix,
+                      const int *archs, int narch, const ct_artifact *arts, const ct_lower_opts *lo,
+                      char **header, char **source)
+{
+    const aot_param *ps = K->ps;
+    int ndesc = 0;
+    for (int i = 0; i < K->nparams; i++)
+        ndesc += !ps[i].const_one && ps[i].desc;
+    if (ndesc > 8)
+        return ct_fail(CT_ERR_INVALID, "aot: at most 8 tensor descriptor arguments");
     char arch_list[256] = "";
     for (int i = 0; i < narch; i++) {
         size_t l = strlen(arch_list);
@@ -615,12 +697,12 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
     ct_strbuf h;
     ct_sb_init(&h);
     ct_sb_printf(&h, "/*\n * %s.h - %s, ahead of time: generated by ctriton with Triton %s.\n",
-                 prefix, def->name, ct_lower_target(&lo[0]));
+                 prefix, K->name, ct_lower_target(&lo[0]));
     if (r->origin)
         ct_sb_printf(&h, " * Made by: %s\n", r->origin);
-    ct_sb_printf(&h, " * Do not edit.\n *\n * Kernel:     %s (%s)\n", def->name, def->file);
-    ct_sb_printf(&h, " * Signature:  %s\n", r->signature ? r->signature : "");
-    ct_sb_printf(&h, " * Constexprs: %s\n", r->constexprs && *r->constexprs ? r->constexprs : "(none)");
+    ct_sb_printf(&h, " * Do not edit.\n *\n * Kernel:     %s (%s)\n", K->name, K->file);
+    ct_sb_printf(&h, " * Signature:  %s\n", K->signature);
+    ct_sb_printf(&h, " * Constexprs: %s\n", K->constexprs);
     ct_sb_printf(&h, " * Options:    num_warps=%d num_stages=%d num_ctas=%d\n",
                  arts[0].meta.num_warps, lo[0].num_stages, num_ctas);
     ct_sb_printf(&h, " * Cubins:     %s (the launcher picks one by the device's compute capability)\n",
@@ -630,7 +712,7 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                  " * Use:\n"
                  " *     %s_args a = {", prefix);
     bool first = true;
-    for (int i = 0; i < def->nparams; i++) {
+    for (int i = 0; i < K->nparams; i++) {
         if (ps[i].const_one)
             continue;
         ct_sb_printf(&h, "%s.%s = ...", first ? "" : ", ", ps[i].name);
@@ -680,9 +762,9 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                    "} ct_aot_tensordesc;\n"
                    "#endif\n\n");
     ct_sb_printf(&h, "/* The runtime arguments of %s, in its parameter order. */\ntypedef struct %s_args {\n",
-                 def->name, prefix);
+                 K->name, prefix);
     int nfields = 0;
-    for (int i = 0; i < def->nparams; i++) {
+    for (int i = 0; i < K->nparams; i++) {
         const aot_param *a = &ps[i];
         if (a->const_one) {
             ct_sb_printf(&h, "    /* %s: specialized to 1, not an argument */\n", a->name);
@@ -729,7 +811,7 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
     ct_sb_printf(&c,
                  "/*\n * %s.c - %s, ahead of time: the cubins (%s) and their launcher.\n"
                  " * Generated by ctriton with Triton %s.  Do not edit.\n */\n",
-                 prefix, def->name, arch_list, ct_lower_target(&lo[0]));
+                 prefix, K->name, arch_list, ct_lower_target(&lo[0]));
     ct_sb_printf(&c,
                  "#include \"%s.h\"\n\n#include <dlfcn.h>\n#include <pthread.h>\n#include <stdarg.h>\n"
                  "#include <stdatomic.h>\n#include <stddef.h>\n#include <stdio.h>\n#include <string.h>\n\n",
@@ -792,20 +874,20 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
     ct_sb_printf(&c, "#define %s_NVARIANTS %d\n#define %s_NUM_CTAS %d\n#define %s_ARCHS \"%s\"\n",
                  prefix, narch, prefix, num_ctas, prefix, arch_list);
     ct_sb_printf(&c, "const char %s_archs[] = %s_ARCHS;\n\n", prefix, prefix);
-    put_template(&c, runtime_src, prefix, def->name);
+    put_template(&c, runtime_src, prefix, K->name);
     bool need_half = false;
-    for (int i = 0; i < def->nparams; i++)
+    for (int i = 0; i < K->nparams; i++)
         need_half |= !ps[i].const_one && !ps[i].ptr && !ps[i].desc &&
                      (ps[i].sc == TL_FP16 || ps[i].sc == TL_BF16);
     if (need_half) {
         ct_sb_putc(&c, '\n');
-        put_template(&c, fp16_src, prefix, def->name);
+        put_template(&c, fp16_src, prefix, K->name);
     }
     if (ndesc) {
         ct_sb_putc(&c, '\n');
         ct_strbuf t;
         ct_sb_init(&t);
-        put_template(&t, desc_src, prefix, def->name);
+        put_template(&t, desc_src, prefix, K->name);
         ct_sb_puts(&c, t.s ? t.s : "");
         ct_sb_free(&t);
     }
@@ -816,8 +898,8 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                  "              const %s_args *args)\n{\n",
                  prefix, prefix);
     ct_sb_printf(&c, "    if (!args)\n        return %s_fail(CT_AOT_ERR_ARGS, 0, \"%s: no arguments\");\n",
-                 prefix, def->name);
-    for (int i = 0; i < def->nparams; i++) {
+                 prefix, K->name);
+    for (int i = 0; i < K->nparams; i++) {
         const aot_param *a = &ps[i];
         if (a->const_one || !a->div16 || a->desc)
             continue;
@@ -829,7 +911,7 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                      "                       \"%s: `%s` = %s is not a multiple of 16, which this "
                      "launcher was compiled for\",\n"
                      "                       %sargs->%s);\n",
-                     is_signed ? "long long" : "unsigned long long", a->name, prefix, def->name,
+                     is_signed ? "long long" : "unsigned long long", a->name, prefix, K->name,
                      a->name, is_signed ? "%lld" : "%#llx",
                      is_signed ? "(long long)" : "(unsigned long long)", a->name);
     }
@@ -839,9 +921,9 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
                          "        return err;\n    const %s_variant *v = l->v;\n", prefix, prefix, prefix);
         ct_sb_printf(&c, "    _Alignas(64) unsigned char maps[%d][128];\n", ndesc);
         ct_sb_printf(&c, "    uint64_t slots[%d];\n    void *params[%d];\n    int np = 0, ns = 0;\n",
-                     def->nparams * 32, def->nparams * 32 + 2);
+                     K->nparams * 32, K->nparams * 32 + 2);
         int di = 0;
-        for (int i = 0; i < def->nparams; i++) {
+        for (int i = 0; i < K->nparams; i++) {
             const aot_param *a = &ps[i];
             if (a->const_one)
                 continue;
@@ -883,14 +965,12 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
         }
         ct_sb_printf(&c, "    (void)ns;\n    return %s_launch_packed((%s_CUstream)stream, grid_x, grid_y, grid_z, params, np);\n}\n",
                      prefix, prefix);
-        for (int i = 0; i < narch; i++)
-            ct_artifact_free(&arts[i]);
         *header = ct_sb_take(&h);
         *source = ct_sb_take(&c);
         return CT_OK;
     }
     int np = 0;
-    for (int i = 0; i < def->nparams; i++) {
+    for (int i = 0; i < K->nparams; i++) {
         const aot_param *a = &ps[i];
         if (a->const_one)
             continue;
@@ -903,7 +983,7 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
     }
     ct_sb_printf(&c, "    void *params[%d] = {", np + 2);
     int j = 0;
-    for (int i = 0; i < def->nparams; i++) {
+    for (int i = 0; i < K->nparams; i++) {
         const aot_param *a = &ps[i];
         if (a->const_one)
             continue;
@@ -919,8 +999,6 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
     ct_sb_printf(&c, "    return %s_launch_packed((%s_CUstream)stream, grid_x, grid_y, grid_z, params, %d);\n}\n",
                  prefix, prefix, np);
 
-    for (int i = 0; i < narch; i++)
-        ct_artifact_free(&arts[i]);
     *header = ct_sb_take(&h);
     *source = ct_sb_take(&c);
     return CT_OK;
@@ -928,11 +1006,18 @@ ct_status ct_aot_generate(const ct_aot_request *r, char **header, char **source,
 
 ct_status ct_aot_write(const ct_aot_request *r, const char *dir, ct_diags *diags)
 {
-    char *h, *c;
-    ct_status s = ct_aot_generate(r, &h, &c, diags);
+    return ct_aot_write_ex(r, dir, NULL, 0, diags);
+}
+
+ct_status ct_aot_write_ex(const ct_aot_request *r, const char *dir, char *prefix_out, size_t cap,
+                          ct_diags *diags)
+{
+    char *h, *c, prefix[256];
+    ct_status s = generate(r, &h, &c, prefix, sizeof prefix, diags);
     if (s != CT_OK)
         return s;
-    const char *prefix = r->name && *r->name ? r->name : r->def->name;
+    if (prefix_out && cap)
+        snprintf(prefix_out, cap, "%s", prefix);
     if (!ct_mkdirs(dir)) {
         s = ct_fail(CT_ERR_IO, "aot: cannot create %s", dir);
     } else {

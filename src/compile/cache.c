@@ -16,9 +16,10 @@
  */
 #define _GNU_SOURCE
 #include "compile_internal.h"
+#include "ctriton/ctriton_version.h"
 
 #include "ctriton/text.h"
-#include "ctriton/version.h"
+#include "ctriton/triton_version.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -101,8 +102,9 @@ void ct_cache_key(const char *ttir, const ct_lower_opts *o, char key[65])
 {
     ct_strbuf b;
     ct_sb_init(&b);
-    ct_sb_printf(&b, "ctriton-cache %s lower-abi %d\ntriton %s\ntarget cuda:%d:32\n", CACHE_LAYOUT,
-                 LOWER_ABI, ct_lower_target(o), o->arch);
+    /* ctriton's version too: a release may lower the same TTIR differently (lower.py) */
+    ct_sb_printf(&b, "ctriton-cache %s lower-abi %d ctriton %s\ntriton %s\ntarget cuda:%d:32\n",
+                 CACHE_LAYOUT, LOWER_ABI, ct_version(), ct_lower_target(o), o->arch);
     ct_sb_printf(&b,
                  "num_warps=%d num_stages=%d num_ctas=%d maxnreg=%d enable_fp_fusion=%d debug=%d "
                  "line_info=%d\n",

@@ -6,9 +6,10 @@
 #define _GNU_SOURCE
 #include "compile_internal.h"
 
-#include "ctriton/version.h"
+#include "ctriton/triton_version.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -221,6 +222,28 @@ void ct_lower_python(char *buf, size_t cap)
     ct_util_lower_python(buf, cap);
 }
 
+/* DIR/../REL/lower.py for the directory DIR of the object this code is in:
+ * libctriton.so, or the program that linked libctriton.a, wherever it was
+ * installed or moved to (share/ctriton beside lib/ or bin/). */
+static bool script_beside_binary(char *buf, size_t cap)
+{
+#ifdef CTRITON_DATADIR_REL
+    Dl_info info;
+    if (!dladdr((void *)script_beside_binary, &info) || !info.dli_fname || !*info.dli_fname)
+        return false;
+    const char *slash = strrchr(info.dli_fname, '/');
+    if (!slash)
+        return false;
+    snprintf(buf, cap, "%.*s/../%s/lower.py", (int)(slash - info.dli_fname), info.dli_fname,
+             CTRITON_DATADIR_REL);
+    return access(buf, R_OK) == 0;
+#else
+    (void)buf;
+    (void)cap;
+    return false;
+#endif
+}
+
 bool ct_lower_script(char *buf, size_t cap)
 {
     const char *e = getenv("CTRITON_LOWER_SCRIPT");
@@ -234,8 +257,15 @@ bool ct_lower_script(char *buf, size_t cap)
         if (access(buf, R_OK) == 0)
             return true;
     }
+    if (script_beside_binary(buf, cap))
+        return true;
 #ifdef CTRITON_BUILD_SOURCE_DIR
     snprintf(buf, cap, "%s/scripts/lower.py", CTRITON_BUILD_SOURCE_DIR);
+    if (access(buf, R_OK) == 0)
+        return true;
+#endif
+#ifdef CTRITON_INSTALL_DATADIR
+    snprintf(buf, cap, "%s/lower.py", CTRITON_INSTALL_DATADIR);
     if (access(buf, R_OK) == 0)
         return true;
 #endif

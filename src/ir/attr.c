@@ -9,6 +9,7 @@
  */
 #include "ctriton/ir.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define ATTR_SIZE ((sizeof(ct_attr) + 15) & ~(size_t)15)
@@ -324,6 +325,48 @@ const ct_loc *ct_loc_file_of(const ct_loc *l)
         }
     }
     return NULL;
+}
+
+const ct_loc *ct_loc_innermost(const ct_loc *l, char *called_from, size_t cap)
+{
+    const ct_loc *callers[16]; /* outermost first, as the location nests them */
+    int nc = 0;
+    const ct_loc *res = NULL;
+    for (int depth = 0; l && depth < 10000 && !res; depth++) {
+        switch (l->kind) {
+        case CT_LOC_FILE:
+            res = l;
+            break;
+        case CT_LOC_NAME:
+            l = l->child;
+            break;
+        case CT_LOC_CALLSITE:
+            if (nc < 16)
+                callers[nc++] = l->caller;
+            l = l->child;
+            break;
+        case CT_LOC_FUSED:
+            l = l->nfused ? l->fused[0] : NULL;
+            break;
+        default:
+            l = NULL;
+            break;
+        }
+    }
+    if (called_from && cap) {
+        size_t n = 0;
+        called_from[0] = 0;
+        for (int i = nc - 1; i >= 0 && n + 1 < cap; i--) {
+            const ct_loc *c = ct_loc_innermost(callers[i], NULL, 0);
+            if (!c)
+                continue;
+            int k = snprintf(called_from + n, cap - n, "%s%s:%d", n ? ", " : "", c->file, c->line);
+            if (k < 0)
+                break;
+            n = n + (size_t)k < cap ? n + (size_t)k : cap - 1;
+        }
+    }
+    return res;
 }
 
 const char *ct_loc_name_of(const ct_loc *l)

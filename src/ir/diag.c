@@ -1,6 +1,8 @@
 /* diag.c - collected diagnostics with file:line:col and a source excerpt. */
 #include "ctriton/diag.h"
 
+#include "ctriton/ir.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,9 +18,12 @@ void ct_diags_clear(ct_diags *d)
     for (int i = 0; i < d->n; i++) {
         free(d->items[i].file);
         free(d->items[i].message);
+        free(d->items[i].op);
+        free(d->items[i].called_from);
     }
     d->n = 0;
     d->nerrors = 0;
+    d->oom = false;
 }
 
 void ct_diags_free(ct_diags *d)
@@ -28,30 +33,47 @@ void ct_diags_free(ct_diags *d)
     ct_diags_init(d);
 }
 
+/* Adds a diagnostic with the message msg (taken over, NULL when it could not be
+ * made); when memory runs out it is counted (errors) and marked lost. */
+static ct_diag *diag_put(ct_diags *d, ct_severity sev, const char *file, int line, int col,
+                         char *msg)
+{
+    if (sev == CT_ERROR)
+        d->nerrors++;
+    char *f = file ? strdup(file) : NULL;
+    if (d->n == d->cap && msg) {
+        int nc = d->cap ? d->cap * 2 : 8;
+        ct_diag *ni = realloc(d->items, sizeof(ct_diag) * (size_t)nc);
+        if (ni) {
+            d->items = ni;
+            d->cap = nc;
+        }
+    }
+    if (!msg || (file && !f) || d->n == d->cap) {
+        free(msg);
+        free(f);
+        d->oom = true;
+        return NULL;
+    }
+    ct_diag *g = &d->items[d->n++];
+    memset(g, 0, sizeof *g);
+    g->severity = sev;
+    g->file = f;
+    g->line = line;
+    g->col = col;
+    g->message = msg;
+    return g;
+}
+
 void ct_diag_vadd(ct_diags *d, ct_severity sev, const char *file, int line, int col,
                   const char *fmt, va_list ap)
 {
     if (!d)
         return;
-    if (d->n == d->cap) {
-        int nc = d->cap ? d->cap * 2 : 8;
-        ct_diag *ni = realloc(d->items, sizeof(ct_diag) * (size_t)nc);
-        if (!ni)
-            return;
-        d->items = ni;
-        d->cap = nc;
-    }
     ct_strbuf b;
     ct_sb_init(&b);
     ct_sb_vprintf(&b, fmt, ap);
-    ct_diag *g = &d->items[d->n++];
-    g->severity = sev;
-    g->file = file ? strdup(file) : NULL;
-    g->line = line;
-    g->col = col;
-    g->message = ct_sb_take(&b);
-    if (sev == CT_ERROR)
-        d->nerrors++;
+    diag_put(d, sev, file, line, col, ct_sb_take(&b));
 }
 
 void ct_diag_add(ct_diags *d, ct_severity sev, const char *file, int line, int col,
@@ -73,7 +95,43 @@ const char *ct_diags_first_error(const ct_diags *d)
     for (int i = 0; d && i < d->n; i++)
         if (d->items[i].severity == CT_ERROR)
             return d->items[i].message;
-    return NULL;
+    return d && d->nerrors ? "out of memory" : NULL;
+}
+
+void ct_diag_vop(ct_diags *d, ct_severity sev, const ct_op *op, const ct_op_where *w,
+                 const char *prefix, const char *fmt, va_list ap)
+{
+    if (!d)
+        return;
+    char called[512];
+    const ct_loc *l = op ? ct_loc_innermost(op->loc, called, sizeof called) : NULL;
+    const char *file = l ? l->file : NULL;
+    int line = l ? l->line : 0, col = l ? l->col : 0;
+    if (!l && op && w && w->find && w->find(w->ud, op, &line, &col))
+        file = w->file;
+    const char *name = op ? ct_op_info_of(op->code)->name : "";
+    ct_strbuf b;
+    ct_sb_init(&b);
+    if (prefix)
+        ct_sb_printf(&b, "%s%s%s", prefix, name, *name ? ": " : "");
+    ct_sb_vprintf(&b, fmt, ap);
+    ct_diag *g = diag_put(d, sev, file, line, col, ct_sb_take(&b));
+    if (!g || !op)
+        return;
+    g->op = strdup(name);
+    if (l && called[0])
+        g->called_from = strdup(called);
+    if (!g->op || (l && called[0] && !g->called_from))
+        d->oom = true;
+}
+
+void ct_diag_op(ct_diags *d, ct_severity sev, const ct_op *op, const ct_op_where *w,
+                const char *prefix, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ct_diag_vop(d, sev, op, w, prefix, fmt, ap);
+    va_end(ap);
 }
 
 static void print_source_line(FILE *out, const char *file, int line, int col)
@@ -104,6 +162,8 @@ static void print_source_line(FILE *out, const char *file, int line, int col)
 void ct_diags_print(const ct_diags *d, FILE *out, bool show_source)
 {
     static const char *names[] = {"note", "warning", "error"};
+    if (d && d->oom)
+        fprintf(out, "error: out of memory (diagnostics were lost)\n");
     for (int i = 0; d && i < d->n; i++) {
         const ct_diag *g = &d->items[i];
         if (g->file && g->line > 0 && g->col > 0)
@@ -113,6 +173,8 @@ void ct_diags_print(const ct_diags *d, FILE *out, bool show_source)
         else if (g->file)
             fprintf(out, "%s: ", g->file);
         fprintf(out, "%s: %s\n", names[g->severity], g->message);
+        if (g->called_from)
+            fprintf(out, "  called from %s\n", g->called_from);
         if (show_source && g->file && g->line > 0)
             print_source_line(out, g->file, g->line, g->col);
     }

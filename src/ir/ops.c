@@ -9,28 +9,6 @@
 
 #include "util/util.h"
 
-const ct_op_info ct_op_table[CT_OP__COUNT] = {
-#define CT_OP(E, NAME, FMT, FLAGS) [CT_OP_##E] = {NAME, CT_FMT_##FMT, (FLAGS), sizeof(NAME) - 1},
-#define PURE CT_OPF_PURE
-#define COMM CT_OPF_COMM
-#define TERM CT_OPF_TERM
-#include "ctriton/ops.def"
-#undef PURE
-#undef COMM
-#undef TERM
-#undef CT_OP
-};
-
-int ct_opcode_from_name(const char *name, size_t len)
-{
-    for (int i = 0; i < CT_OP__COUNT; i++) {
-        const char *n = ct_op_table[i].name;
-        if (strlen(n) == len && memcmp(n, name, len) == 0)
-            return i;
-    }
-    return -1;
-}
-
 /* ---- module ------------------------------------------------------- */
 
 ct_module *ct_module_new(void)

@@ -6,7 +6,7 @@
  * structurally and works across modules.
  */
 #include "ctriton/ir.h"
-#include "ctriton/version.h"
+#include "ctriton/triton_version.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -328,7 +328,7 @@ static const char *float_name(ct_float_kind fk)
 typedef struct sbuf {
     char *p;
     size_t cap, len;
-    bool bare_desc; /* Triton 3.8's !tt.tensordesc<64x64xf16> (version.h: tensordesc_bare) */
+    bool bare_desc; /* Triton 3.8's !tt.tensordesc<64x64xf16> (triton_version.h: tensordesc_bare) */
 } sbuf;
 
 /* Appends s; what does not fit before the NUL is counted but not written. */

@@ -1,7 +1,7 @@
 /*
  * block_ptr.c - tl.make_block_ptr as Triton 3.8 has it: core._block_ptr, an
  * aggregate of scalars, and no block-pointer ops in the dialect
- * (version.h: CT_BLOCK_PTR_AGGREGATE).
+ * (triton_version.h: CT_BLOCK_PTR_AGGREGATE).
  *
  * The value is a TL_K_AGG holding base, shape, strides and offsets (the last
  * three as i64 scalars, _canonicalize_block_ptr_dynamic_tuple) with the static

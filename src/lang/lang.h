@@ -14,7 +14,7 @@
 
 #include "ctriton/float.h"
 #include "ctriton/tl.h"
-#include "ctriton/version.h"
+#include "ctriton/triton_version.h"
 #include "util/util.h"
 
 /* ---- the builder --------------------------------------------------- */
@@ -44,7 +44,7 @@ typedef struct tl_fn {
 
 typedef struct tl_builder {
     ct_module *m;
-    const ct_triton *tv;       /* the target release: its facts (ctriton/version.h) */
+    const ct_triton *tv;       /* the target release: its facts (ctriton/triton_version.h) */
     ct_diags *diags;
     tl_options opts;
     const char *kernel_name;

@@ -9,19 +9,6 @@
 #include "ctriton/float.h"
 #include "ctriton/ir.h"
 
-/* ---- enum attributes (enums.c) ------------------------------------- */
-
-typedef struct ct_enum_case {
-    const char *word;  /* the keyword of the custom form: "slt" */
-    int64_t value;     /* the integer of the generic form: 2 */
-} ct_enum_case;
-
-/* The cases of an op's enum attribute, or NULL if `attr` is not an enum of
- * `op`; *bits is the integer width the generic form uses (i32 or i64). */
-const ct_enum_case *ct_enum_cases(ct_opcode op, const char *attr, int *n, int *bits);
-const char *ct_enum_word(ct_opcode op, const char *attr, int64_t value);
-bool ct_enum_value(ct_opcode op, const char *attr, const char *word, size_t len, int64_t *value);
-
 /* ---- printing with a line map (print.c) ----------------------------- */
 
 /* ct_print_module, and for each line of the text the op printed on it

@@ -120,7 +120,7 @@ bool ct_write_file(const char *path, const void *data, size_t len);
 /* The Python that lowers through Triton: $CTRITON_PYTHON, else the venv
  * `make deps-py` creates (~/.cache/ctriton/venv/bin/python), else python3.
  * Lowering (src/compile) runs it; the target release is detected beside it
- * (src/ir/version.c). */
+ * (src/ir/triton_version.c). */
 void ct_util_lower_python(char *buf, size_t cap);
 
 #endif

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernels.h"
+#include "ctriton/registry.h"
 
 TL_KERNEL(cf_if_else, (x_ptr, y_ptr, n), (int, BLOCK))
 {

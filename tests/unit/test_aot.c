@@ -20,7 +20,7 @@
 
 #include "ctriton/compile.h"
 #include "ctriton/cuda.h"
-#include "kernels.h"
+#include "kernels_testutil.h"
 #include "launch_testutil.h"
 
 /* y = flag ? x[offs * stride] * alpha + h : x: an fp32 scalar, an fp16
@@ -178,7 +178,7 @@ static void t_generate_compile_run(void **state)
 static void t_refusals(void **state)
 {
     (void)state;
-    const ct_kernel_entry *k = ct_kernel_find("add_kernel");
+    const ct_kernel_entry *k = tu_kernel("add_kernel");
     ct_aot_request r = {.def = k->def, .name = "not an identifier",
                         .signature = k->configs[0].signature, .constexprs = k->configs[0].constexprs};
     tl_options_default(&r.opts);
@@ -241,12 +241,58 @@ static void t_example_builds(void **state)
         assert_int_equal(rc, 77); /* skipped: no driver, and it said so */
 }
 
+/* A kernel written in Python, from its TTIR (ct_aot_request.ttir): the launcher's fields
+ * come from the TTIR's signature, a host tensor descriptor with its shape and strides
+ * becomes one ct_aot_tensordesc field, and what cannot be a launcher is refused. */
+static void t_from_ttir(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/golden/ops_host_desc/64x32_fp32/py.source", CTRITON_SOURCE_DIR);
+    char *ttir = slurp(path);
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_aot_request r = {.ttir = ttir, .ttir_file = path, .name = "py_host_desc"};
+    tl_options_default(&r.opts);
+    char *h, *c;
+    assert_int_equal(ct_aot_generate(&r, &h, &c, &d), CT_OK);
+    assert_non_null(strstr(h, "ct_aot_tensordesc a_desc; /* tensor descriptor of fp32, rank 2, block 64 x 32 */"));
+    assert_non_null(strstr(h, "ct_aot_tensordesc c_desc;"));
+    assert_null(strstr(h, "a_desc_0")); /* its shape and strides are the descriptor's */
+    assert_non_null(strstr(h, "Signature:  a_desc=tensordesc<fp32[64,32]> c_desc=tensordesc<fp32[64,32]>"));
+    assert_non_null(strstr(c, "py_host_desc_launch("));
+    free(h);
+    free(c);
+    /* another function than the public one, by name: none here */
+    r.func = "nope";
+    assert_int_equal(ct_aot_generate(&r, &h, &c, &d), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "no function @nope"));
+    r.func = NULL;
+    /* a module that does not parse names the place */
+    r.ttir = "module {\n  tt.func public @k(%x: !tt.ptr<f32>) {\n    tt.bogus\n  }\n}\n";
+    r.ttir_file = "bad.ttir";
+    assert_int_equal(ct_aot_generate(&r, &h, &c, &d), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "bad.ttir"));
+    /* a tensor parameter cannot come from a launcher */
+    ct_diags_clear(&d);
+    r.ttir = "module {\n  tt.func public @k(%x: tensor<4xf32>) {\n    tt.return\n  }\n}\n";
+    assert_int_equal(ct_aot_generate(&r, &h, &c, &d), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "cannot pass"));
+    /* a definition and TTIR at once */
+    r.def = &aot_scale_kernel;
+    assert_int_equal(ct_aot_generate(&r, &h, &c, &d), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "not both"));
+    ct_diags_free(&d);
+    free(ttir);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
         cmocka_unit_test_setup_teardown(t_generate_compile_run, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_refusals, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_example_builds, tu_cache_setup, tu_cache_teardown),
+        cmocka_unit_test_setup_teardown(t_from_ttir, tu_cache_setup, tu_cache_teardown),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }

@@ -20,13 +20,13 @@
 #include <unistd.h>
 
 #include "ctriton/compile.h"
-#include "ctriton/version.h"
-#include "kernels.h"
+#include "ctriton/triton_version.h"
+#include "kernels_testutil.h"
 #include "launch_testutil.h"
 
 static char *softmax_ttir(void)
 {
-    const ct_kernel_entry *k = ct_kernel_find("softmax_kernel");
+    const ct_kernel_entry *k = tu_kernel("softmax_kernel");
     assert_non_null(k);
     const tl_config *c = ct_kernel_config(k, "B1024");
     ct_diags d;

@@ -22,23 +22,10 @@
 #include <sys/stat.h>
 
 #include "ctriton/text.h"
-#include "ctriton/version.h"
+#include "ctriton/triton_version.h"
 #include "emu_test.h"
-#include "ref/ref.h"
+#include "kernels_testutil.h"
 #include "util/util.h"
-
-/* The TTIR parser (src/text/parse.c) lands separately: without it, --ttir says so. */
-#ifdef CTRITON_HAVE_PARSER
-#define HAVE_PARSER 1
-#else
-#define HAVE_PARSER 0
-static ct_module *ct_parse_file(const char *path, ct_diags *diags)
-{
-    (void)path;
-    ct_diag_add(diags, CT_ERROR, NULL, 0, 0, "the TTIR parser is not part of this build");
-    return NULL;
-}
-#endif
 
 static const char *src_dir(void)
 {
@@ -140,9 +127,9 @@ static int case_ulp_bound(const char *kernel, const char *config, const char *ou
 /* runs one captured case; returns 1 pass, 0 fail, -1 skipped */
 static int run_case(const char *dir, const gold_case *g)
 {
-    const ct_kernel_entry *ke = ct_kernel_find(g->kernel);
+    const ct_kernel_entry *ke = tu_kernel(g->kernel);
     const tl_config *cfg = ke ? ct_kernel_config(ke, g->config) : NULL;
-    const ct_kernel_ref *ref = ct_ref_find(g->kernel);
+    const ct_kernel_ref *ref = ke ? ke->ref : NULL;
     if (!cfg || !ref) {
         printf("  %s/%s: SKIP (no such kernel, config or reference here)\n", g->kernel, g->config);
         return -1;
@@ -474,17 +461,14 @@ static int run_module(ct_module *m, const char *kname, const tl_config *cfg, ct_
 static void t_python_ttir_vs_c(void **s)
 {
     (void)s;
-    if (!HAVE_PARSER) {
-        printf("the TTIR parser is not in this build yet: Python's raw TTIR cannot be run\n");
-        skip();
-    }
-    int n, fails = 0, ran = 0;
-    const ct_kernel_entry *ks = ct_kernels(&n);
+    int fails = 0, ran = 0;
+    const ct_kernel_entry *ks[256];
+    int n = tu_kernels(ks, 256, false);
     for (int i = 0; i < n; i++)
-        for (int ci = 0; ci < ks[i].nconfigs; ci++) {
-            const tl_config *cfg = &ks[i].configs[ci];
-            const char *kname = ks[i].def->name;
-            const ct_kernel_ref *ref = ct_ref_find(kname);
+        for (int ci = 0; ci < ks[i]->nconfigs; ci++) {
+            const tl_config *cfg = &ks[i]->configs[ci];
+            const char *kname = ks[i]->def->name;
+            const ct_kernel_ref *ref = ks[i]->ref;
             /* the raw frontend output, the same after Triton's ttir passes, and the raw
              * output of each other release */
             for (int which = 0; which < 2 + ct_triton_count() && ref; which++) {
@@ -510,7 +494,7 @@ static void t_python_ttir_vs_c(void **s)
                 if (cfg->num_stages)
                     o.num_stages = cfg->num_stages;
                 o.triton = release;
-                ct_module *cm = tl_build(ks[i].def, cfg->signature, cfg->constexprs, &o, &d);
+                ct_module *cm = tl_build(ks[i]->def, cfg->signature, cfg->constexprs, &o, &d);
                 const ct_triton *rt = release ? ct_triton_find(release) : NULL;
                 if (py && rt && (ct_triton_cmp(rt, py->text_lo) < 0 ||
                                  ct_triton_cmp(rt, py->text_hi) > 0)) {

@@ -13,7 +13,7 @@
 #include "ctriton/text.h"
 #include "emu/emu_internal.h"
 #include "emu_test.h"
-#include "kernels.h"
+#include "kernels_testutil.h"
 
 static const char *src_dir(void)
 {
@@ -213,7 +213,7 @@ static void run_conformance(ct_module *m, const float *x, const float *y, float 
 static void t_c_port(void **s)
 {
     (void)s;
-    const ct_kernel_entry *ke = ct_kernel_find("ops_map_elementwise");
+    const ct_kernel_entry *ke = tu_kernel("ops_map_elementwise");
     assert_non_null(ke);
     const tl_config *cfg = ct_kernel_config(ke, "B256");
     assert_non_null(cfg);

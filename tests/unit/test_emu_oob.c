@@ -9,7 +9,7 @@
 
 #include "ctriton/text.h"
 #include "emu_test.h"
-#include "kernels.h"
+#include "kernels_testutil.h"
 
 static int L_load, L_store, L_atomic, L_tile, L_cas, L_scalar, L_mis, L_ok, L_in, L_carried, L_dred;
 
@@ -770,7 +770,7 @@ static void t_desc_atomic(void **s)
                 want_i[at] = want_i[at] < kk + 40 ? want_i[at] : kk + 40;
                 want_i[at] ^= kk & 7;
             }
-    const ct_kernel_entry *ke = ct_kernel_find("ops_desc_atomic");
+    const ct_kernel_entry *ke = tu_kernel("ops_desc_atomic");
     assert_non_null(ke);
     ct_diags d;
     ct_diags_init(&d);

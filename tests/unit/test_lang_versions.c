@@ -1,6 +1,6 @@
 /*
  * test_lang_versions.c - the kernel language per Triton release
- * (ctriton/version.h): every library and conformance kernel builds for every
+ * (ctriton/triton_version.h): every library and conformance kernel builds for every
  * supported release (a valid module, printed for it) or, where the release's
  * Python refuses the kernel, is refused with Python's message and the
  * release; and each fact the builtins consult shows in what they emit, as
@@ -18,8 +18,8 @@
 #include "ctriton/check.h"
 #include "ctriton/text.h"
 #include "ctriton/tl.h"
-#include "ctriton/version.h"
-#include "kernels.h"
+#include "ctriton/triton_version.h"
+#include "kernels_testutil.h"
 
 /* Builds `k` for `release`; the printed module (malloc'd) or NULL with the
  * first error in *err (static buffer). */
@@ -51,31 +51,31 @@ static char *build(const tl_kernel_def *k, const char *sig, const char *cx, cons
 static void t_every_kernel_every_release(void **state)
 {
     (void)state;
-    int n;
-    const ct_kernel_entry *ks = ct_kernels_all(&n);
+    const ct_kernel_entry *ks[256];
+    int n = tu_kernels(ks, 256, true);
     for (int v = 0; v < ct_triton_count(); v++) {
         const ct_triton *tv = ct_triton_at(v);
         for (int i = 0; i < n; i++)
-            for (int c = 0; c < ks[i].nconfigs; c++) {
-                const tl_config *cfg = &ks[i].configs[c];
+            for (int c = 0; c < ks[i]->nconfigs; c++) {
+                const tl_config *cfg = &ks[i]->configs[c];
                 const char *err;
-                char *text = build(ks[i].def, cfg->signature, cfg->constexprs, tv->name, &err);
-                bool block_ptrs = !strcmp(ks[i].def->name, "ops_block_ptr");
+                char *text = build(ks[i]->def, cfg->signature, cfg->constexprs, tv->name, &err);
+                bool block_ptrs = !strcmp(ks[i]->def->name, "ops_block_ptr");
                 if (block_ptrs && tv->block_ptrs == CT_BLOCK_PTR_REMOVED) {
                     if (text || !strstr(err, "Block pointers have been removed in favor of the "
                                              "tensor descriptor API") ||
                         !strstr(err, tv->name))
-                        fail_msg("%s/%s for %s: %s", ks[i].def->name, cfg->name, tv->name,
+                        fail_msg("%s/%s for %s: %s", ks[i]->def->name, cfg->name, tv->name,
                                  text ? "built" : err);
                     free(text);
                     continue;
                 }
                 if (!text)
-                    fail_msg("%s/%s for %s: %s", ks[i].def->name, cfg->name, tv->name, err);
+                    fail_msg("%s/%s for %s: %s", ks[i]->def->name, cfg->name, tv->name, err);
                 /* block-pointer ops exist only where the dialect has them */
                 bool has_ptr_ops = strstr(text, "tt.make_tensor_ptr") != NULL;
                 if (has_ptr_ops != (block_ptrs && tv->block_ptrs == CT_BLOCK_PTR_OPS))
-                    fail_msg("%s for %s: tt.make_tensor_ptr %s", ks[i].def->name, tv->name,
+                    fail_msg("%s for %s: tt.make_tensor_ptr %s", ks[i]->def->name, tv->name,
                              has_ptr_ops ? "present" : "missing");
                 free(text);
             }

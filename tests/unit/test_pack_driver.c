@@ -26,7 +26,7 @@
 #include <sys/wait.h>
 
 #include "ctriton/launch.h"
-#include "kernels.h"
+#include "kernels_testutil.h"
 #include "launch_testutil.h"
 
 typedef struct fake_launch {
@@ -71,7 +71,7 @@ static ct_kernel *kernel(const char *name, const char *cx, int num_warps, int nu
     ct_kernel *k;
     ct_kernel_opts o = {.constexprs = cx, .num_warps = num_warps, .num_stages = num_stages,
                         .num_ctas = num_ctas};
-    assert_int_equal(ct_kernel_new(ct_kernel_find(name)->def, &o, &k), CT_OK);
+    assert_int_equal(ct_kernel_new(tu_kernel(name)->def, &o, &k), CT_OK);
     return k;
 }
 
@@ -390,7 +390,7 @@ static void t_autotune(void **state)
         {"BLOCK_SIZE=128", 16, 3, 1, 0}, {"BLOCK_SIZE=128", 8, 3, 1, 0},
         {"BLOCK_SIZE=128", 4, 3, 1, 0},  {"BLOCK_SIZE=100", 4, 3, 1, 0}, /* refused: not a power of 2 */
     };
-    ct_autotune_opts o = {.def = ct_kernel_find("softmax_kernel")->def, .configs = cfgs, .nconfigs = 4,
+    ct_autotune_opts o = {.def = tu_kernel("softmax_kernel")->def, .configs = cfgs, .nconfigs = 4,
                           .key = "n_cols", .grid = rows, .warmup_ms = 1, .rep_ms = 2};
     ct_autotuner *t;
     assert_int_equal(ct_autotuner_new(&o, &t), CT_OK);
@@ -449,7 +449,7 @@ static void t_aot_launcher(void **state)
     (void)state;
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/aot", tu_cache);
-    const ct_kernel_entry *e = ct_kernel_find("softmax_kernel");
+    const ct_kernel_entry *e = tu_kernel("softmax_kernel");
     ct_aot_request r = {.def = e->def, .name = "sm_aot", .signature = e->configs[0].signature,
                         .constexprs = e->configs[0].constexprs};
     tl_options_default(&r.opts);

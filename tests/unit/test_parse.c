@@ -142,8 +142,8 @@ static const bad bads[] = {
     {"module {\n  tt.func @f(%p: tensor<4xf32, #blocked>) {\n    tt.return\n  }\n}\n", 2, 31,
      "tensor encodings (TTGIR layouts) are not supported"},
     {"#blocked = #ttg.blocked<{}>\nmodule {\n}\n", 1, 12, "only location aliases are supported"},
-    {"module {\n  tt.func @f() {\n    %0 = arith.constant 1 : i32\n  }\n}\n", 2, 3,
-     "every block of a function must end with tt.return"},
+    {"module {\n  tt.func @f() {\n    %0 = arith.constant 1 : i32\n  }\n}\n", 3, 10,
+     "arith.constant: block in a tt.func region does not end with a terminator"},
     {"module {\n  tt.func @f() {\n    tt.return\n    tt.return\n  }\n}\n", 4, 5,
      "an operation after the terminator"},
     {"module {\n  tt.func @f(%c: i1) {\n    %0 = arith.cmpi foo, %c, %c : i1\n    tt.return\n  }\n}\n",
@@ -152,10 +152,10 @@ static const bad bads[] = {
      5, "'arith.constant' has 1 result but 2 are named"},
     {"module {\n  tt.func @f() -> i32 {\n    %0 = arith.constant 1 : i64\n    tt.return %0 : i64\n"
      "  }\n}\n",
-     2, 3, "tt.return does not match the function's result types"},
+     4, 5, "tt.return: value 0 has type i64, the function returns i32"},
     {"module {\n  arith.constant 1 : i32\n}\n", 2, 3, "only tt.func can be at the top level"},
     {"module {\n  tt.func @f() {\n    %0 = \"arith.addi\"() : () -> i32\n    tt.return\n  }\n}\n", 3,
-     10, "'arith.addi' does not take 0 operands"},
+     10, "arith.addi: expects 2 operands, has 0"},
     {"module {\n  tt.func @f() {\n    %0 = \"arith.cmpi\"(%0, %0) <{predicate = 99 : i64}> : (i32, "
      "i32) -> i1\n    tt.return\n  }\n}\n",
      3, 23, "use of undefined value %0"},
@@ -168,7 +168,7 @@ static const bad bads[] = {
      3, 46, "unknown operation 'loc'"},
     {"module {\n  tt.func @f(%x: i32) {\n    scf.for %i = %x to %x step %x : i32 {\n      "
      "scf.yield %i : i32\n    }\n    tt.return\n  }\n}\n",
-     3, 5, "'scf.yield' in the body region of 'scf.for' does not match its types"},
+     4, 7, "scf.yield: yields 1 values, the enclosing scf.for expects 0"},
 };
 
 static void t_errors(void **state)

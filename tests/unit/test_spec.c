@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ctriton/launch.h"
-#include "kernels.h"
+#include "kernels_testutil.h"
 #include "launch_testutil.h"
 
 static tl_dtype dtype_named(const char *n)
@@ -213,7 +213,7 @@ static ct_kernel *softmax(const char *extra_dns, const char *types)
     ct_kernel *k;
     ct_kernel_opts o = {.constexprs = "BLOCK_SIZE=128", .arch = 90, .do_not_specialize = extra_dns,
                         .types = types};
-    assert_int_equal(ct_kernel_new(ct_kernel_find("softmax_kernel")->def, &o, &k), CT_OK);
+    assert_int_equal(ct_kernel_new(tu_kernel("softmax_kernel")->def, &o, &k), CT_OK);
     return k;
 }
 
@@ -292,7 +292,7 @@ static void t_launch_checks(void **state)
     ct_kernel_free(k);
 
     ct_kernel_opts bad = {.constexprs = "BLOCK_SIZE=128", .do_not_specialize = "n_rows"};
-    assert_int_equal(ct_kernel_new(ct_kernel_find("softmax_kernel")->def, &bad, &k), CT_ERR_INVALID);
+    assert_int_equal(ct_kernel_new(tu_kernel("softmax_kernel")->def, &bad, &k), CT_ERR_INVALID);
     assert_non_null(strstr(ct_errmsg(), "`n_rows`"));
 
     /* declared types */

@@ -17,8 +17,8 @@
 
 #include "ctriton/compile.h"
 #include "ctriton/text.h"
-#include "ctriton/version.h"
-#include "kernels.h"
+#include "ctriton/triton_version.h"
+#include "kernels_testutil.h"
 
 /* a kernel with every spelling that differs: a descriptor type, load and store
  * hints, a barrier */
@@ -92,7 +92,7 @@ static void t_read_and_write_each_release(void **state)
 static void t_diff_across_releases(void **state)
 {
     (void)state;
-    const ct_kernel_entry *k = ct_kernel_find("ops_tensor_desc");
+    const ct_kernel_entry *k = tu_kernel("ops_tensor_desc");
     assert_non_null(k);
     char *texts[2];
     const char *rel[2] = {"3.7.1", "3.8.0"}; /* the descriptor types differ, the code not */

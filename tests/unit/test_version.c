@@ -1,6 +1,6 @@
 /*
  * test_version.c - the table of Triton releases and how a build's target is
- * chosen (include/ctriton/version.h): the supported list, refusal of any
+ * chosen (include/ctriton/triton_version.h): the supported list, refusal of any
  * other release with that list, $CTRITON_TRITON_VERSION, detection of the
  * release installed beside the Python that lowers, and the target as part
  * of the cache key.
@@ -18,8 +18,8 @@
 
 #include "ctriton/compile.h"
 #include "ctriton/text.h"
-#include "ctriton/version.h"
-#include "kernels.h"
+#include "ctriton/triton_version.h"
+#include "kernels_testutil.h"
 
 /* Detection runs once per process: the first test fakes a venv with Triton
  * 3.8.0 (PREFIX/bin/python, PREFIX/lib/python3.11/site-packages/triton-3.8.0.dist-info). */
@@ -110,7 +110,7 @@ static void t_refused(void **state)
     ct_diags_free(&d);
     unsetenv("CTRITON_TRITON_VERSION");
     /* a build for an unsupported release is refused, not built for another */
-    const ct_kernel_entry *k = ct_kernel_find("add_kernel");
+    const ct_kernel_entry *k = tu_kernel("add_kernel");
     assert_non_null(k);
     tl_options o;
     tl_options_default(&o);
@@ -125,7 +125,7 @@ static void t_refused(void **state)
 static void t_module_and_key(void **state)
 {
     (void)state;
-    const ct_kernel_entry *k = ct_kernel_find("add_kernel");
+    const ct_kernel_entry *k = tu_kernel("add_kernel");
     tl_options o;
     tl_options_default(&o);
     o.triton = "3.9.0";

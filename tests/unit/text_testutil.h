@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "ctriton/text.h"
-#include "ctriton/version.h"
+#include "ctriton/triton_version.h"
 #include "util/util.h"
 
 static inline const char *src_dir(void)

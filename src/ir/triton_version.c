@@ -1,8 +1,8 @@
 /*
  * version.c - the supported Triton releases, one row each, and how the
- * target release of a build is chosen (include/ctriton/version.h).
+ * target release of a build is chosen (include/ctriton/triton_version.h).
  *
- * A row states each fact of version.h for that release; the rows were
+ * A row states each fact of triton_version.h for that release; the rows were
  * established by reading each release's frontend against the previous one
  * (scripts/triton_diff.py) and are checked by compiling every kernel of the
  * fidelity table with each release (tests/golden/VERDICTS-X.Y.Z.md).  3.7.0
@@ -14,7 +14,7 @@
  * spells it, the parser reports which releases a text can belong to.
  */
 #define _GNU_SOURCE
-#include "ctriton/version.h"
+#include "ctriton/triton_version.h"
 
 #include <dirent.h>
 #include <pthread.h>

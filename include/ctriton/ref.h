@@ -1,10 +1,14 @@
 /*
- * kernels/ref/ref.h - reference implementations of the library kernels,
- * for `ctriton run KERNEL --emu` and the tests.
+ * ctriton/ref.h - C references for kernels: seeded inputs sized from a
+ * config, the expected outputs computed in plain C, and their tolerances;
+ * what `ctriton run KERNEL --emu` (on the emulator) and `ctriton bench
+ * KERNEL --check` (on the GPU) compare a kernel's outputs with.
  *
- * One file per kernel, kernels/ref/<kernel>.c, defines
+ * A kernel's reference defines
  *     const ct_kernel_ref <kernel>__ref = {"<kernel>", setup, reference};
- * and one row REF(<kernel>) in kernels/ref/refs.def registers it.
+ * and is registered with the kernel (CT_REGISTER_KERNEL in
+ * ctriton/registry.h).  ctriton's own library keeps one file per kernel,
+ * kernels/ref/<kernel>.c.
  *  - setup() reads the config (c->cfg: its `problem` string such as
  *    "M=64 N=1000" and its constexprs), creates the kernel's runtime
  *    arguments by name with seeded random inputs (ct_ref_input*), the
@@ -19,14 +23,17 @@
  *
  * Ownership: everything a case allocates is freed by ct_ref_case_free.
  */
-#ifndef CTRITON_KERNELS_REF_H
-#define CTRITON_KERNELS_REF_H
+#ifndef CTRITON_REF_H
+#define CTRITON_REF_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "ctriton/emu.h"
-#include "kernels.h"
+#include "ctriton/export.h"
+#include "ctriton/tl.h"
+
+CT_BEGIN_DECLS
 
 #define CT_REF_MAX_ARGS 32
 
@@ -57,13 +64,11 @@ typedef struct ct_ref_case {
 } ct_ref_case;
 
 typedef struct ct_kernel_ref {
-    const char *kernel;
+    const char *kernel;     /* the kernel's name (the registry checks it) */
     bool (*setup)(ct_ref_case *c);
     void (*reference)(ct_ref_case *c);
 } ct_kernel_ref;
 
-/* The reference of a library kernel, or NULL. */
-const ct_kernel_ref *ct_ref_find(const char *kernel);
 /* Prepares a case for a config (seed, num_warps) and runs the kernel's setup. */
 bool ct_ref_case_init(ct_ref_case *c, const ct_kernel_ref *r, const tl_config *cfg, uint64_t seed);
 void ct_ref_case_free(ct_ref_case *c);
@@ -128,4 +133,5 @@ static inline void ct_ref_want(ct_ref_arg *a, int64_t i, double v)
     ct_emu_set(a->dtype, a->want, i, v);
 }
 
+CT_END_DECLS
 #endif

@@ -1,5 +1,6 @@
-/* ref.c - the table of kernel references (refs.def) and the helpers their setups use. */
-#include "ref/ref.h"
+/* ref.c - what kernel references build their cases with (ctriton/ref.h):
+ * seeded inputs, outputs and their tolerances, config lookups. */
+#include "ctriton/ref.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -7,25 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define REF(k) extern const ct_kernel_ref k##__ref;
-#include "ref/refs.def"
-#undef REF
-
-static const ct_kernel_ref *const refs[] = {
-#define REF(k) &k##__ref,
-#include "ref/refs.def"
-#undef REF
-    NULL,
-};
-
-const ct_kernel_ref *ct_ref_find(const char *kernel)
-{
-    for (int i = 0; kernel && refs[i]; i++)
-        if (!strcmp(refs[i]->kernel, kernel))
-            return refs[i];
-    return NULL;
-}
 
 /* splitmix64: small, seedable, identical everywhere */
 static uint64_t next(uint64_t *s)

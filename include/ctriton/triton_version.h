@@ -1,8 +1,8 @@
 /*
- * ctriton/version.h - the Triton releases ctriton follows, and every way in
+ * ctriton/triton_version.h - the Triton releases ctriton follows, and every way in
  * which they differ for the kernel language and the TTIR text.
  *
- * One row per supported release (src/ir/version.c).  A row is a list of
+ * One row per supported release (src/ir/triton_version.c).  A row is a list of
  * facts, each the behaviour of one release's frontend (semantic.py, core.py,
  * standard.py, random.py, code_generator.py) or of its TTIR text; the
  * builtins, the printer and the parser consult the fact instead of comparing
@@ -17,17 +17,16 @@
  *
  * Ownership: rows are static; nothing here allocates except where noted.
  */
-#ifndef CTRITON_VERSION_H
-#define CTRITON_VERSION_H
+#ifndef CTRITON_TRITON_VERSION_H
+#define CTRITON_TRITON_VERSION_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "ctriton/diag.h"
+#include "ctriton/export.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+CT_BEGIN_DECLS
 
 /* How a release spells tl.make_block_ptr. */
 typedef enum ct_block_ptrs {
@@ -155,7 +154,5 @@ const ct_triton *ct_triton_resolve(const char *requested, ct_diags *d);
  * (cached per process). */
 const char *ct_triton_detected(void);
 
-#ifdef __cplusplus
-}
-#endif
+CT_END_DECLS
 #endif

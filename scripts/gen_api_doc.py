@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Writes docs/api.md, the API reference, from the public headers' own comments.
+
+    python3 scripts/gen_api_doc.py > docs/api.md        (make api-doc)
+
+Every function declared in include/ctriton/*.h (tl.h's builtins excepted: their
+reference is docs/cheatsheet.md) appears with its declaration and the comment
+above it, header by header, in the headers' order; a header's opening comment
+introduces its section.  tests/docs/check_api.py (make docs-check) fails when a
+public function is missing from docs/api.md.
+"""
+import os
+import re
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+INCLUDE = os.path.join(ROOT, "include", "ctriton")
+# the order of the reference: from the bottom layer up
+ORDER = ["ctriton_version.h", "diag.h", "ir.h", "triton_version.h", "float.h", "text.h", "check.h", "emu.h", "cuda.h",
+         "compile.h", "launch.h", "registry.h", "ref.h", "tl.h", "export.h", "ctriton.h"]
+# documented elsewhere: the kernel language (docs/cheatsheet.md)
+ELSEWHERE = {"tl.h": "docs/cheatsheet.md"}
+
+FUNC = re.compile(r"\b((?:ct|tl)_[A-Za-z0-9_]*)\s*\(")
+
+
+def headers():
+    names = sorted(f for f in os.listdir(INCLUDE) if f.endswith(".h"))
+    return sorted(names, key=lambda f: ORDER.index(f) if f in ORDER else len(ORDER))
+
+
+def chunks(text):
+    """Top-level pieces of a header: (comment or None, code) for each declaration,
+    preprocessor lines dropped, and the header's opening comment."""
+    # drop preprocessor lines (with their continuations)
+    lines, out, skip = text.split("\n"), [], False
+    for line in lines:
+        if skip or line.lstrip().startswith("#") or line.strip() in ("CT_BEGIN_DECLS", "CT_END_DECLS"):
+            skip = line.rstrip().endswith("\\")
+            out.append("")
+            continue
+        out.append(line)
+    s = "\n".join(out)
+    i, n, depth = 0, len(s), 0
+    pieces, comment, code, opening = [], None, "", None
+    while i < n:
+        if s.startswith("/*", i):
+            j = s.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            c = s[i:j]
+            if depth == 0:
+                if opening is None and not pieces and not code.strip():
+                    opening = c
+                if code.strip():
+                    code += c
+                else:
+                    comment = c
+            else:
+                code += c
+            i = j
+            continue
+        if s.startswith("//", i):
+            j = s.find("\n", i)
+            j = n if j < 0 else j
+            if depth:
+                code += s[i:j]
+            i = j
+            continue
+        ch = s[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0 and "(" in code.split("{")[0] and not re.match(r"\s*(typedef|struct|enum|union)\b", code):
+                # a function defined here (static inline): the piece ends at its body
+                pieces.append((comment, code + "}"))
+                comment, code = None, ""
+                i += 1
+                continue
+        if ch == ";" and depth == 0:
+            pieces.append((comment, code + ";"))
+            comment, code = None, ""
+            i += 1
+            continue
+        if depth == 0 and ch == "\n" and not code.strip() and comment is not None and s.startswith("\n\n", i):
+            # a blank line after a comment: the comment stands alone (a section note)
+            pieces.append((comment, ""))
+            comment = None
+        code += ch
+        i += 1
+    return opening, pieces
+
+
+def functions(code):
+    """The public function a declaration declares or defines, or None."""
+    body = re.sub(r"/\*.*?\*/", "", code, flags=re.S)
+    if re.match(r"\s*(typedef|struct|enum|union|extern\s+const|CT_BEGIN_DECLS|CT_END_DECLS)\b", body):
+        return None
+    head = body.split("{")[0]
+    m = FUNC.search(head)
+    if not m or m.group(1).startswith(("ct__", "tl__")):
+        return None
+    # a declaration, not a call in an initializer
+    if "=" in head[:m.start()]:
+        return None
+    return m.group(1)
+
+
+def public_functions(header):
+    text = open(os.path.join(INCLUDE, header)).read()
+    _, pieces = chunks(text)
+    return [f for _, code in pieces for f in [functions(code)] if f]
+
+
+def clean_comment(c):
+    if not c:
+        return ""
+    body = c.strip()[2:-2]
+    lines = [re.sub(r"^\s*\* ?", "", l) for l in body.split("\n")]
+    return "\n".join(lines).strip()
+
+
+def declaration(code):
+    code = re.sub(r"/\*.*?\*/", "", code, flags=re.S).strip()
+    if "{" in code:  # a static inline: its head only
+        code = code.split("{")[0].rstrip() + ";"
+    return re.sub(r"\n\s*\n", "\n", code)
+
+
+def main():
+    out = ["# API reference",
+           "",
+           "Every public function of `include/ctriton/`, header by header, with the",
+           "comment its header gives it; generated by `scripts/gen_api_doc.py` (`make api-doc`)",
+           "and checked by `make docs-check`. The kernel language's builtins (`tl.h`) are in",
+           "[cheatsheet.md](cheatsheet.md); using ctriton from another project: [using.md](using.md).",
+           ""]
+    for h in headers():
+        text = open(os.path.join(INCLUDE, h)).read()
+        opening, pieces = chunks(text)
+        fns = [(c, code, functions(code)) for c, code in pieces]
+        if not any(f for _, _, f in fns):
+            continue
+        out.append("## `ctriton/%s`" % h)
+        out.append("")
+        if h in ELSEWHERE:
+            out.append("The kernel language: every builtin with its Python twin is in [%s](%s)."
+                       % (ELSEWHERE[h], os.path.basename(ELSEWHERE[h])))
+            out.append("Building and specializing kernels:")
+            out.append("")
+        elif opening:
+            intro = clean_comment(opening).split("\n\n")[0]
+            intro = re.sub(r"^ctriton/\S+ - ", "", intro)
+            out.append(intro.replace("\n", " "))
+            out.append("")
+        group, gcomment = [], None
+
+        def flush():
+            if not group:
+                return
+            out.append("```c")
+            out.extend(group)
+            out.append("```")
+            if gcomment:
+                out.append("")
+                out.append(gcomment)
+            out.append("")
+
+        for c, code, f in fns:
+            if h in ELSEWHERE and f and not f.startswith(("tl_build", "tl_options", "tl_parse_signature")):
+                continue
+            if not f:
+                if c:  # a comment on something else ends the group
+                    flush()
+                    group, gcomment = [], None
+                continue
+            if c is not None or not group:
+                flush()
+                group, gcomment = [], clean_comment(c)
+            group.append(declaration(code))
+        flush()
+    sys.stdout.write("\n".join(out).rstrip() + "\n")
+
+
+if __name__ == "__main__":
+    main()

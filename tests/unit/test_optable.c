@@ -1,0 +1,134 @@
+/*
+ * test_optable.c - the op table (ops.def) read as every layer reads it: each
+ * row's segments, regions and textual form read; the verifier's counts come
+ * from the rows (an op given one operand too few or too many, for every
+ * opcode, is refused with the count its row allows); enum defaults are words
+ * of their enums.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ctriton/check.h"
+#include "ctriton/ir.h"
+
+bool ct_text_forms_check(char *why, size_t cap); /* src/text/format.c */
+
+static void t_rows_read(void **state)
+{
+    (void)state;
+    for (int i = 0; i < CT_OP__COUNT; i++) {
+        const ct_op_sig *s = ct_op_sig_of((ct_opcode)i);
+        if (s->max_opnds < -1)
+            fail_msg("%s: its row does not read", ct_op_info_of((ct_opcode)i)->name);
+        for (int k = 0; k < s->nregions; k++)
+            assert_true(ct_op_info_of((ct_opcode)s->region[k].term)->flags & CT_OPF_TERM);
+        /* no row mixes optional and variadic segments (their sizes would be ambiguous) */
+        bool opt = false, var = false;
+        for (int k = 0; k < s->nopnd_segs; k++) {
+            opt |= s->opnd[k].kind == CT_SEG_OPT;
+            var |= s->opnd[k].kind == CT_SEG_VAR;
+        }
+        assert_false(opt && var);
+    }
+    char why[256] = "";
+    if (!ct_text_forms_check(why, sizeof why))
+        fail_msg("%s", why);
+}
+
+static void t_enum_defaults(void **state)
+{
+    (void)state;
+    for (int op = 0; op < CT_OP__COUNT; op++) {
+        int n;
+        const ct_attr_spec *const *sp = ct_attr_specs_of((ct_opcode)op, &n);
+        for (int i = 0; i < n; i++) {
+            if (sp[i]->enum_id < 0 || !*sp[i]->dflt)
+                continue;
+            if (!ct_enum_value((ct_enum_id)sp[i]->enum_id, sp[i]->dflt, strlen(sp[i]->dflt), NULL))
+                fail_msg("%s.%s: default '%s' is no word of its enum",
+                         ct_op_info_of((ct_opcode)op)->name, sp[i]->name, sp[i]->dflt);
+        }
+    }
+    assert_string_equal(ct_enum_word(CT_EN_CMPI, 2), "slt");
+    assert_int_equal(ct_enum_word(CT_EN_CMPI, 99) == NULL, 1);
+}
+
+/* An op of `code` with nopnds i32 operands and its row's smallest result count,
+ * alone in a function: the verifier must say the count its row allows. */
+static void expect_count_error(ct_opcode code, int nopnds)
+{
+    const ct_op_sig *s = ct_op_sig_of(code);
+    ct_module *m = ct_module_new();
+    const ct_type *i32 = ct_type_int(m, 32);
+    const ct_type *ins[1] = {i32};
+    ct_op *f = ct_op_new(m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, ct_loc_file(m, "t", 1, 1));
+    ct_op_set_attr(m, f, "sym_name", ct_attr_str(m, "f"));
+    ct_op_set_attr(m, f, "function_type", ct_attr_type(m, ct_type_func(m, 1, ins, 0, NULL)));
+    ct_block *b = ct_block_new(m);
+    ct_region_append(ct_op_region(f, 0), b);
+    ct_value *x = ct_block_add_arg(m, b, i32, NULL);
+    ct_value **ops = calloc((size_t)(nopnds + 1), sizeof *ops);
+    for (int i = 0; i < nopnds; i++)
+        ops[i] = x;
+    const ct_type *rt[8];
+    for (int i = 0; i < 8; i++)
+        rt[i] = i32;
+    ct_op *op = ct_op_new(m, code, nopnds, ops, s->min_res, rt, s->nregions,
+                          ct_loc_file(m, "t", 2, 3));
+    if (s->nsucc) {
+        ct_block *succ[2] = {b, b};
+        int cnt[2] = {0, 0};
+        ct_op_set_successors(m, op, s->nsucc, succ, cnt);
+    }
+    ct_block_append(b, op);
+    ct_module_append_func(m, f);
+    ct_diags d;
+    ct_diags_init(&d);
+    assert_false(ct_verify_module(m, &d));
+    bool found = false;
+    for (int i = 0; i < d.n; i++)
+        found |= d.items[i].line == 2 && strstr(d.items[i].message, "operand") &&
+                 strstr(d.items[i].message, "expects");
+    if (!found) {
+        ct_diags_print(&d, stderr, false);
+        fail_msg("%s with %d operands: no count error", ct_op_info_of(code)->name, nopnds);
+    }
+    ct_diags_free(&d);
+    free(ops);
+    ct_module_destroy(m);
+}
+
+static void t_verifier_counts_from_table(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (int i = 0; i < CT_OP__COUNT; i++) {
+        const ct_op_sig *s = ct_op_sig_of((ct_opcode)i);
+        if (i == CT_OP_TT_FUNC)
+            continue; /* a tt.func inside a function is refused for its place first */
+        if (s->min_opnds > 0) {
+            expect_count_error((ct_opcode)i, s->min_opnds - 1);
+            checked++;
+        }
+        if (s->max_opnds >= 0) {
+            expect_count_error((ct_opcode)i, s->max_opnds + 1);
+            checked++;
+        }
+    }
+    assert_true(checked >= 100);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(t_rows_read),
+        cmocka_unit_test(t_enum_defaults),
+        cmocka_unit_test(t_verifier_counts_from_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
