@@ -871,6 +871,9 @@ bool tl_parse_signature(const tl_kernel_def *k, const char *signature, tl_sig_pa
 ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *constexprs,
                     const tl_options *opts, ct_diags *diags);
 ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diags *diags);
+/* tl_options_default, then a config's num_warps and num_stages: what tl_build_config builds
+ * with (set .triton on top to build a config for another release) */
+void tl_options_for_config(tl_options *o, const tl_config *cfg);
 void tl_options_default(tl_options *o);
 
 /* Internal: the body of a @jit helper, called through tl__call_jit. */

@@ -404,13 +404,18 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     return b.m;
 }
 
+void tl_options_for_config(tl_options *o, const tl_config *cfg)
+{
+    tl_options_default(o);
+    if (cfg->num_warps)
+        o->num_warps = cfg->num_warps;
+    if (cfg->num_stages)
+        o->num_stages = cfg->num_stages;
+}
+
 ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diags *diags)
 {
     tl_options o;
-    tl_options_default(&o);
-    if (cfg->num_warps)
-        o.num_warps = cfg->num_warps;
-    if (cfg->num_stages)
-        o.num_stages = cfg->num_stages;
+    tl_options_for_config(&o, cfg);
     return tl_build(k, cfg->signature, cfg->constexprs, &o, diags);
 }

@@ -488,11 +488,7 @@ static void t_python_ttir_vs_c(void **s)
                 ct_diags_init(&d);
                 ct_module *py = ct_parse_file(path, &d);
                 tl_options o;
-                tl_options_default(&o);
-                if (cfg->num_warps)
-                    o.num_warps = cfg->num_warps;
-                if (cfg->num_stages)
-                    o.num_stages = cfg->num_stages;
+                tl_options_for_config(&o, cfg);
                 o.triton = release;
                 ct_module *cm = tl_build(ks[i]->def, cfg->signature, cfg->constexprs, &o, &d);
                 const ct_triton *rt = release ? ct_triton_find(release) : NULL;
