@@ -1,5 +1,5 @@
 /*
- * version.c - the supported Triton releases, one row each, and how the
+ * triton_version.c - the supported Triton releases, one row each, and how the
  * target release of a build is chosen (include/ctriton/triton_version.h).
  *
  * A row states each fact of triton_version.h for that release; the rows were

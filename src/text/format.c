@@ -526,7 +526,7 @@ static void print_elems(printer *p, const ct_op *op, const form *f, int first, i
                         P(p, ", ");
                     put_value(p, &op->res[st + i]);
                 }
-            } else {
+            } else if (cnt) { /* an op without operands may have no operand array */
                 put_values(p, op->opnds + st, cnt);
             }
             break;
