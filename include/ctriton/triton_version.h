@@ -75,6 +75,8 @@ typedef struct ct_triton {
     /* tl.cat(can_reorder=True) and tl.reshape(can_reorder=True) warn that they
      * are deprecated; cat without it needs equal shapes (3.9) */
     bool can_reorder_deprecated;
+    /* tl.load(cache_modifier=".cs") (3.8); before, a store-only hint */
+    bool load_cache_cs;
     /* atomic_min of a float types its unsigned half's result as the value, not
      * the pointer (3.8), so tl.where casts it (an arith.bitcast) */
     bool atomic_min_typed;
@@ -123,7 +125,9 @@ typedef struct ct_triton {
     /* a tensor descriptor type is !tt.tensordesc<64x64xf16> (3.8); before,
      * !tt.tensordesc<tensor<64x64xf16>> */
     bool tensordesc_bare;
-    /* load/store cache and eviction hints are one attribute,
+    /* load/store cache and eviction hints are one attribute (core._CachePolicy,
+     * which also takes its words with or without the dot, for loads and stores
+     * alike, and "evict_normal"),
      * {cachePolicy = #tt.cache_policy<cache_modifier = cg, eviction_policy = ...>}
      * (3.9); before, `cacheModifier = cg evictionPolicy = evict_last` */
     bool cache_policy_attr;

@@ -46,6 +46,7 @@
     .uniform_invert = true,               /* random.uint_to_uniform_float */                      \
     .topk_descending = true,              /* standard.topk */                                     \
     .atomic_min_typed = true,             /* semantic.atomic_min */                               \
+    .load_cache_cs = true,                /* semantic._str_to_load_cache_modifier */              \
     .tensordesc_bare = true               /* TritonTypes.td TT_TensorDescType */
 #define CHANGES_3_9                                                                               \
     CHANGES_3_8,                                                                                  \

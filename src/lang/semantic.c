@@ -1208,6 +1208,23 @@ static bool cache_word(const char *s, bool is_load, const char **out)
     *out = NULL;
     if (!s || !*s)
         return true;
+    if (TV->cache_policy_attr) {
+        /* 3.9: core._CachePolicy takes any of its words, with or without the dot,
+         * for loads and stores alike ("none" is the default) */
+        static const char *const words[] = {"none", "ca", "cg", "wb", "cs", "wt", "cv"};
+        const char *w = s[0] == '.' ? s + 1 : s;
+        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+            if (!strcmp(w, words[i])) {
+                *out = i ? words[i] : NULL;
+                return true;
+            }
+        tl__err("Unsupported cache modifier '%s'", w);
+        return false;
+    }
+    if (is_load && TV->load_cache_cs && !strcmp(s, ".cs")) { /* 3.8 */
+        *out = "cs";
+        return true;
+    }
     static const struct {
         const char *text, *word;
         bool load, store;
@@ -1231,6 +1248,12 @@ static bool evict_word(const char *s, const char **out)
     if (!strcmp(s, "evict_last") || !strcmp(s, "evict_first")) {
         *out = s;
         return true;
+    }
+    if (TV->cache_policy_attr) { /* 3.9's _CachePolicy: evict_normal is a word too */
+        if (!strcmp(s, "evict_normal"))
+            return true;
+        tl__err("Unsupported eviction policy '%s'", s);
+        return false;
     }
     tl__err("Eviction policy %s not supported", s);
     return false;

@@ -291,6 +291,36 @@ static void t_topk_descending(void **state)
     free(b);
 }
 
+/* cache hints: a load's ".cs" from 3.8; 3.9's _CachePolicy takes "cg" without the dot */
+TL_KERNEL(k_hint_cs, (x_ptr, y_ptr), (int, B))
+{
+    tl_tensor offs = tl_arange(0, B);
+    tl_store(tl_add(y_ptr, offs), tl_load(tl_add(x_ptr, offs), .cache_modifier = ".cs"));
+}
+
+TL_KERNEL(k_hint_nodot, (x_ptr, y_ptr), (int, B))
+{
+    tl_tensor offs = tl_arange(0, B);
+    tl_store(tl_add(y_ptr, offs), tl_load(tl_add(x_ptr, offs), .cache_modifier = "cg"));
+}
+
+static void t_cache_hints(void **state)
+{
+    (void)state;
+    const char *err;
+    assert_null(build(&k_hint_cs, "*fp32 *fp32", "B=16", "3.7.1", &err));
+    assert_non_null(strstr(err, "Cache modifier .cs not supported"));
+    char *a = build(&k_hint_cs, "*fp32 *fp32", "B=16", "3.8.0", &err);
+    assert_non_null(a);
+    assert_non_null(strstr(a, "cacheModifier = cs"));
+    free(a);
+    assert_null(build(&k_hint_nodot, "*fp32 *fp32", "B=16", "3.8.0", &err));
+    char *b = build(&k_hint_nodot, "*fp32 *fp32", "B=16", "3.9.0", &err);
+    assert_non_null(b);
+    assert_non_null(strstr(b, "#tt.cache_policy<cache_modifier = cg, eviction_policy = evict_normal>"));
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -303,6 +333,7 @@ int main(void)
         cmocka_unit_test(t_scalar_operands),
         cmocka_unit_test(t_fp16_bf16),
         cmocka_unit_test(t_topk_descending),
+        cmocka_unit_test(t_cache_hints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
