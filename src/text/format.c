@@ -513,7 +513,7 @@ static void print_elems(printer *p, const ct_op *op, const form *f, int first, i
                     put_value(p, &op->res[st + i]);
                 }
             } else {
-                put_values(p, op->opnds + st, cnt);
+                put_values(p, cnt ? op->opnds + st : NULL, cnt); /* no operands: opnds may be NULL */
             }
             break;
         }
