@@ -526,8 +526,8 @@ static void print_elems(printer *p, const ct_op *op, const form *f, int first, i
                         P(p, ", ");
                     put_value(p, &op->res[st + i]);
                 }
-            } else if (cnt) { /* an op without operands may have no operand array */
-                put_values(p, op->opnds + st, cnt);
+            } else {
+                put_values(p, cnt ? op->opnds + st : NULL, cnt); /* no operands: opnds may be NULL */
             }
             break;
         }
