@@ -276,6 +276,7 @@ class Ctx:
         self.problem = parse_words(entry.get("problem", ""))
         self.gen = torch.Generator().manual_seed(20240601)
         self.guards = []
+        self.recorded = False
 
     def dtype(self, arg):
         """The torch dtype of pointer argument `arg` in the config's signature."""
@@ -329,8 +330,83 @@ class Ctx:
         return check_true("guard", True)
 
     def launch(self, grid, *args):
+        record = RECORD is not None and not self.recorded
+        before = [a.detach().cpu().clone() if isinstance(a, torch.Tensor) else a for a in args] if record else None
         self.fn[grid](*args, **self.const, num_warps=self.entry["num_warps"],
                       num_stages=self.entry["num_stages"])
+        if record:
+            self.recorded = True
+            if self.device == "cuda":
+                torch.cuda.synchronize()
+            record_run(self, grid, args, before)
+
+
+# ---- recording GPU runs for the emulator's differential suite (--record DIR) ---------------
+# The first launch of each kernel/config: every argument (tensors' bytes before the launch and,
+# where the kernel changed them, after it), the grid and num_warps, under
+# DIR/tests/golden/gpu_runs/<kernel>/<config>/ (run.txt, NAME.in.bin, NAME.out.bin).
+# test_emu_gpu_runs runs Python's TTIR of the same config (tests/golden/<kernel>/<config>/
+# py.source) on the emulator with those inputs and compares every buffer with the GPU's.
+RECORD = None
+RECORD_MAX_BYTES = 3 << 20      # inputs and outputs of one config; larger ones are not kept
+RECORD_LOG = []
+TORCH_NAMES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float64": "fp64",
+               "float8_e4m3fn": "fp8e4nv", "float8_e5m2": "fp8e5", "int8": "i8", "int16": "i16",
+               "int32": "i32", "int64": "i64", "uint8": "u8", "uint16": "u16", "uint32": "u32",
+               "uint64": "u64", "bool": "i1"}
+
+
+def record_run(ctx, grid, args, before):
+    kname, cname = ctx.entry["kernel"], ctx.entry["config"]
+    names = [n for n in ctx.fn.arg_names if n not in ctx.const]
+    if len(args) > len(names):
+        RECORD_LOG.append(f"{kname}/{cname}: not recorded (more arguments than parameters)")
+        return
+    if callable(grid):
+        grid = grid(dict(ctx.const))
+    grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
+    lines = [f"kernel {kname}", f"config {cname}", "grid %d %d %d" % grid[:3],
+             f"num_warps {ctx.entry['num_warps']}"]
+    files, total = {}, 0
+    for name, a, b in zip(names, args, before):
+        if isinstance(a, torch.Tensor):
+            dt = TORCH_NAMES.get(str(a.dtype).replace("torch.", ""))
+            if dt is None or not a.is_contiguous():
+                RECORD_LOG.append(f"{kname}/{cname}: not recorded ({name}: {a.dtype}, contiguous={a.is_contiguous()})")
+                return
+            pre = b.contiguous().view(torch.uint8).numpy().tobytes() if b.numel() else b""
+            post = a.detach().cpu().contiguous().view(torch.uint8).numpy().tobytes() if a.numel() else b""
+            files[name + ".in.bin"] = pre
+            changed = post != pre
+            if changed:
+                files[name + ".out.bin"] = post
+            total += len(pre) + (len(post) if changed else 0)
+            lines.append(f"arg {name} buf {dt} {a.numel()} {'out' if changed else 'same'}")
+        elif a is None:
+            lines.append(f"arg {name} none")
+        elif isinstance(a, bool):
+            lines.append(f"arg {name} int {int(a)}")
+        elif isinstance(a, int):
+            lines.append(f"arg {name} int {a}")
+        elif isinstance(a, float):
+            lines.append(f"arg {name} float {a.hex()}")
+        else:
+            RECORD_LOG.append(f"{kname}/{cname}: not recorded ({name}: {type(a).__name__})")
+            return
+    if total > RECORD_MAX_BYTES:
+        RECORD_LOG.append(f"{kname}/{cname}: not recorded ({total} bytes)")
+        return
+    d = os.path.join(RECORD, "tests", "golden", "gpu_runs", kname, cname)
+    os.makedirs(d, exist_ok=True)
+    for f, data in files.items():
+        with open(os.path.join(d, f), "wb") as fh:
+            fh.write(data)
+    where = torch.cuda.get_device_name() if ctx.device == "cuda" else "the CPU (TRITON_INTERPRET=1)"
+    lines.append(f"# recorded on {where}, triton {triton.__version__}, "
+                 f"torch {torch.__version__}")
+    with open(os.path.join(d, "run.txt"), "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    RECORD_LOG.append(f"{kname}/{cname}: recorded, {total} bytes")
 
 
 def cdiv(a, b):
@@ -1191,9 +1267,14 @@ def main():
     ap.add_argument("--list-json", help="a saved `ctriton list --json --all` output, instead of running ctriton")
     ap.add_argument("--ctriton", default=os.path.join(ROOT, "build", "ctriton"), help="the ctriton binary")
     ap.add_argument("--kernel", action="append", help="only this kernel (repeatable)")
+    ap.add_argument("--record", metavar="DIR",
+                    help="keep each config's first launch (inputs, outputs) under DIR for the "
+                         "emulator's differential tests (on the GPU; under the interpreter only to try it)")
     ap.add_argument("--interp-libdevice-shim", action="store_true",
                     help="interpreter only: run libdevice calls through numpy instead of skipping")
     args = ap.parse_args()
+    global RECORD
+    RECORD = args.record
 
     if args.device == "cpu" and os.environ.get("TRITON_INTERPRET", "0") in ("", "0"):
         os.environ["TRITON_INTERPRET"] = "1"
@@ -1225,6 +1306,10 @@ def main():
         results.append(r)
         print(format_line(r, width), flush=True)
 
+    if RECORD:
+        with open(os.path.join(RECORD, "record.log"), "w") as f:
+            f.write("\n".join(RECORD_LOG) + "\n")
+        print(f"# recorded {sum('recorded,' in l for l in RECORD_LOG)} runs under {RECORD}")
     counts = {s: sum(r["status"] == s for r in results) for s in ("PASS", "FAIL", "SKIP", "NOREF")}
     kernels = sorted({r["kernel"] for r in results})
     print(f"# {counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped, "
