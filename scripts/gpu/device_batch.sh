@@ -6,6 +6,7 @@
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh check     # steps 1-3
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh capture   # steps 1 (if needed) and 4
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh emubench  # step 1 (if needed), 4's benchmark only
+#   OUT=/some/dir bash scripts/gpu/device_batch.sh final     # the lot, most important first
 #   OUT=/some/dir bash scripts/gpu/device_batch.sh aot       # steps 1 (if needed) and 5
 #
 # From the repository root on a machine with an NVIDIA GPU, python3 with
@@ -64,6 +65,31 @@ tail -n 50 "$OUT/py_kernels.txt"
 
 step "emission benchmark" 120 bash -c "'$PY' bench/emit_bench.py --build build-gpu --markdown > '$OUT/emit_bench.md'"
 cat "$OUT/emit_bench.md"
+fi
+
+# everything a session needs in one slot, most important first: the Python originals against
+# PyTorch with every first launch recorded for the emulator's differential suite
+# (gpu_runs.tgz: tests/golden/gpu_runs), Python kernels AOT-compiled from their TTIR, the
+# tensor-core dot captures (dot_capture.tar.gz), the MUFU check, the emulator benchmark
+if [ "$PART" = final ]; then
+step "python originals, recorded" 180 "$PY" scripts/gpu/check_py_kernels.py --device cuda \
+    --ctriton build-gpu/ctriton --json "$OUT/py_kernels.json" --record "$OUT/rec" > "$OUT/py_kernels.txt" 2>&1
+tail -n 8 "$OUT/py_kernels.txt"
+[ -d "$OUT/rec/tests" ] && tar czf "$OUT/gpu_runs.tgz" -C "$OUT/rec" tests record.log && rm -rf "$OUT/rec"
+ls -la "$OUT/gpu_runs.tgz" 2>/dev/null
+step "aot --ttir: Python kernels to C launchers" 90 "$PY" scripts/gpu/check_aot_ttir.py \
+    --ctriton build-gpu/ctriton --out "$OUT"
+cat "$OUT/aot_ttir.txt" 2>/dev/null
+rm -rf "$OUT/aot_ttir_work"
+step "tensor-core dots" 120 "$PY" scripts/gpu/capture_dots.py --out "$OUT"
+tail -n 3 "$OUT/dot_capture.log" 2>/dev/null
+step "emulator benchmark" 90 "$PY" scripts/gpu_emu_capture.py --out "$OUT" --ctriton build-gpu/ctriton \
+    --bench-emu build-gpu/bench_emu --bench-timeout 25 --bench-only
+cat "$OUT/emu_capture_bench.md" 2>/dev/null
+# few files come back: the reports in one archive
+(cd "$OUT" && tar czf reports.tgz --exclude=batch.log --exclude='*.tgz' --exclude='*.tar.gz' \
+    $(ls | grep -v -e '^batch.log$' -e 'gz$') && ls | grep -v -e '^batch.log$' -e 'gz$' | xargs rm -rf)
+ls -la "$OUT"
 fi
 
 if [ "$PART" = capture ]; then
