@@ -40,7 +40,7 @@
 static struct {
     const char *config, *ttir, *dump, *func, *dump_case, *ttgir;
     bool no_layouts, fast_dot, emu, all, report, json;
-    uint64_t seed;
+    uint64_t seed, max_steps;
     int threads, num_warps;
     const char *grid;
     const char *args[MAX_ARGS];
@@ -55,6 +55,8 @@ static const cli_opt opts[] = {
     {"all", 0, CLI_FLAG, &o.all, NULL, "every registered kernel that has a reference, every config", 0, 0, NULL},
     {"seed", 0, CLI_U64, &o.seed, "N", "the inputs' random seed (default 1234)", 0, 0, NULL},
     {"threads", 0, CLI_INT, &o.threads, "N", "emulator threads (default 0: one per core)", 0, 1024, NULL},
+    {"max-steps", 0, CLI_U64, &o.max_steps, "N",
+     "each program's step budget: loop iterations before it stops (default 0: 2^30)", 0, 0, NULL},
     {"report", 0, CLI_FLAG, &o.report, NULL, "a line per written buffer: NaN, Inf, unwritten elements", 0, 0, NULL},
     {"fast-dot", 0, CLI_FLAG, &o.fast_dot, NULL, "f32 FMA dots: faster, not the GPU's bits", 0, 0, NULL},
     {"ttgir", 0, CLI_STR, &o.ttgir, "FILE",
@@ -73,6 +75,13 @@ static const cli_opt opts[] = {
     CLI_OPT_TRITON,
     CLI_OPT_END,
 };
+
+/* --max-steps as ct_emu_launch.max_steps (0: the default) */
+static int64_t steps_budget(void)
+{
+    return o.max_steps > (uint64_t)INT64_MAX ? -1 : (int64_t)o.max_steps;
+}
+
 
 const cli_spec run_spec = {
     "run", "KERNEL [--config NAME] --emu | --all --emu | --ttir FILE --grid X,Y,Z --arg SPEC...",
@@ -362,7 +371,7 @@ static int run_config(const ct_kernel_entry *ke, const tl_config *cfg)
     double t0 = now();
     ref->reference(&c);
     r.ref_ms = 1e3 * (now() - t0);
-    ct_emu_launch l = {{c.grid[0], c.grid[1], c.grid[2]}, o.threads, 0, NULL};
+    ct_emu_launch l = {{c.grid[0], c.grid[1], c.grid[2]}, o.threads, 0, NULL, steps_budget()};
     ct_emu_result res;
     ct_emu_run(e, k, &l, np, args, &res);
     memcpy(r.grid, c.grid, sizeof r.grid);
@@ -522,7 +531,7 @@ static int run_ttir(void)
             eargs[i] = ct_emu_ptr(id);
         }
     }
-    ct_emu_launch l = {{grid[0], grid[1], grid[2]}, o.threads, 0, NULL};
+    ct_emu_launch l = {{grid[0], grid[1], grid[2]}, o.threads, 0, NULL, steps_budget()};
     ct_emu_result res;
     ct_emu_run(e, k, &l, np, eargs, &res);
     bool crashed = res.status != CT_EMU_OK;

@@ -220,7 +220,15 @@ typedef struct ct_emu_launch {
     int threads;        /* worker threads; 0: all cores */
     unsigned flags;     /* CT_EMU_* above */
     FILE *print;        /* tt.print output; NULL: stdout */
+    /* the step budget: loop iterations (back edges taken: scf.for and scf.while iterations,
+     * backward cf branches) one program may run before it stops with CT_EMU_ERR_BUDGET, naming
+     * the loop's line; 0: CT_EMU_DEFAULT_MAX_STEPS; negative: no limit.  A program without
+     * back edges always ends, so this bounds every run. */
+    int64_t max_steps;
 } ct_emu_launch;
+
+/* The default step budget: far more loop iterations than a real kernel's program runs. */
+#define CT_EMU_DEFAULT_MAX_STEPS ((int64_t)1 << 30)
 
 typedef enum ct_emu_status {
     CT_EMU_OK = 0,
@@ -231,7 +239,8 @@ typedef enum ct_emu_status {
     CT_EMU_ERR_READONLY,    /* a store or atomic into a CT_EMU_IN buffer */
     CT_EMU_ERR_ASSERT,      /* tt.assert failed */
     CT_EMU_ERR_UNSUPPORTED, /* an op or type the emulator cannot execute */
-    CT_EMU_ERR_NOMEM
+    CT_EMU_ERR_NOMEM,
+    CT_EMU_ERR_BUDGET       /* a program ran out of its step budget (ct_emu_launch.max_steps) */
 } ct_emu_status;
 
 /* What a status means, in a few words ("out of bounds"). */

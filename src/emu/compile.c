@@ -19,6 +19,7 @@
  * with the op's location; the kernel is then refused.
  */
 #include "compile_internal.h"
+#include "ctriton/check.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -820,6 +821,8 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         return emu_cc_if(C, op);
     case CT_OP_SCF_WHILE:
         return emu_cc_while(C, op);
+    case CT_OP_SCF_EXECUTE_REGION:
+        return emu_cc_execute_region(C, op);
     case CT_OP_TT_RETURN:
     case CT_OP_TT_MAP_ELEMENTWISE_RETURN:
         return emu_cc_return(C, op);
@@ -1047,6 +1050,8 @@ bool emu_cc_blocks(cctx *C, const ct_op *owner, const ct_region *r)
             continue;
         }
         INS(C->patches[i].ins)->target = (int32_t)(pc - 1);
+        if (pc - 1 <= C->patches[i].ins) /* a back edge: it costs a step */
+            INS(C->patches[i].ins)->fn = emu_h_back;
     }
     C->npatches = first_patch;
     return ok;
@@ -1054,21 +1059,46 @@ bool emu_cc_blocks(cctx *C, const ct_op *owner, const ct_region *r)
 
 /* ---- entry point ------------------------------------------------------------------------------------ */
 
-static const ct_op *find_kernel(const ct_module *m, const char *func)
+/* The function to run: `func`, else the module's public tt.func (else its only one).  NULL
+ * with an error in d when there is none, or when more than one is public and none is named. */
+static const ct_op *find_kernel(const ct_module *m, const char *func, ct_diags *d)
 {
-    if (func)
-        return ct_module_lookup_func(m, func);
-    const ct_op *first = NULL;
+    if (func) {
+        const ct_op *f = ct_module_lookup_func(m, func);
+        if (!f)
+            ct_diag_add(d, CT_ERROR, NULL, 0, 0, "emulator: no function `%s` in the module", func);
+        return f;
+    }
+    const ct_op *first = NULL, *pub = NULL;
+    int nfuncs = 0;
     for (const ct_op *op = m->body->first; op; op = op->next) {
         if (op->code != CT_OP_TT_FUNC)
             continue;
+        nfuncs++;
         if (!first)
             first = op;
         const ct_attr *v = ct_op_attr(op, "sym_visibility");
-        if (!v || !v->s || strcmp(v->s, "private"))
-            return op;
+        if (v && v->s && !strcmp(v->s, "private"))
+            continue;
+        if (pub) {
+            const ct_attr *n1 = ct_op_attr(pub, "sym_name"), *n2 = ct_op_attr(op, "sym_name");
+            ct_diag_op(d, CT_ERROR, op, NULL, NULL,
+                       "emulator: the module has more than one public function (@%s, @%s, ...): "
+                       "name the one to run",
+                       n1 && n1->s ? n1->s : "?", n2 && n2->s ? n2->s : "?");
+            return NULL;
+        }
+        pub = op;
     }
-    return first;
+    if (!pub && nfuncs > 1) {
+        ct_diag_add(d, CT_ERROR, NULL, 0, 0,
+                    "emulator: the module has %d functions and none is public: name the one to run",
+                    nfuncs);
+        return NULL;
+    }
+    if (!pub && !first)
+        ct_diag_add(d, CT_ERROR, NULL, 0, 0, "emulator: the module has no function");
+    return pub ? pub : first;
 }
 
 static int num_warps_of(const ct_module *m)
@@ -1209,10 +1239,16 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
             ct_diags_free(&local);
         return NULL;
     }
-    const ct_op *f = find_kernel(m, func);
+    /* the one gate: whatever built the module, the emulator runs only verified IR */
+    if (!ct_verify_module(m, d)) {
+        if (d == &local)
+            ct_diags_free(&local);
+        return NULL;
+    }
+    const ct_op *f = find_kernel(m, func, d);
+    if (f && (!f->nregions || !f->regions[0].first))
+        ct_diag_op(d, CT_ERROR, f, NULL, NULL, "emulator: the function has no body");
     if (!f || !f->nregions || !f->regions[0].first) {
-        ct_diag_add(d, CT_ERROR, NULL, 0, 0, "emulator: no function `%s` in the module",
-                    func ? func : "(public)");
         if (d == &local)
             ct_diags_free(&local);
         return NULL;

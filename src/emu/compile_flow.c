@@ -595,6 +595,35 @@ bool emu_cc_if(cctx *C, const ct_op *op)
     return true;
 }
 
+/* scf.execute_region: its block runs once, in place; the scf.yield gives the results */
+bool emu_cc_execute_region(cctx *C, const ct_op *op)
+{
+    if (!emu_cc_no_batch(C, op))
+        return false;
+    const ct_block *b = op->nregions ? op->regions[0].first : NULL;
+    if (!b || b->next || b->nargs) {
+        emu_cc_err(C, op, "scf.execute_region: the emulator runs a region of one block without "
+                          "arguments (this one has %s)",
+                   !b ? "no block" : b->nargs ? "block arguments" : "several blocks");
+        return false;
+    }
+    int nr = op->nres;
+    if (!emu_cc_block_ops(C, b, true))
+        return false;
+    const ct_op *y = b->last;
+    if (!y || y->code != CT_OP_SCF_YIELD || y->nopnds != nr) {
+        emu_cc_err(C, op, "scf.execute_region must end with scf.yield of %d values", nr);
+        return false;
+    }
+    int *res = emu_cc_aux(C, sizeof(int) * (size_t)(nr ? nr : 1));
+    for (int i = 0; i < nr; i++)
+        res[i] = emu_cc_new_val(C, op, op->res[i].type);
+    emu_cc_pcopy(C, y, nr, res, emu_cc_opnd_vals(C, y, 0, nr));
+    for (int i = 0; i < nr; i++)
+        emu_cc_bind(C, &op->res[i], res[i]);
+    return true;
+}
+
 bool emu_cc_while(cctx *C, const ct_op *op)
 {
     if (!emu_cc_no_batch(C, op))
@@ -630,7 +659,7 @@ bool emu_cc_while(cctx *C, const ct_op *op)
         return false;
     }
     emu_cc_pcopy(C, y, op->nopnds, bargs, emu_cc_opnd_vals(C, y, 0, op->nopnds));
-    int j = emu_cc_emit(C, emu_h_jmp, y);
+    int j = emu_cc_emit(C, emu_h_back, y);
     INS(j)->n = 1;
     INS(j)->target = head;
     INS(br)->target = C->ncode;

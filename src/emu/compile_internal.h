@@ -135,6 +135,7 @@ bool emu_cc_for(cctx *C, const ct_op *op);
 bool emu_cc_map_elementwise(cctx *C, const ct_op *op);
 bool emu_cc_if(cctx *C, const ct_op *op);
 bool emu_cc_while(cctx *C, const ct_op *op);
+bool emu_cc_execute_region(cctx *C, const ct_op *op);
 void emu_cc_branch(cctx *C, const ct_op *op, const ct_block *target, int from, int n);
 bool emu_cc_return(cctx *C, const ct_op *op);
 void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o);

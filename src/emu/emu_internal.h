@@ -79,6 +79,32 @@ static inline int64_t emu_addr_buffer(uint64_t a)
     return (int64_t)((a + (1ull << (EMU_ADDR_SHIFT - 1))) >> EMU_ADDR_SHIFT) - 1;
 }
 
+/* Pointer arithmetic keeps a pointer in its buffer's window (the 2^40 addresses nearest the
+ * buffer's base, emu_addr_buffer): p + delta when that stays in p's window, else a wild
+ * address, EMU_WILD(w) in window EMU_WILD_WINDOW + w for p's window w, which no buffer owns
+ * and which every access refuses, naming p's buffer (emu_wild_origin).  So no offset, however
+ * large, reaches another buffer's memory.  A wild address is kept by arithmetic that leaves
+ * its window; the registered buffers (at most 2^22) never reach the wild windows. */
+#define EMU_WILD_WINDOW (1ull << 23)
+#define EMU_WILD(w) (((uint64_t)EMU_WILD_WINDOW + (w)) << EMU_ADDR_SHIFT)
+static inline uint64_t emu_window(uint64_t a)
+{
+    return (a + (1ull << (EMU_ADDR_SHIFT - 1))) >> EMU_ADDR_SHIFT;
+}
+static inline uint64_t emu_ptr_add(uint64_t p, uint64_t delta)
+{
+    uint64_t r = p + delta, w = emu_window(p);
+    uint64_t wild = w >= EMU_WILD_WINDOW ? p : EMU_WILD(w);
+    return emu_window(r) == w ? r : wild;
+}
+/* The buffer a wild address came from (-1: a null pointer); -2 when a is not wild. */
+static inline int64_t emu_wild_origin(uint64_t a)
+{
+    uint64_t w = emu_window(a);
+    return w >= EMU_WILD_WINDOW && w <= EMU_WILD_WINDOW + (1ull << 22) ? (int64_t)(w - EMU_WILD_WINDOW) - 1
+                                                                       : -2;
+}
+
 /* ---- instructions ---------------------------------------------------- */
 
 typedef struct emu_frame emu_frame;
@@ -178,6 +204,7 @@ typedef struct emu_run {
     ct_emu_fault fault;
     int64_t fault_pid;
     const ct_emu_arg *args;
+    int64_t max_steps;           /* each program's step budget (INT64_MAX: none) */
 } emu_run;
 
 struct emu_frame {
@@ -187,6 +214,7 @@ struct emu_frame {
     int32_t status;          /* ct_emu_status of a stop */
     int pid[3], npid[3];
     int64_t lin;             /* linear program id */
+    int64_t steps;           /* back edges the program may still take (emu_h_back) */
     emu_run *run;
     const ct_emu_kernel *k;
 };
@@ -416,6 +444,8 @@ typedef struct emu_copy_aux {
 } emu_copy_aux;
 
 int emu_h_jmp(emu_frame *F, const emu_ins *I);
+/* a jump back (a loop's next iteration): emu_h_jmp within the program's step budget */
+int emu_h_back(emu_frame *F, const emu_ins *I);
 int emu_h_brz(emu_frame *F, const emu_ins *I);
 int emu_h_end(emu_frame *F, const emu_ins *I);
 int emu_h_ret(emu_frame *F, const emu_ins *I);

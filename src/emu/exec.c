@@ -38,6 +38,25 @@ int emu_h_jmp(emu_frame *F, const emu_ins *I)
     return EMU_NEXT;
 }
 
+/* The step budget: every back edge costs one step; a program that runs out stops with
+ * CT_EMU_ERR_BUDGET at the loop's op (a program without back edges always ends). */
+static int out_of_steps(emu_frame *F, const emu_ins *I, bool zero_step)
+{
+    return emu_fault(F, I, CT_EMU_ERR_BUDGET, -1, -1, 0, 0,
+                     "step budget exhausted: %lld loop iterations in one program%s "
+                     "(ct_emu_launch.max_steps, run --max-steps N)",
+                     (long long)F->run->max_steps,
+                     zero_step ? "; the scf.for's step is 0, so it never ends" : "; an endless loop?");
+}
+
+int emu_h_back(emu_frame *F, const emu_ins *I)
+{
+    if (--F->steps < 0)
+        return out_of_steps(F, I, false);
+    F->pc = I->target;
+    return EMU_NEXT;
+}
+
 /* branch to target when the i1 scalar at a is false */
 int emu_h_brz(emu_frame *F, const emu_ins *I)
 {
@@ -114,6 +133,11 @@ int emu_h_for_step(emu_frame *F, const emu_ins *I)
     default:
         *SLOT(F, I->a, uint8_t) = (uint8_t)(*SLOT(F, I->a, uint8_t) + *SLOT(F, I->b, uint8_t));
         break;
+    }
+    if (--F->steps < 0) {
+        uint64_t st = 0;
+        memcpy(&st, F->mem + I->b, emu_ek_size((emu_ek)I->ek));
+        return out_of_steps(F, I, st == 0);
     }
     F->pc = I->target;
     return EMU_NEXT;

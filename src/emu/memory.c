@@ -36,6 +36,14 @@ static int lane_fault(emu_frame *F, const emu_ins *I, int64_t lane, uint64_t add
     if (I->code == CT_OP_TT_ATOMIC_RMW || I->code == CT_OP_TT_ATOMIC_CAS ||
         I->code == CT_OP_TT_DESCRIPTOR_REDUCE)
         what = "atomic on";
+    int64_t from = emu_wild_origin(addr);
+    if (from >= -1 && from < e->nbufs)
+        return emu_fault(F, I, from < 0 ? CT_EMU_ERR_NULL : CT_EMU_ERR_OOB, lane, (int)from, -1,
+                         (int64_t)es,
+                         "%s a pointer that arithmetic moved 2^39 bytes or more from %s%s%s "
+                         "(past any buffer's end: it could reach another buffer's memory)", what,
+                         from < 0 ? "a null pointer" : "buffer `",
+                         from < 0 ? "" : e->bufs[from].name, from < 0 ? "" : "`");
     if (b < 0 || b >= e->nbufs)
         return emu_fault(F, I, CT_EMU_ERR_NULL, lane, -1, (int64_t)addr, (int64_t)es,
                          "%s address 0x%llx, which is in no buffer%s", what,
@@ -99,18 +107,18 @@ EMU_CLONES int emu_h_addptr(emu_frame *F, const emu_ins *I)
     case EK_I32: {
         const int32_t *o = SLOT(F, I->b, int32_t);
         for (int64_t i = 0; i < n; i++)
-            d[i] = p[i] + (uint64_t)(int64_t)o[i] * es;
+            d[i] = emu_ptr_add(p[i], (uint64_t)(int64_t)o[i] * es);
         break;
     }
     case EK_I64: {
         const int64_t *o = SLOT(F, I->b, int64_t);
         for (int64_t i = 0; i < n; i++)
-            d[i] = p[i] + (uint64_t)o[i] * es;
+            d[i] = emu_ptr_add(p[i], (uint64_t)o[i] * es);
         break;
     }
     default:
         for (int64_t i = 0; i < n; i++)
-            d[i] = p[i] + (uint64_t)emu_load_i64((emu_ek)I->ek2, F->mem + I->b, i) * es;
+            d[i] = emu_ptr_add(p[i], (uint64_t)emu_load_i64((emu_ek)I->ek2, F->mem + I->b, i) * es);
     }
     return EMU_NEXT;
 }
@@ -126,18 +134,18 @@ EMU_CLONES int emu_h_addptr_sp(emu_frame *F, const emu_ins *I)
     case EK_I32: {
         const int32_t *o = SLOT(F, I->b, int32_t);
         for (int64_t i = 0; i < n; i++)
-            d[i] = p + (uint64_t)(int64_t)o[i] * es;
+            d[i] = emu_ptr_add(p, (uint64_t)(int64_t)o[i] * es);
         break;
     }
     case EK_I64: {
         const int64_t *o = SLOT(F, I->b, int64_t);
         for (int64_t i = 0; i < n; i++)
-            d[i] = p + (uint64_t)o[i] * es;
+            d[i] = emu_ptr_add(p, (uint64_t)o[i] * es);
         break;
     }
     default:
         for (int64_t i = 0; i < n; i++)
-            d[i] = p + (uint64_t)emu_load_i64((emu_ek)I->ek2, F->mem + I->b, i) * es;
+            d[i] = emu_ptr_add(p, (uint64_t)emu_load_i64((emu_ek)I->ek2, F->mem + I->b, i) * es);
     }
     return EMU_NEXT;
 }
@@ -150,7 +158,7 @@ EMU_CLONES int emu_h_addptr_so(emu_frame *F, const emu_ins *I)
     const uint64_t *p = SLOT(F, I->a, uint64_t);
     uint64_t step = (uint64_t)emu_load_i64((emu_ek)I->ek2, F->mem + I->b, 0) * (uint64_t)I->x.i;
     for (int64_t i = 0; i < n; i++)
-        d[i] = p[i] + step;
+        d[i] = emu_ptr_add(p[i], step);
     return EMU_NEXT;
 }
 
@@ -907,7 +915,7 @@ static bool bptr_addr(const emu_bptr *b, const emu_mem_aux *x, int64_t i, uint64
                 return false;
         off += c * b->strides[d];
     }
-    *addr = b->base + (uint64_t)off * x->esize;
+    *addr = emu_ptr_add(b->base, (uint64_t)off * x->esize);
     return true;
 }
 
@@ -960,8 +968,8 @@ static bool block_rows(emu_frame *F, const emu_ins *I, const emu_bptr *b, const 
         }
         if (hi <= lo)
             continue;
-        uint64_t a0 = b->base + (uint64_t)(off + c0 + lo) * es;
-        uint64_t a1 = a0 + (uint64_t)(hi - lo - 1) * es;
+        uint64_t a0 = emu_ptr_add(b->base, (uint64_t)(off + c0 + lo) * es);
+        uint64_t a1 = emu_ptr_add(a0, (uint64_t)(hi - lo - 1) * es);
         uint8_t *h = resolve(e, &w, a0, es, store);
         if (!h || a1 - w.base > w.limit)
             return false;

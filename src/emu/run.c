@@ -255,6 +255,8 @@ const char *ct_emu_status_name(ct_emu_status s)
         return "unsupported";
     case CT_EMU_ERR_NOMEM:
         return "out of memory";
+    case CT_EMU_ERR_BUDGET:
+        return "step budget exhausted";
     }
     return "?";
 }
@@ -313,6 +315,15 @@ static const char *kind_name(ct_emu_param_kind k)
                                     : "a float";
 }
 
+/* a buffer of dtype b can back a pointer to a: the same floats, or integers of one width (TTIR's
+ * integers are signless) */
+static bool same_elements(ct_emu_dtype b, ct_emu_dtype a)
+{
+    if (ct_emu_dtype_is_float(a) || ct_emu_dtype_is_float(b))
+        return a == b;
+    return ct_emu_dtype_size(a) == ct_emu_dtype_size(b);
+}
+
 static ct_emu_status check_args(const ct_emu *e, const ct_emu_kernel *k, int nargs,
                                 const ct_emu_arg *args, ct_emu_result *res)
 {
@@ -353,6 +364,11 @@ static ct_emu_status check_args(const ct_emu *e, const ct_emu_kernel *k, int nar
             if (a->buffer >= 0 && (a->offset < -(int64_t)(EMU_MAX_BUFFER_BYTES / 2) ||
                                    a->offset > (int64_t)(EMU_MAX_BUFFER_BYTES / 2)))
                 return arg_error(res, "argument %d (%s): offset out of range", i, p->name);
+            ct_emu_dtype bt = a->buffer >= 0 ? e->bufs[a->buffer].dtype : CT_EMU_BYTES;
+            if (bt != CT_EMU_BYTES && p->elem != CT_EMU_BYTES && !same_elements(bt, p->elem))
+                return arg_error(res, "argument %d (%s) points to %s, but buffer `%s` holds %s",
+                                 i, p->name, ct_emu_dtype_name(p->elem), e->bufs[a->buffer].name,
+                                 ct_emu_dtype_name(bt));
             if (p->divisibility > 1 && a->buffer >= 0 && a->offset % p->divisibility)
                 return arg_error(res,
                                  "argument %d (%s) is declared %d-byte aligned "
@@ -469,6 +485,7 @@ static void work(void *arg, int index, emu_scratch *scratch)
         F.pid[2] = (int)(lin / gxy);
         F.status = CT_EMU_OK;
         F.batch = 0;
+        F.steps = R->max_steps;
         emu_exec(&F, 0);
         if (F.status == CT_EMU_OK)
             W->done++;
@@ -552,6 +569,7 @@ ct_emu_status ct_emu_run(ct_emu *e, const ct_emu_kernel *k, const ct_emu_launch 
     memcpy(R.grid, grid, sizeof grid);
     R.nprog = (int64_t)grid[0] * grid[1] * grid[2];
     R.flags = l->flags;
+    R.max_steps = l->max_steps < 0 ? INT64_MAX : l->max_steps ? l->max_steps : CT_EMU_DEFAULT_MAX_STEPS;
     R.print = l->print;
     R.args = args;
     atomic_init(&R.next, 0);

@@ -135,6 +135,7 @@ ct_module *ct_parse_module(const char *text, size_t len, const char *filename, c
     P->undo.size = sizeof(int);
     P->labels.size = sizeof(label);
     P->aliases.size = sizeof(alias);
+    P->last_alias = -1;
     P->branches.size = sizeof(branch);
     P->m = ct_module_new();
     rel_init(P);

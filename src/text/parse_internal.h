@@ -90,6 +90,7 @@ typedef struct alias {
     ct_loc *loc;
     const char *first_use;
     bool defined;
+    int same_as;  /* 1 + the alias whose struct the definition named, undefined then (#a = loc(#b)) */
     int state;    /* check_aliases: 0 new, 1 on the stack, 2 done */
     int64_t size; /* check_aliases: nodes when expanded */
 } alias;
@@ -112,6 +113,7 @@ typedef struct parser {
     smap opnames;  /* op name -> opcode */
 
     smap anames;   /* alias name -> index in `aliases` */
+    int last_alias;  /* the alias the last alias_use returned */
     vec aliases;   /* alias */
 
     ct_ptrmap positions; /* op -> where it was written, for ops without a file location */

@@ -33,6 +33,7 @@ static const ct_loc *alias_use(parser *P, span name, const char *at)
         if (!smap_put(&P->anames, name, i))
             oom(P);
     }
+    P->last_alias = i;
     return VEC_AT(P->aliases, alias, i).loc;
 }
 
@@ -150,7 +151,9 @@ void parse_alias_def(parser *P)
     expect(P, '=', "in an alias definition");
     if (!peek_kw(P, "loc"))
         fail(P, "only location aliases are supported (TTGIR attribute aliases are not)");
+    P->last_alias = -1;
     const ct_loc *l = parse_loc(P);
+    int b = P->last_alias;
     int i = smap_get(&P->anames, name);
     if (i < 0) {
         alias_use(P, name, at);
@@ -160,8 +163,49 @@ void parse_alias_def(parser *P)
     if (a->defined)
         fail_at(P, at, "redefinition of alias #%.*s", (int)name.n, name.s);
     a->defined = true;
+    /* an alias of an alias not defined yet: its struct is filled when that one is (or the
+     * chain is found to be a cycle), after the whole text (resolve_same_as) */
+    if (b == i)
+        fail_at(P, at, "location alias #%.*s refers to itself", (int)name.n, name.s);
+    if (b >= 0 && b < (int)P->aliases.len && VEC_AT(P->aliases, alias, b).loc == l &&
+        (!VEC_AT(P->aliases, alias, b).defined || VEC_AT(P->aliases, alias, b).same_as)) {
+        a->same_as = b + 1;
+        return;
+    }
     /* fill the struct every use already points at */
     *a->loc = *l;
+}
+
+/* Fills the aliases defined as another alias defined later (#a = loc(#b), then #b = ...),
+ * following each chain to its end once; a chain that comes back to itself is an error. */
+static void resolve_same_as(parser *P)
+{
+    size_t n = P->aliases.len;
+    for (size_t i = 0; i < n; i++) {
+        alias *a = &VEC_AT(P->aliases, alias, i);
+        if (!a->same_as)
+            continue;
+        /* walk to the chain's end, marking the way (state 1) */
+        size_t j = i;
+        while (VEC_AT(P->aliases, alias, j).same_as) {
+            alias *x = &VEC_AT(P->aliases, alias, j);
+            if (x->state == 1)
+                fail_at(P, a->first_use, "location alias #%.*s refers to itself",
+                        (int)a->name.n, a->name.s);
+            x->state = 1;
+            j = (size_t)x->same_as - 1;
+        }
+        /* copy the end back along the chain */
+        const ct_loc *end = VEC_AT(P->aliases, alias, j).loc;
+        for (size_t k = i; VEC_AT(P->aliases, alias, k).same_as;) {
+            alias *x = &VEC_AT(P->aliases, alias, k);
+            size_t next = (size_t)x->same_as - 1;
+            *x->loc = *end;
+            x->same_as = 0;
+            x->state = 0;
+            k = next;
+        }
+    }
 }
 
 /* After the whole text: every alias is defined, none is made of itself,
@@ -170,6 +214,8 @@ void parse_alias_def(parser *P)
 #define MAX_LOC_NODES 100000
 
 static int64_t loc_size(parser *P, ct_ptrmap *index, const ct_loc *l, int depth);
+
+static void resolve_same_as(parser *P);
 
 void check_aliases(parser *P)
 {
@@ -181,6 +227,7 @@ void check_aliases(parser *P)
     }
     if (!P->aliases.len)
         return;
+    resolve_same_as(P);
     ct_ptrmap index;
     ct_pm_init(&index);
     for (size_t i = 0; i < P->aliases.len; i++)

@@ -1199,9 +1199,15 @@ static void t_compile_errors(void **s)
     ct_value *arg = ct_block_add_arg(m, b, f32, NULL);
     ct_op *asmop = ct_op_new(m, CT_OP_TT_INLINE_ASM, 1, &arg, 1, &f32, 0,
                              ct_loc_file(m, "k.py", 7, 3));
+    ct_op_set_attr(m, asmop, "asm_string", ct_attr_str(m, "mov.b32 $0, $1;"));
+    ct_op_set_attr(m, asmop, "constraints", ct_attr_str(m, "=r,r"));
+    ct_op_set_attr(m, asmop, "pure", ct_attr_bool(m, true));
+    ct_op_set_attr(m, asmop, "packed_element", ct_attr_int(m, ct_type_int(m, 32), 1));
     ct_block_append(b, asmop);
     ct_value *av = &asmop->res[0];
     ct_op *st = ct_op_new(m, CT_OP_TT_PRINT, 1, &av, 0, NULL, 0, NULL);
+    ct_op_set_attr(m, st, "prefix", ct_attr_str(m, " x: "));
+    ct_op_set_attr(m, st, "hex", ct_attr_bool(m, false));
     ct_block_append(b, st);
     ct_block_append(b, ct_op_new(m, CT_OP_TT_RETURN, 0, NULL, 0, NULL, 0, NULL));
     ct_diags d;
@@ -1217,6 +1223,12 @@ static void t_compile_errors(void **s)
     assert_true(ct_diags_has_errors(&d));
     ct_diags_free(&d);
     assert_null(ct_emu_compile(NULL, NULL, NULL));
+    /* the gate: IR the verifier refuses is not compiled (here the asm without its attributes) */
+    asmop->nattrs = 0;
+    ct_diags_init(&d);
+    assert_null(ct_emu_compile(m, NULL, &d));
+    assert_non_null(strstr(ct_diags_first_error(&d), "missing attribute"));
+    ct_diags_free(&d);
     ct_module_destroy(m);
 
     /* malformed: an addf of a tensor<4xf32> giving a tensor<8xf32>, a store with no value */
@@ -1226,10 +1238,12 @@ static void t_compile_errors(void **s)
     const ct_type *t8 = ct_type_tensor(m, ct_type_float(m, CT_F32), 1, &s8);
     fn = ct_op_new(m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, NULL);
     ct_op_set_attr(m, fn, "sym_name", ct_attr_str(m, "bad"));
+    const ct_type *pf32 = ct_type_ptr(m, ct_type_float(m, CT_F32), 1);
+    ct_op_set_attr(m, fn, "function_type", ct_attr_type(m, ct_type_func(m, 1, &pf32, 0, NULL)));
     ct_module_append_func(m, fn);
     b = ct_block_new(m);
     ct_region_append(&fn->regions[0], b);
-    ct_value *x4 = ct_block_add_arg(m, b, ct_type_float(m, CT_F32), NULL);
+    ct_value *x4 = ct_block_add_arg(m, b, pf32, NULL);
     double zero = 0;
     ct_op *cst = ct_op_new(m, CT_OP_ARITH_CONSTANT, 0, NULL, 1, &t4, 0, NULL);
     ct_op_set_attr(m, cst, "value", ct_attr_dense_float(m, t4, 1, &zero));
@@ -1244,7 +1258,8 @@ static void t_compile_errors(void **s)
     ct_diags_init(&d);
     assert_null(ct_emu_compile(m, NULL, &d));
     assert_true(d.nerrors >= 2);
-    assert_non_null(strstr(d.items[0].message, "elements"));
+    /* the verifier's words (the gate), at the op's line */
+    assert_non_null(strstr(d.items[0].message, "arith.addf: operand 0 has type tensor<4xf32>"));
     assert_int_equal(d.items[0].line, 3);
     ct_diags_free(&d);
     ct_module_destroy(m);
