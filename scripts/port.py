@@ -327,6 +327,7 @@ class Porter:
         self.math_names = set()
         self.aliases = {}  # module name -> ("builtin", name) | ("libdevice", name) | ("dtype", c)
         self.globals = {}  # module constexpr -> V
+        self.plain_globals = set()  # module names Triton refuses to read
         self.global_lines = {}
         self.funcs = {}
         self.order = []
@@ -368,6 +369,8 @@ class Porter:
                         pass
                     elif mod.startswith("triton.language.extra") or mod.startswith("triton.language.math"):
                         self.libdevice_names.add(nm)
+        self.py_defs = {st.name for st in self.tree.body if isinstance(st, (ast.FunctionDef, ast.ClassDef))
+                        and not any(is_jit_decorator(d) for d in getattr(st, "decorator_list", []))}
         for st in self.tree.body:
             if isinstance(st, ast.FunctionDef) and any(is_jit_decorator(d) for d in st.decorator_list):
                 self.funcs[st.name] = Func(st, True)
@@ -382,7 +385,9 @@ class Porter:
                 continue
             # exp = tl.exp: an alias of a builtin; BLOCK = tl.constexpr(64): a global constexpr
             r = self.module_value(val)
-            if r is not None:
+            if r is not None and r[0] == "plain":
+                self.plain_globals.add(tgt)
+            elif r is not None:
                 if r[0] == "alias":
                     self.aliases[tgt] = r[1]
                 else:
@@ -399,8 +404,9 @@ class Porter:
                     return ("alias", ("builtin", attr))
             if base in self.libdevice_names:
                 return ("alias", ("libdevice", attr))
-        if isinstance(val, ast.Call) and self.is_tl_attr(val.func, "constexpr") and len(val.args) == 1:
-            val = val.args[0]
+        if not (isinstance(val, ast.Call) and self.is_tl_attr(val.func, "constexpr") and len(val.args) == 1):
+            return ("plain", None)  # Triton reads no global but a tl.constexpr(...) one
+        val = val.args[0]
         if isinstance(val, ast.Constant) and type(val.value) in (int, float, bool, str):
             return ("const", self.constant(val))
         if isinstance(val, ast.UnaryOp) and isinstance(val.op, ast.USub) and \
@@ -666,6 +672,13 @@ class FuncPorter:
             return V(cname(n), "fn", name=n, ops=False)
         if n in ("min", "max", "range", "len", "int", "float", "bool", "print", "isinstance", "abs"):
             return V(n, "pybuiltin", name=n, ops=False)
+        if n in self.p.plain_globals:
+            self.err(node, "`%s` is a global that is not a tl.constexpr(...): Python's @jit cannot "
+                           "read it either (write `%s = tl.constexpr(...)`)" % (n, n))
+        if n in self.p.py_defs:
+            self.err(node, "`%s` is a Python function (not @triton.jit): a call into Python at trace "
+                           "time has no C counterpart; make it a @triton.jit helper, or compute its "
+                           "result on the host and pass it as a constexpr" % n)
         self.err(node, "`%s` is not defined in the kernel or its module: a name the C port cannot "
                        "see (a global of another module, or a Python object)" % n)
 
@@ -1593,7 +1606,7 @@ class FuncPorter:
                 self.p.close(self.ind(st))
         else:
             self.p.close(self.ind(st))
-        self.p.put(line, ind + self.hoisted_decls(hoisted, st) + head, front=True)
+        self.p.put(line, ind + self.hoisted_decls(hoisted, st) + head, front=prefix is None)
 
     def runtime_if(self, st, c, prefix):
         before = list(self.pyorder)
@@ -1638,8 +1651,11 @@ class FuncPorter:
         self.runtime.pop()
         self.pyorder = before + [n for n in new if n not in before]
         decl = "".join("tl_tensor %s = TL_NONE; " % cname(n) for n in new_decl)
+        if decl and prefix:
+            self.err(st, "this `elif` defines %s in both its branches: write it as `else:` and a "
+                         "nested `if`" % ", ".join("`%s`" % n for n in new_decl))
         head = "TL_IF(%s) {" % ", ".join([strip_paren(self.as_t(c, st))] + [cname(n) for n in carried])
-        self.p.put(st.lineno, ("" if prefix else self.ind(st)) + decl + head, front=True)
+        self.p.put(st.lineno, ("" if prefix else self.ind(st)) + decl + head, front=not prefix)
 
     def is_tensor_var(self, n):
         k = self.scope.lookup(n)
@@ -2482,6 +2498,88 @@ def tree(args):
     ok = sum(1 for rr in rows.values() if all(v in ("✓", "refused alike") for v in rr.values()))
     print("port-check: %d/%d configs of %d files ported with no edit, the same TTIR as the hand port for "
           "Triton %s (r: refused alike)" % (ok, n, len(by_file), ", ".join(releases)))
+    rc = 1 if bad else 0
+    if args.errors:
+        rc = errors(args) or rc
+    if args.unseen:
+        rc = unseen(args, ct) or rc
+    return rc
+
+
+def read_configs(path):
+    """`# config: KERNEL NAME | SIGNATURE | CONSTEXPRS [| NUM_WARPS NUM_STAGES]` lines of a file."""
+    out = {}
+    for line in open(path):
+        m = re.match(r"#\s*config:\s*(\w+)\s+(\w+)\s*\|([^|]*)\|([^|]*)(?:\|\s*(\d+)\s+(\d+))?", line)
+        if m:
+            out.setdefault(m.group(1), []).append({
+                "config": m.group(2), "signature": m.group(3).strip(), "constexprs": m.group(4).strip(),
+                "num_warps": int(m.group(5) or 4), "num_stages": int(m.group(6) or 3)})
+    return out
+
+
+def unseen(args, ct):
+    """Kernels the tree has no hand port of (their configs in `# config:` lines): ported,
+    built as one plugin, compared with Python at every stage by the fidelity harness, with
+    each release's Python given by --release-python (default: this one)."""
+    files = sorted(os.path.join(args.unseen, f) for f in os.listdir(args.unseen) if f.endswith(".py"))
+    d = os.path.join(args.out, "unseen")
+    os.makedirs(d, exist_ok=True)
+    sources, kernels = [], []
+    for path in files:
+        cfgs = read_configs(path)
+        if not cfgs:
+            print("port-check: %s has no `# config:` line" % path, file=sys.stderr)
+            return 1
+        text, err = port_file(path, list(cfgs), cfgs)
+        if err:
+            print("port-check: " + err, file=sys.stderr)
+            return 1
+        out = os.path.join(d, os.path.splitext(os.path.basename(path))[0] + ".c")
+        with open(out, "w") as f:
+            f.write(text)
+        sources.append(out)
+        kernels += [(k, path) for k in cfgs]
+    sources.append(write_plugin(d, kernels))
+    so = os.path.join(d, "libunseen.so")
+    e = build_plugin(sources, so, ct)
+    if e:
+        print("port-check: " + e, file=sys.stderr)
+        return 1
+    pythons = [p.split("=", 1) for p in args.release_python] or [("this", sys.executable)]
+    rc = 0
+    for rel, py in pythons:
+        cmd = [py, os.path.join(HERE, "fidelity.py"), "--ctriton", ct, "--no-library", "--kernels", so,
+               "--golden", os.path.join(d, "golden-" + rel), "--jobs", str(args.jobs)]
+        if rel != "this":
+            cmd += ["--triton", rel]
+        print("== ctriton port --check of %d unseen kernels (%d files), Triton %s" % (
+            len(kernels), len(files), rel), flush=True)
+        r = subprocess.run(cmd)
+        rc = rc or r.returncode
+    return rc
+
+
+def errors(args):
+    """Files whose first line says `# expect: LINE: TEXT`: porting them must fail there."""
+    bad = n = 0
+    for f in sorted(os.listdir(args.errors)):
+        if not f.endswith(".py"):
+            continue
+        n += 1
+        path = os.path.join(args.errors, f)
+        m = re.match(r"#\s*expect:\s*(\d+):\s*(.*)", open(path).readline())
+        if not m:
+            print("port-check: %s has no `# expect: LINE: TEXT` first line" % path, file=sys.stderr)
+            bad += 1
+            continue
+        text, err = port_file(path)
+        want = "%s:%s: cannot port: " % (path, m.group(1))
+        if text is not None or not err.startswith(want) or m.group(2).strip() not in err:
+            print("port-check: %s: expected `%s...%s`, got %s" % (path, want, m.group(2).strip(),
+                                                                  err or "C"), file=sys.stderr)
+            bad += 1
+    print("port-check: %d/%d untranslatable constructs reported at their line" % (n - bad, n))
     return 1 if bad else 0
 
 
@@ -2540,6 +2638,10 @@ def main(argv=None):
     ap.add_argument("--kernels", action="append", default=[], help="--tree: a plugin with hand ports")
     ap.add_argument("--out", default="build/port", help="--tree: where the ports go")
     ap.add_argument("--triton", action="append", help="--tree: only these releases (default: all)")
+    ap.add_argument("--unseen", help="--tree: also --check the kernels of this folder (`# config:` lines)")
+    ap.add_argument("--errors", help="--tree: also check the refusals of this folder (`# expect:` lines)")
+    ap.add_argument("--release-python", action="append", default=[], metavar="X.Y.Z=PYTHON",
+                    help="--unseen: compare with this release's Python (repeatable; default: this one)")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     if args.tree:

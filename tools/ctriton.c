@@ -24,6 +24,7 @@ const ct_cmd ct_commands[] = {
     {&list_spec, cmd_list},       {&emit_spec, cmd_emit},   {&lint_spec, cmd_lint},
     {&diff_spec, cmd_diff},       {&rawgate_spec, cmd_rawgate}, {&run_spec, cmd_run},
     {&lower_spec, cmd_lower},     {&aot_spec, cmd_aot},     {&bench_spec, cmd_bench},
+    {&port_spec, cmd_port},
     {NULL, NULL},
 };
 
