@@ -53,6 +53,13 @@ SWEEPS = {
     ("topk_kernel", "bf16_V1000_k64_tail"): ["M=16384 N=1000"],
     ("topk_kernel", "fp16_V50257_k16"): ["M=8 N=50257", "M=256 N=50257"],
     ("matmul_kernel", "fp16_128x128x64"): ["M=8192 N=8192 K=8192"],
+    # prefill shapes (batch x heads folded into Z_H), and a short context
+    ("flash_attn_fwd_kernel", "fp16_d64_causal"): ["Z_H=30 N_CTX=1024", "Z_H=30 N_CTX=4096"],
+    ("flash_attn_fwd_kernel", "bf16_d128"): ["Z_H=30 N_CTX=256", "Z_H=30 N_CTX=4096"],
+    ("flash_attn_fwd_kernel", "fp16_d128_causal_ws"): ["Z_H=30 N_CTX=4096", "Z_H=14 N_CTX=8192"],
+    ("flash_attn_fwd_kernel", "bf16_d64_ws"): ["Z_H=30 N_CTX=4096"],
+    ("flash_attn_fwd_kernel", "fp16_d64_tail"): ["Z_H=30 N_CTX=4099"],
+    ("flash_attn_fwd_kernel", "bf16_d128_causal_tail"): ["Z_H=30 N_CTX=2049"],
 }
 
 TORCH_NAMES = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16", torch.int32: "i32",
@@ -381,6 +388,8 @@ def main():
                and (e["kernel"] != "matmul_kernel" or (e["kernel"], e["config"]) in SWEEPS)]
     clib = CLib(os.path.join(args.build, "liblibrary_launch.so"))
     import triton
+    # tensor descriptors made in a kernel need global scratch (ct_launch allocates its own)
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
     meta = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
             "rounds": args.rounds, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "commit": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,

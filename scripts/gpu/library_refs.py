@@ -257,7 +257,42 @@ def build_matmul(cfg, p, gen, dev):
                bytes_moved=2.0 * (m * k + k * n + m * n), flops=2.0 * m * n * k)
 
 
+# ---- flash_attn_fwd_kernel ----------------------------------------------------------------
+
+def build_flash_attn(cfg, p, gen, dev):
+    zh, n, d = p["Z_H"], p["N_CTX"], p["HEAD_DIM"]
+    causal = bool(p["CAUSAL"])
+    dt = sig_dtypes(cfg["signature"])["Q"]
+    q, k, v = (randn(gen, zh, n, d, dtype=dt) for _ in range(3))
+    qd, kd, vd = q.to(dev), k.to(dev), v.to(dev)
+    o = poison((zh, n, d), dt, dev)
+    lse = poison((zh, n), torch.float32, dev)
+    scale = 1.0 / math.sqrt(d)
+    args = [qd, kd, vd, o, lse, scale, zh, n]
+    grid = (cdiv(n, p["BLOCK_M"]), zh)
+
+    def reference(a):
+        s = (qd.double() @ kd.double().transpose(1, 2)) * torch.tensor(scale, dtype=torch.float32).double()
+        if causal:
+            s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=dev).triu(1), float("-inf"))
+        want_lse = torch.logsumexp(s, dim=-1) / math.log(2.0)
+        want_o = torch.softmax(s, dim=-1) @ vd.double()
+        atol, rtol = TOL[dt]
+        return [("O", a[3], want_o.cpu(), atol, rtol), ("LSE", a[4], want_lse.cpu(), 1e-4, 1e-5)]
+
+    # PyTorch's best on the GPU: scaled_dot_product_attention ([Z, H, N, D]; here Z*H heads of one batch)
+    q4, k4, v4 = qd.view(1, zh, n, d), kd.view(1, zh, n, d), vd.view(1, zh, n, d)
+
+    def torch_fn():
+        return F.scaled_dot_product_attention(q4, k4, v4, is_causal=causal, scale=scale)
+
+    flops = 4.0 * zh * n * n * d * (0.5 if causal else 1.0)
+    return Run(args, grid, {"O": 3, "LSE": 4}, reference, torch_fn,
+               bytes_moved=4.0 * zh * n * d * q.element_size(), flops=flops)
+
+
 BUILDERS = {
+    "flash_attn_fwd_kernel": build_flash_attn,
     "cross_entropy_fwd_bwd_kernel": build_cross_entropy,
     "layer_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=False),
     "rms_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=True),
