@@ -108,9 +108,14 @@ def build_cross_entropy(cfg, p, gen, dev):
         grad = (logp.exp() - q) * torch.tensor(scale, dtype=torch.float32).double()
         grad[~keep] = 0
         atol, rtol = TOL[dt]
-        # the gradient is about scale / V where the softmax is flat
+        # the gradient is about scale / V where the softmax is flat: the absolute tolerance
+        # follows it; fp16 stores values that small as subnormals, 2**-24 apart, so the
+        # reference is rounded to the dtype and one subnormal step is allowed
+        grad_atol = (1e-5 if dt == torch.float32 else rtol) * scale / v
+        if dt == torch.float16:
+            grad_atol = max(grad_atol, 2.0 ** -24)
         return [("loss", a[2], want_loss, 1e-4, 1e-5),
-                ("grad (in place)", a[0], grad, (1e-5 if dt == torch.float32 else rtol) * scale / v, rtol)]
+                ("grad (in place)", a[0], grad.to(dt).double(), grad_atol, rtol)]
 
     def torch_fn():
         xg = xd.detach().requires_grad_()
@@ -157,11 +162,13 @@ def build_norm_bwd(cfg, p, gen, dev, rms):
         rows = torch.arange(m) % groups
         dw = torch.zeros(groups, n, dtype=torch.float64).index_add_(0, rows, dy.double() * xh)
         atol, rtol = TOL[ty["DX"]]
-        out = [("DX", a[outs["DX"]], dx, atol, rtol), ("DW_partial", a[outs["DW_partial"]], dw, 1e-4, 1e-5),
+        # a partial row sums m / groups terms of size ~1 in fp32, in the order programs take the lock
+        patol = 1e-4 * max(1.0, m / groups / 64)
+        out = [("DX", a[outs["DX"]], dx, atol, rtol), ("DW_partial", a[outs["DW_partial"]], dw, patol, 1e-5),
                ("Locks released", a[outs["Locks"]], torch.zeros(groups, dtype=torch.float64), 0, 0)]
         if not rms:
             db = torch.zeros(groups, n, dtype=torch.float64).index_add_(0, rows, dy.double())
-            out.append(("DB_partial", a[outs["DB_partial"]], db, 1e-4, 1e-5))
+            out.append(("DB_partial", a[outs["DB_partial"]], db, patol, 1e-5))
         return out
 
     xg = d["x"].detach().requires_grad_()
