@@ -68,9 +68,10 @@ def parse_signature(k):
         if ":" in ty:
             ty, d = ty.split(":")
             div = int(d)
-        if ty in ("1", "constexpr"):
+        if ty in ("1", "None"):
+            # the JIT's specializations of an int equal to 1 and of a None argument
             sig[name] = "constexpr"
-            consts[name] = 1
+            consts[name] = 1 if ty == "1" else None
             continue
         sig[name] = ty
         if div == 16:
