@@ -27,9 +27,11 @@ ROOT = os.path.dirname(HERE)
 # name: (description, problem)
 WORKLOADS = {
     "softmax": "softmax 1024x1000 fp32 (kernels/py/softmax.py)",
-    "layer_norm": "layer norm fwd 256x4096 fp16 (kernels/py/layer_norm.py)",
-    "matmul": "matmul 256x256x256 fp16 (kernels/py/matmul.py, 64x64x32 tiles)",
+    "layer_norm": "layer norm fwd 1151x8192 fp16 (kernels/py/layer_norm.py)",
+    "matmul": "matmul 512x512x512 fp16 (kernels/py/matmul.py, 64x64x32 tiles)",
     "attention": "fused attention fwd, 2 heads x 256 tokens x 64, fp16 (bench/py_attention.py)",
+    "matmul_fast": "the matmul, CTRITON_FAST_DOT=1 (the interpreter's arithmetic)",
+    "attention_fast": "the attention, CTRITON_FAST_DOT=1",
 }
 
 
@@ -61,7 +63,7 @@ def worker(which, only, out_dir):
         y = torch.empty_like(x)
         timed("softmax", lambda: softmax.softmax_kernel[(1024,)](x, y, 1000, BLOCK_SIZE=1024), [y])
     if "layer_norm" in only:
-        M, N = 256, 4096
+        M, N = 1151, 8192
         x = torch.randn(M, N, generator=g).half()
         w = torch.rand(N, generator=g).half()
         b = torch.rand(N, generator=g).half()
@@ -70,21 +72,28 @@ def worker(which, only, out_dir):
         rstd = torch.empty(M)
         timed("layer_norm", lambda: layer_norm.layer_norm_fwd_kernel[(M,)](x, y, w, b, mean, rstd, N, N, 1e-5,
                                                                             BLOCK_SIZE=1024), [y, mean, rstd])
-    if "matmul" in only:
-        M = N = K = 256
+    for suffix in ("", "_fast"):  # the interpreter has one arithmetic: the _fast rows time it again
+        if suffix and which == "emu":
+            os.environ["CTRITON_FAST_DOT"] = "1"
+        run_dots(which, only, suffix, g, timed, torch, triton, matmul, py_attention)
+    print(json.dumps(res))
+
+
+def run_dots(which, only, suffix, g, timed, torch, triton, matmul, py_attention):
+    if "matmul" + suffix in only:
+        M = N = K = 512
         a = torch.randn(M, K, generator=g).half()
         bb = torch.randn(K, N, generator=g).half()
         c = torch.empty(M, N).half()
-        timed("matmul", lambda: matmul.matmul_kernel[(triton.cdiv(M, 64) * triton.cdiv(N, 64),)](
+        timed("matmul" + suffix, lambda: matmul.matmul_kernel[(triton.cdiv(M, 64) * triton.cdiv(N, 64),)](
             a, bb, c, M, N, K, a.stride(0), a.stride(1), bb.stride(0), bb.stride(1), c.stride(0), c.stride(1),
             BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32, GROUP_SIZE_M=8, ACTIVATION=""), [c])
-    if "attention" in only:
+    if "attention" + suffix in only:
         BH, S, D = 2, 256, 64
         q, k, v = (torch.randn(BH, S, D, generator=g).half() for _ in range(3))
         o = torch.empty_like(q)
-        timed("attention", lambda: py_attention.attention_fwd[(triton.cdiv(S, 64), BH)](
+        timed("attention" + suffix, lambda: py_attention.attention_fwd[(triton.cdiv(S, 64), BH)](
             q, k, v, o, S, D ** -0.5, HEAD=D, BM=64, BN=64), [o])
-    print(json.dumps(res))
 
 
 def main():

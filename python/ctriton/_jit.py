@@ -170,13 +170,16 @@ def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
     asm = {"source": raw}
     ttgir = None
     try:
+        # the passes only tell the reductions' and scans' layouts: skipped without any
+        if "tt.reduce" not in raw and "tt.scan" not in raw:
+            raise LookupError
         md = {}
         m2 = be.make_ttir(mod, md, options, _ARCH)
         asm["ttir"] = str(m2)
         m3 = be.make_ttgir(m2, md, options, _ARCH)
         ttgir = asm["ttgir"] = str(m3)
     except Exception:
-        pass  # the default layouts (docs/python.md)
+        pass  # no reductions, or the passes refused: the default layouts (docs/python.md)
     filename = getattr(fn.fn, "__code__", None)
     filename = filename.co_filename if filename else None
     k = _emu.Kernel(raw, filename=filename, ttgir=ttgir, num_warps=options.num_warps, fast_dot=fast_dot)
