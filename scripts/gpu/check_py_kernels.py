@@ -1165,6 +1165,15 @@ def check_port_none_args(ctx):
     return [compare("y", y[:n], ref, *tolerance(torch.float32))]
 
 
+def check_library(ctx):
+    """The kernels of scripts/gpu/library_refs.py: its inputs and float64 PyTorch references."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
+    import library_refs
+    run = library_refs.build(ctx.entry, None, ctx.gen, ctx.device)
+    ctx.launch(run.grid, *run.args)
+    return [compare(name, got, want, atol, rtol) for name, got, want, atol, rtol in run.reference(run.args)]
+
+
 CHECKS = {
     "add_kernel": check_add,
     "softmax_kernel": check_softmax,
@@ -1207,6 +1216,11 @@ CHECKS = {
     "jit_cx_args": check_jit_cx_args,
     "port_many_params": check_port_many_params,
     "port_none_args": check_port_none_args,
+    "cross_entropy_fwd_bwd_kernel": check_library,
+    "layer_norm_bwd_dx_kernel": check_library,
+    "rms_norm_bwd_dx_kernel": check_library,
+    "norm_bwd_dwdb_kernel": check_library,
+    "topk_kernel": check_library,
 }
 
 
