@@ -96,6 +96,13 @@ def parse_signature(k):
                                      "fp8e5": "float8e5"}.get(val, val))
         sig[name] = "constexpr"
         consts[name] = v
+    # constexprs the config leaves out take their defaults, as the JIT's binder does
+    import inspect
+    for i, n in enumerate(names):
+        p = fn.params[i]
+        if n not in sig and p.is_constexpr and p.default is not inspect.Parameter.empty:
+            sig[n] = "constexpr"
+            consts[n] = p.default
     # Triton wants the signature in parameter order
     sig = {n: sig[n] for n in names if n in sig}
     return fn, sig, consts, attrs

@@ -827,6 +827,7 @@ typedef struct tl_kernel_def {
     const char *const *cx_names;  /* constexpr parameters */
     const tl_cx_kind *cx_kinds;
     void (*body)(const tl_tensor *args, const tl_cx *cx);
+    const tl_cx *cx_defaults;     /* each constexpr's default (kind TL_CX_NONE: none); may be NULL */
 } tl_kernel_def;
 
 /* Kernel options: what Triton's `num_warps=` etc. carry. */
@@ -909,10 +910,21 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
 #define TL__UNUSED_ARG __attribute__((unused)) int tl__unused
 
 /* constexpr parameter pairs: (int, BLOCK_SIZE) */
+/* (type, NAME) or, with Python's default (`NAME: tl.constexpr = 64`), (type, NAME, 64) */
 #define TL__CXT(p) TL__CXT_ p
-#define TL__CXT_(type, name) type
+#define TL__CXT_(type, ...) type
 #define TL__CXN(p) TL__CXN_ p
-#define TL__CXN_(type, name) name
+#define TL__CXN_(type, ...) TL__HEAD(__VA_ARGS__)
+/* the default as a tl_cx (kind TL_CX_NONE: none), a constant initializer */
+#define TL__CXDEF_(p, i) TL__APPLY(TL__CAT(TL__CXDEF_, TL__NARGS(TL__UNPAREN p)), p),
+#define TL__APPLY(m, args) m args
+#define TL__CXDEF_2(type, name) {TL_CX_NONE, 0, 0.0, NULL, NULL}
+#define TL__CXDEF_3(type, name, d)                                                            \
+    {TL__CXKIND(type),                                                                        \
+     _Generic((type){0}, bool: (d), int: (d), long: (d), long long: (d), default: 0),         \
+     _Generic((type){0}, double: (d), float: (d), default: 0.0),                              \
+     _Generic((type){0}, const char *: (d), char *: (d), default: NULL),                      \
+     _Generic((type){0}, tl_dtype: (d), default: NULL)}
 #define TL__CXDECL_(p, i) , __attribute__((unused)) TL__CXT(p) TL__CXN(p)
 #define TL__CXNAME_(p, i) TL__STR2(TL__CXN(p)),
 #define TL__STR2(x) TL__STR3(x)
@@ -949,9 +961,11 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
     static const char *const name##__params[] = {TL__STR_ALL params NULL};                    \
     static const char *const name##__cxnames[] = {TL__MAP1(TL__CXNAME_, __VA_ARGS__) NULL};  \
     static const tl_cx_kind name##__cxkinds[] = {TL__MAP1(TL__CXKIND_, __VA_ARGS__) TL_CX_NONE}; \
+    static const tl_cx name##__cxdefaults[] = {TL__MAP1(TL__CXDEF_, __VA_ARGS__)             \
+                                              {TL_CX_NONE, 0, 0.0, NULL, NULL}};            \
     const tl_kernel_def name = {#name,          __FILE__,        TL__NARGS0 params,          \
                                 name##__params, TL__NTAIL(__VA_ARGS__), name##__cxnames,       \
-                                name##__cxkinds, name##__thunk};                               \
+                                name##__cxkinds, name##__thunk,  name##__cxdefaults};         \
     static void name##__body(TL__UNUSED_ARG TL__PARAMS params TL__MAP1(TL__CXDECL_, __VA_ARGS__))
 
 /*

@@ -1165,6 +1165,21 @@ def check_port_none_args(ctx):
     return [compare("y", y[:n], ref, *tolerance(torch.float32))]
 
 
+def check_port_cx_defaults(ctx):
+    block = ctx.const.get("BLOCK", 64)                 # the configs leave out what has a default
+    n = 2 * block + 7
+    programs = cdiv(n, block)
+    x = ctx.randn(n)
+    y = ctx.out(programs * block, dtype=ctx.dtype("y_ptr"))
+    ctx.launch((programs,), ctx.dev(x), y, n)
+    ref = x.double() * ctx.const.get("SCALE", 0.5)
+    if ctx.const.get("ACT", "relu") == "relu":
+        ref = ref.clamp(min=0.0)
+    if ctx.const.get("BACKWARD", False):
+        ref = -ref
+    ref = ref.to(ctx.dtype("y_ptr")).double()
+    return [compare("y", y[:n], ref, *tolerance(ctx.dtype("y_ptr")))]
+
 def check_library(ctx):
     """The kernels of scripts/gpu/library_refs.py: its inputs and float64 PyTorch references."""
     sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
@@ -1216,6 +1231,7 @@ CHECKS = {
     "jit_cx_args": check_jit_cx_args,
     "port_many_params": check_port_many_params,
     "port_none_args": check_port_none_args,
+    "port_cx_defaults": check_port_cx_defaults,
     "cross_entropy_fwd_bwd_kernel": check_library,
     "layer_norm_bwd_dx_kernel": check_library,
     "rms_norm_bwd_dx_kernel": check_library,

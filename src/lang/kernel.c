@@ -298,11 +298,19 @@ static bool parse_constexprs(const tl_kernel_def *k, const char *text, tl_cx *cx
         }
     }
     for (int i = 0; i < k->ncx && ok; i++) {
-        if (!set[i]) {
-            ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s of %s has no value",
-                        k->cx_names[i], k->name);
-            ok = false;
+        if (set[i])
+            continue;
+        /* Python's default (`BLOCK: tl.constexpr = 64`), which the JIT binds when the
+         * caller leaves the argument out */
+        if (k->cx_defaults && k->cx_defaults[i].kind != TL_CX_NONE) {
+            cx[i] = k->cx_defaults[i];
+            if (cx[i].kind == TL_CX_STR && cx[i].s)
+                cx[i].s = strdup(cx[i].s);
+            continue;
         }
+        ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s of %s has no value (and no default)",
+                    k->cx_names[i], k->name);
+        ok = false;
     }
     return ok;
 }

@@ -3,6 +3,8 @@
  * tests/conformance/porting.py, statement for statement: long parameter and
  * carried-variable lists, None arguments, ...
  */
+#include <string.h>
+
 #include "ctriton/registry.h"
 
 TL_KERNEL(port_many_params, (x0, x1, x2, x3, x4, x5, x6, x7, x8, x9,
@@ -91,6 +93,19 @@ TL_KERNEL(port_none_args, (x_ptr, scale_ptr, idx_ptr, y_ptr, n), (int, BLOCK))
     tl_store(tl_add(y_ptr, offs), x, .mask = mask);
 }
 
+TL_KERNEL(port_cx_defaults, (x_ptr, y_ptr, n), (int, BLOCK, 64), (double, SCALE, 0.5),
+          (bool, BACKWARD, false), (const char *, ACT, "relu"), (tl_dtype, OUT_DTYPE, tl_float16))
+{
+    tl_tensor offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
+    tl_tensor mask = tl_lt(offs, n);
+    tl_tensor x = tl_mul(tl_load(tl_add(x_ptr, offs), .mask = mask, .other = tl_c(0.0)), SCALE);
+    if (ACT && !strcmp(ACT, "relu"))
+        x = tl_maximum(x, 0.0);
+    if (BACKWARD)
+        x = tl_neg(x);
+    tl_store(tl_add(y_ptr, offs), tl_to(x, OUT_DTYPE), .mask = mask);
+}
+
 TL_CONFIGS(port_many_params,
     {.name = "B64", .signature = "x0=*fp32:16 x1=*fp32:16 x2=*fp32:16 x3=*fp32:16 x4=*fp32:16 x5=*fp32:16 x6=*fp32:16 x7=*fp32:16 x8=*fp32:16 x9=*fp32:16 s0=i32 s1=i32 s2=i32 s3=i32 s4=i32 s5=i32 s6=i32 s7=i32 s8=i32 s9=i32 w0=fp32 w1=fp32 w2=fp32 w3=fp32 w4=fp32 w5=fp32 w6=fp32 w7=fp32 w8=fp32 w9=fp32 y0=*fp32:16 y1=*fp32:16 y2=*fp32:16 y3=*fp32:16 y4=*fp32:16 y5=*fp32:16 y6=*fp32:16 y7=*fp32:16 y8=*fp32:16 y9=*fp32:16 n=i32 k_iters=i32",
      .constexprs = "BLOCK=64"});
@@ -99,3 +114,7 @@ TL_CONFIGS(port_none_args,
      .constexprs = "BLOCK=128"},
     {.name = "none_ptrs", .signature = "x_ptr=*fp32:16 scale_ptr=None idx_ptr=None y_ptr=*fp32:16 n=i32",
      .constexprs = "BLOCK=128"});
+TL_CONFIGS(port_cx_defaults,
+    {.name = "defaults", .signature = "x_ptr=*fp32:16 y_ptr=*fp16:16 n=i32"},
+    {.name = "bwd_gelu_fp32", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32",
+     .constexprs = "BLOCK=128 BACKWARD=True ACT='none' OUT_DTYPE=fp32"});

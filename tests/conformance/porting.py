@@ -92,3 +92,19 @@ def port_none_args(x_ptr, scale_ptr, idx_ptr, y_ptr, n, BLOCK: tl.constexpr):
     if scale_ptr is None:
         x = x * 2.0
     tl.store(y_ptr + offs, x, mask=mask)
+
+
+# Constexpr defaults (`FP8_MIN: tl.constexpr = ...`, `BACKWARD_PASS: tl.constexpr = False`):
+# a config that leaves them out gets Python's defaults.
+@triton.jit
+def port_cx_defaults(x_ptr, y_ptr, n, BLOCK: tl.constexpr = 64, SCALE: tl.constexpr = 0.5,
+                     BACKWARD: tl.constexpr = False, ACT: tl.constexpr = "relu",
+                     OUT_DTYPE: tl.constexpr = tl.float16):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0) * SCALE
+    if ACT == "relu":
+        x = tl.maximum(x, 0.0)
+    if BACKWARD:
+        x = -x
+    tl.store(y_ptr + offs, x.to(OUT_DTYPE), mask=mask)

@@ -4,7 +4,8 @@
  * TL_FOR / TL_WHILE / TL_IF carry, tl_tuple and TL_UNPACK elements), each
  * used at the limit, and None arguments as Triton's JIT specializes them
  * ("x=None": a constexpr None, gone from the signature, TL_NONE in the body,
- * Python's error text when the body uses it anyway).  Past a limit the
+ * Python's error text when the body uses it anyway), and constexpr defaults
+ * (`BLOCK: tl.constexpr = 64` is (int, BLOCK, 64)).  Past a limit the
  * compiler refuses the file (tests/compile_fail/too_many_*.c).
  */
 #include <stdarg.h>
@@ -548,6 +549,48 @@ static void t_none_errors(void **s)
             "`constexpr` does not say the value");
 }
 
+TL_KERNEL(k_defaults, (y_ptr), (int, BLOCK, 32), (double, F, 2.5), (bool, NEG, false),
+          (const char *, MODE, "add"), (const char *, NONE_STR, NULL), (tl_dtype, DT, tl_float16),
+          (int, NO_DEFAULT))
+{
+    tl_tensor x = tl_full(tl_shape(BLOCK), F, DT);
+    if (MODE && !strcmp(MODE, "add"))
+        x = tl_add(x, NO_DEFAULT);
+    if (NEG)
+        x = tl_neg(x);
+    if (!NONE_STR)
+        x = tl_mul(x, 3);
+    tl_store(tl_add(y_ptr, tl_arange(0, BLOCK)), x);
+}
+
+static void t_cx_defaults(void **s)
+{
+    (void)s;
+    assert_int_equal(k_defaults.cx_defaults[0].kind, TL_CX_INT);
+    assert_int_equal(k_defaults.cx_defaults[0].i, 32);
+    assert_true(k_defaults.cx_defaults[1].f == 2.5);
+    assert_int_equal(k_defaults.cx_defaults[2].kind, TL_CX_BOOL);
+    assert_string_equal(k_defaults.cx_defaults[3].s, "add");
+    assert_int_equal(k_defaults.cx_defaults[4].kind, TL_CX_STR);
+    assert_null(k_defaults.cx_defaults[4].s);
+    assert_ptr_equal(k_defaults.cx_defaults[5].dtype, tl_float16);
+    assert_int_equal(k_defaults.cx_defaults[6].kind, TL_CX_NONE);
+    char *d = emit(&k_defaults, "*fp16", "NO_DEFAULT=7", NULL);
+    char *e = emit(&k_defaults, "*fp16", "NO_DEFAULT=7 BLOCK=32 F=2.5 NEG=False MODE='add' NONE_STR=None DT=fp16", NULL);
+    assert_string_equal(d, e); /* the defaults are what an explicit config gives */
+    assert_non_null(strstr(d, "tensor<32xf16>"));
+    free(d);
+    free(e);
+    d = emit(&k_defaults, "*fp32", "NO_DEFAULT=7 BLOCK=64 DT=fp32 NEG=True", NULL);
+    assert_non_null(strstr(d, "tensor<64xf32>"));
+    free(d);
+    ct_diags g;
+    ct_diags_init(&g);
+    assert_null(tl_build(&k_defaults, "*fp16", "", NULL, &g));
+    assert_non_null(strstr(ct_diags_first_error(&g), "constexpr NO_DEFAULT of k_defaults has no value"));
+    ct_diags_free(&g);
+}
+
 /* the committed tl_macros.h is what its generator writes */
 static void t_macros_generated(void **s)
 {
@@ -564,7 +607,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_params_64),   cmocka_unit_test(t_carried_64),
         cmocka_unit_test(t_none_args),   cmocka_unit_test(t_none_errors),
-        cmocka_unit_test(t_macros_generated),
+        cmocka_unit_test(t_macros_generated), cmocka_unit_test(t_cx_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
