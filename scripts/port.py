@@ -434,12 +434,11 @@ class Porter:
         if v is None:
             return V("TL_NONE", "none", ops=False)
         if isinstance(v, int):
-            if v > 2**63 - 1:
-                return V("%dULL" % v, "int", ops=False)
             if v > 2**31 - 1:
-                return V("%dLL" % v, "int", ops=False)
-            return V(seg if re.fullmatch(r"[1-9][0-9]*|0|0[xX][0-9a-fA-F]+", seg) else str(v), "int",
-                     ops=False)
+                return int_value(v)
+            r = V(seg if re.fullmatch(r"[1-9][0-9]*|0|0[xX][0-9a-fA-F]+", seg) else str(v), "int", ops=False)
+            r.ival = v
+            return r
         if isinstance(v, float):
             if v == float("inf"):
                 self.includes.add("math.h")
@@ -454,6 +453,21 @@ class Porter:
         if isinstance(v, str):
             return V(c_string(v), "str", ops=False)
         self.err(node, "the constant %r has no C counterpart" % (v,))
+
+
+def int_value(v):
+    """A Python int as a C literal of the type Python's to_tensor gives it a width for."""
+    if v == -2**63:
+        c = "(-9223372036854775807LL - 1)"
+    elif v > 2**63 - 1:
+        c = "%dULL" % v
+    elif abs(v) > 2**31 - 1:
+        c = "%dLL" % v
+    else:
+        c = str(v)
+    r = V(c, "int", 14 if v < 0 and not c.startswith("(") else 99, ops=False)
+    r.ival = v
+    return r
 
 
 def c_string(s):
@@ -682,6 +696,21 @@ class FuncPorter:
         self.err(node, "`%s` is not defined in the kernel or its module: a name the C port cannot "
                        "see (a global of another module, or a Python object)" % n)
 
+    def cx_default(self, p):
+        """`, DEFAULT` of a constexpr parameter with a Python default (TL_KERNEL's third element)."""
+        d = self.f.defaults.get(p)
+        if d is None:
+            return ""
+        v = self.expr(d)
+        k = self.f.cx_kinds[p]
+        if v.kind == "none":
+            if k in ("str", "dtype"):
+                return ", NULL"
+            self.err(d, "the constexpr `%s` defaults to None: its configs must give it" % p)
+        if not v.is_cx:
+            self.err(d, "the default of the constexpr `%s` is not a constant" % p)
+        return ", " + v.c
+
     # ---- conversions
     def cxval(self, v):
         """A helper's constexpr parameter as its C value."""
@@ -889,6 +918,8 @@ class FuncPorter:
         v = self.expr(node.operand)
         c = self.cxval(v)
         op = node.op
+        if isinstance(op, ast.USub) and getattr(c, "ival", None) is not None:
+            return int_value(-c.ival)
         if c.is_cx and c.kind in ("int", "float", "bool"):
             sym = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "!"}[type(op)]
             kind = "bool" if isinstance(op, ast.Not) else ("int" if c.kind == "bool" else c.kind)
@@ -912,9 +943,9 @@ class FuncPorter:
         isf = "float" in (ka, kb)
         t = type(op)
         if t is ast.Pow:
-            if not isf and re.fullmatch(r"\d+", b.c) and re.fullmatch(r"-?\d+", a.c):
-                val = int(a.c) ** int(b.c)
-                return V(str(val) + ("LL" if abs(val) > 2**31 - 1 else ""), "int", ops=False)
+            ia, ib = getattr(a, "ival", None), getattr(b, "ival", None)
+            if not isf and ia is not None and ib is not None and ib >= 0:
+                return int_value(ia ** ib)
             self.p.includes.add("math.h")
             if isf:
                 return V("pow(%s, %s)" % (a.c, b.c), "float", ops=False)
@@ -1378,6 +1409,8 @@ class FuncPorter:
         return " " * st.col_offset
 
     def stmt(self, st):
+        if isinstance(st, (ast.If, ast.For, ast.While)):
+            self.p.last = max(self.p.last, st.lineno)  # its head goes there
         m = getattr(self, "s_" + type(st).__name__, None)
         if m is None:
             self.err(st, "the statement `%s` (%s) has no C counterpart in the kernel language" %
@@ -2122,7 +2155,7 @@ def _port_func(self, f):
                                   "at most %d of each" % (f.name, len(runtime), len(f.constexpr),
                                                          self.max_args))
         items = [(p, cname(p)) for p in runtime]
-        cx = [(p, "(%s, %s)" % (CX_CTYPE[f.cx_kinds[p]], cname(p))) for p in f.constexpr]
+        cx = [(p, "(%s, %s%s)" % (CX_CTYPE[f.cx_kinds[p]], cname(p), fp.cx_default(p))) for p in f.constexpr]
         head = "TL_KERNEL(%s, (%s)%s) {"
         prev = [line]
 
@@ -2335,16 +2368,23 @@ _max_args = []
 
 
 def max_macro_args():
-    """How many parameters (and carried variables) the kernel language's macros take: the
-    arity of TL__NARGS0 in the ctriton/tl.h beside this script (16 if not found)."""
+    """How many parameters (and carried variables) the kernel language's macros take:
+    TL_MAX_ARGS of the ctriton headers beside this script (16 if not found)."""
     if not _max_args:
         n = 16
         d = find_include_dir()
         if d:
-            text = open(os.path.join(d, "ctriton", "tl.h")).read()
-            m = re.search(r"#define TL__NARGS0_\(_0,([^)]*)\)", text)
-            if m:
-                n = len([x for x in m.group(1).split(",") if x.strip().startswith("_")])
+            for h in ("tl_macros.h", "tl.h"):
+                path = os.path.join(d, "ctriton", h)
+                text = open(path).read() if os.path.exists(path) else ""
+                m = re.search(r"#define TL_MAX_ARGS (\d+)", text)
+                if m:
+                    n = int(m.group(1))
+                    break
+                m = re.search(r"#define TL__NARGS0_\(_0,([^)]*)\)", text)
+                if m:
+                    n = len([x for x in m.group(1).split(",") if x.strip().startswith("_")])
+                    break
         _max_args.append(n)
     return _max_args[0]
 
