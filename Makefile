@@ -214,6 +214,7 @@ bench-py: python-test
 # Triton's own interpreter tests under TRITON_INTERPRET=1 and CTRITON_INTERPRET=1 (bench/RESULTS.md);
 # TRITON_TESTS=dir of a Triton 3.6.0 checkout's python/test/unit
 peer-tests: python-test
+	$(PKG_PY) -c "import scipy" 2>/dev/null || $(PKG_PY) -m pip install -q scipy  # test_random.py
 	$(PKG_PY) bench/peer_tests.py --tests $(TRITON_TESTS) --markdown
 
 clean:

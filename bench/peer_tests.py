@@ -22,6 +22,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_FILES = ("language/test_core.py,language/test_standard.py,language/test_random.py,"
                  "language/test_block_pointer.py")
 
@@ -34,6 +35,12 @@ def run(mode, tests, files, kexpr, jobs, timeout):
     xml = tempfile.mktemp(suffix=".xml", prefix="peer-%s-" % mode)
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "interpreter", "--device", "cpu",
            "--junitxml", xml, "-o", "junit_family=xunit1"] + files
+    # bench/peer_plugin.py: --device and its fixture where the checkout has no conftest.py,
+    # and the helpers forks' copies import that stock Triton lacks
+    env["PYTHONPATH"] = os.pathsep.join([HERE] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    cmd[3:3] = ["-p", "peer_plugin"]
+    if os.path.exists(os.path.join(tests, "conftest.py")):
+        env["CTRITON_PEER_HAS_CONFTEST"] = "1"
     if kexpr:
         cmd += ["-k", kexpr]
     if jobs > 1:

@@ -24,12 +24,17 @@ from .check import check, CheckResult
 from .errors import (EmulatorError, OutOfBoundsError, InvalidAddressError, MisalignedAccessError, ReadOnlyError,
                      DeviceAssertionError, UnsupportedError, CompilationError)
 
-__version__ = "0.1.0"
 
 __all__ = ["run", "compile", "aot", "check", "CheckResult", "RunReport", "install", "set_threads", "get_threads",
            "library_version", "triton_version", "EmulatorError", "OutOfBoundsError", "InvalidAddressError",
            "MisalignedAccessError", "ReadOnlyError", "DeviceAssertionError", "UnsupportedError",
            "CompilationError"]
+
+
+def __getattr__(name):
+    if name == "__version__":  # the loaded library's: one version, include/ctriton/ctriton_version.h
+        return library_version()
+    raise AttributeError("module 'ctriton' has no attribute %r" % name)
 
 
 def library_version():

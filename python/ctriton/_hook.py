@@ -171,7 +171,20 @@ class _Finder(importlib.abc.MetaPathFinder):
         exec_module = loader.exec_module
 
         def exec_and_patch(module):
-            exec_module(module)
+            if name == "triton._internal_testing":
+                # its body already asks is_interpreter() (supports_tma): answered as under
+                # TRITON_INTERPRET=1 while it runs, by the function's own reading of the environment
+                saved = os.environ.get("TRITON_INTERPRET")
+                os.environ["TRITON_INTERPRET"] = "1"
+                try:
+                    exec_module(module)
+                finally:
+                    if saved is None:
+                        os.environ.pop("TRITON_INTERPRET", None)
+                    else:
+                        os.environ["TRITON_INTERPRET"] = saved
+            else:
+                exec_module(module)
             _PATCHES[name](module)
 
         loader.exec_module = exec_and_patch

@@ -237,6 +237,12 @@ def launch(fn, grid, args, kwargs, warmup=False, fast_dot=None, threads=None, re
     if warmup:
         return kernel
     g = normalize_grid(grid, bound_args, fn.__name__)
-    stats = kernel.kernel.run(g, _runtime_values(fn, bound_args, specialization), threads=threads, report=report,
-                                 outputs=outputs)
+    verbose = os.environ.get("CTRITON_REPORT", "0") not in ("", "0")
+    stats = kernel.kernel.run(g, _runtime_values(fn, bound_args, specialization), threads=threads,
+                              report=report or verbose, outputs=outputs)
+    if verbose:
+        from . import RunReport
+        problems = RunReport(kernel, stats).problems()
+        if problems:
+            sys.stderr.write("ctriton: %s grid %s: %s\n" % (kernel.name, tuple(g), "; ".join(problems)))
     return (kernel, stats) if report else kernel

@@ -1192,6 +1192,7 @@ def check_library(ctx):
     """The kernels of scripts/gpu/library_refs.py: its inputs and float64 PyTorch references."""
     sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
     import library_refs
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
     run = library_refs.build(ctx.entry, None, ctx.gen, ctx.device)
     ctx.launch(run.grid, *run.args)
     return [compare(name, got, want, atol, rtol) for name, got, want, atol, rtol in run.reference(run.args)]
@@ -1245,6 +1246,7 @@ CHECKS = {
     "rms_norm_bwd_dx_kernel": check_library,
     "norm_bwd_dwdb_kernel": check_library,
     "topk_kernel": check_library,
+    "flash_attn_fwd_kernel": check_library,
 }
 
 

@@ -213,6 +213,12 @@ class BadInput(unittest.TestCase):
 
 class Lowering(unittest.TestCase):
 
+    def test_versions(self):
+        import triton
+        self.assertRegex(ctriton.__version__, r"^\d+\.\d+\.\d+$")
+        self.assertEqual(ctriton.__version__, ctriton.library_version())
+        self.assertEqual(ctriton.triton_version(), triton.__version__.split("+")[0])
+
     def test_compile_and_aot(self):
         x = np.ones(64, np.float32)
         k = ctriton.compile(kernels.add_kernel, x, x, x, 64, BLOCK=64, num_warps=2)
@@ -250,6 +256,17 @@ class DropIn(unittest.TestCase):
         line = line_of(kernels.add_unmasked, "the line an OOB names")
         self.assertIn("raised OutOfBoundsError line=%d arg=x_ptr pid=(7, 0, 0) lane=104 offset=4000" % line,
                       p.stdout)
+
+    def test_ctriton_report(self):
+        # CTRITON_REPORT=1: after each launch, what looks wrong in the arrays, on stderr
+        code = ("import numpy as np, ctriton, kernels; x = np.zeros(256, np.float32); o = np.ones(256, np.float32); "
+                "x[5] = np.nan; ctriton.run(kernels.add_kernel, (2,), x, x, o, 256, BLOCK=128)")
+        env = dict(os.environ, CTRITON_REPORT="1", PYTHONPATH=os.pathsep.join(
+            [HERE] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("ctriton: add_kernel grid (2,): x_ptr: 1 NaN", p.stderr)
+        self.assertIn("out_ptr: 1 NaN", p.stderr)
 
 
 if __name__ == "__main__":
