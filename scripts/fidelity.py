@@ -68,9 +68,10 @@ def parse_signature(k):
         if ":" in ty:
             ty, d = ty.split(":")
             div = int(d)
-        if ty in ("1", "constexpr"):
+        if ty in ("1", "None"):
+            # the JIT's specializations of an int equal to 1 and of a None argument
             sig[name] = "constexpr"
-            consts[name] = 1
+            consts[name] = 1 if ty == "1" else None
             continue
         sig[name] = ty
         if div == 16:
@@ -95,6 +96,13 @@ def parse_signature(k):
                                      "fp8e5": "float8e5"}.get(val, val))
         sig[name] = "constexpr"
         consts[name] = v
+    # constexprs the config leaves out take their defaults, as the JIT's binder does
+    import inspect
+    for i, n in enumerate(names):
+        p = fn.params[i]
+        if n not in sig and p.is_constexpr and p.default is not inspect.Parameter.empty:
+            sig[n] = "constexpr"
+            consts[n] = p.default
     # Triton wants the signature in parameter order
     sig = {n: sig[n] for n in names if n in sig}
     return fn, sig, consts, attrs

@@ -6,8 +6,10 @@
  * Signature strings use Triton's spelling, per runtime parameter in order
  * or as name=type pairs: "*fp32:16" (a pointer known to be 16-byte
  * aligned: tt.divisibility = 16), "*kfp16" (const pointer), "i32",
- * "i64:16" (an int divisible by 16), "fp32", or "1" (an int equal to 1,
- * which the JIT turns into a constant and drops from the signature).
+ * "i64:16" (an int divisible by 16), "fp32", "1" (an int equal to 1,
+ * which the JIT turns into a constant and drops from the signature) or
+ * "None" (a None argument: a constexpr None, dropped from the signature
+ * too; the body sees TL_NONE).
  */
 #include "ctriton/check.h"
 #include "lang.h"
@@ -151,8 +153,23 @@ bool tl_parse_signature(const tl_kernel_def *k, const char *sig, tl_sig_param *o
                     ok = false;
                 }
             }
-            if (!strcmp(tok, "1") || !strcmp(tok, "constexpr")) {
-                out[idx].is_const_one = true;
+            if (!strcmp(tok, "1") || !strcmp(tok, "None")) {
+                /* the JIT's constexpr specializations: ('constexpr', 1), ('constexpr', None) */
+                out[idx].is_const_one = tok[0] == '1';
+                out[idx].is_none = tok[0] == 'N';
+                if (colon) {
+                    ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                                "`%s` of %s is specialized to %s: it takes no divisibility",
+                                k->params[idx], k->name, tok);
+                    ok = false;
+                }
+            } else if (!strcmp(tok, "constexpr")) {
+                ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                            "parameter `%s` of %s: `constexpr` does not say the value; a "
+                            "runtime parameter is specialized to `1` or `None`, a constexpr "
+                            "parameter gets its value from the constexprs",
+                            k->params[idx], k->name);
+                ok = false;
             } else {
                 const tl_type *t = parse_ty(tok);
                 if (!t) {
@@ -175,7 +192,7 @@ bool tl_parse_signature(const tl_kernel_def *k, const char *sig, tl_sig_param *o
         p = skip_ws(p);
     }
     for (int i = 0; i < k->nparams && ok; i++) {
-        if (!out[i].type && !out[i].is_const_one) {
+        if (!out[i].type && !out[i].is_const_one && !out[i].is_none) {
             ct_diag_add(d, CT_ERROR, k->file, 0, 0,
                         "signature of %s gives no type for parameter `%s`", k->name,
                         k->params[i]);
@@ -281,11 +298,19 @@ static bool parse_constexprs(const tl_kernel_def *k, const char *text, tl_cx *cx
         }
     }
     for (int i = 0; i < k->ncx && ok; i++) {
-        if (!set[i]) {
-            ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s of %s has no value",
-                        k->cx_names[i], k->name);
-            ok = false;
+        if (set[i])
+            continue;
+        /* Python's default (`BLOCK: tl.constexpr = 64`), which the JIT binds when the
+         * caller leaves the argument out */
+        if (k->cx_defaults && k->cx_defaults[i].kind != TL_CX_NONE) {
+            cx[i] = k->cx_defaults[i];
+            if (cx[i].kind == TL_CX_STR && cx[i].s)
+                cx[i].s = strdup(cx[i].s);
+            continue;
         }
+        ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s of %s has no value (and no default)",
+                    k->cx_names[i], k->name);
+        ok = false;
     }
     return ok;
 }
@@ -336,7 +361,7 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     ct_attr const *aattrs[256];
     int nin = 0;
     for (int i = 0; i < k->nparams; i++) {
-        if (sig[i].is_const_one)
+        if (sig[i].is_const_one || sig[i].is_none)
             continue;
         ins[nin] = tl__ir_type(sig[i].type);
         ct_named_attr na = {"tt.divisibility",
@@ -368,8 +393,8 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     ct_block *entry = b_new_block_in(&func->regions[0]);
     tl_tensor args[64];
     for (int i = 0, j = 0; i < k->nparams; i++) {
-        if (sig[i].is_const_one) {
-            args[i] = tl__from_i64(1);
+        if (sig[i].is_const_one || sig[i].is_none) {
+            args[i] = sig[i].is_none ? TL_NONE : tl__from_i64(1);
             continue;
         }
         ct_value *a = ct_block_add_arg(b.m, entry, ins[j++], ct_loc_name(b.m, k->params[i], floc));
