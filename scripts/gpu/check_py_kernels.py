@@ -332,8 +332,16 @@ class Ctx:
     def launch(self, grid, *args):
         record = RECORD is not None and not self.recorded
         before = [a.detach().cpu().clone() if isinstance(a, torch.Tensor) else a for a in args] if record else None
+        # a config's options (tl_config.options) that Triton's launch takes too
+        extra = {}
+        for word in self.entry.get("options", "").split():
+            name, value = word.split("=", 1)
+            if name in ("debug", "sanitize_overflow", "enable_fp_fusion"):
+                extra[name] = value in ("True", "true", "1")
+            elif name in ("num_ctas", "maxnreg"):
+                extra[name] = int(value)
         self.fn[grid](*args, **self.const, num_warps=self.entry["num_warps"],
-                      num_stages=self.entry["num_stages"])
+                      num_stages=self.entry["num_stages"], **extra)
         if record:
             self.recorded = True
             if self.device == "cuda":
