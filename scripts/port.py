@@ -2282,6 +2282,8 @@ def configs_text(porter, f):
                 fields.append(".num_warps = %d" % int(c["num_warps"]))
             if c.get("num_stages"):
                 fields.append(".num_stages = %d" % int(c["num_stages"]))
+            if c.get("options"):
+                fields.append(".options = %s" % c_string(c["options"]))
             rows.append("    {%s}" % ", ".join(fields))
         return "TL_CONFIGS(%s,\n%s);" % (cname(f.name), ",\n".join(rows))
     ptrs = pointer_params(f)
