@@ -156,6 +156,14 @@ def make_backend_and_options(k):
     target = GPUTarget("cuda", 90, 32)
     backend = make_backend(target)
     opts = {"num_warps": int(k["num_warps"]), "num_stages": int(k["num_stages"])}
+    # a config's other options (tl_config.options) that Triton's compiler reads too;
+    # implicit_store_casts is the C side's alone (Python always converts)
+    for word in k.get("options", "").split():
+        name, value = word.split("=", 1)
+        if name in ("debug", "sanitize_overflow", "enable_fp_fusion"):
+            opts[name] = value in ("True", "true", "1")
+        elif name in ("num_ctas", "maxnreg"):
+            opts[name] = int(value)
     return backend, backend.parse_options(opts)
 
 

@@ -854,6 +854,8 @@ typedef struct tl_config {
     const char *constexprs;     /* "BLOCK_SIZE=1024 ACTIVATION='leaky_relu'" */
     const char *problem;        /* sizes for running it: "M=4096 N=1000" */
     int num_warps, num_stages;
+    const char *options;        /* other tl_options, as text (tl_options_parse):
+                                   "implicit_store_casts=True enable_fp_fusion=False" */
 } tl_config;
 
 /* Builds the TTIR module of a kernel for a signature and constexprs.
@@ -879,6 +881,10 @@ ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diag
 /* tl_options_default, then a config's num_warps and num_stages: what tl_build_config builds
  * with (set .triton on top to build a config for another release) */
 void tl_options_for_config(tl_options *o, const tl_config *cfg);
+/* Sets options from text, "NAME=VALUE ...": implicit_store_casts, debug, sanitize_overflow,
+ * enable_fp_fusion (True/False), num_warps, num_stages, num_ctas, maxnreg, arch (ints).
+ * false with an error in d (may be NULL) naming a bad entry; o keeps the entries before it. */
+bool tl_options_parse(tl_options *o, const char *text, ct_diags *d);
 void tl_options_default(tl_options *o);
 
 /* Internal: the body of a @jit helper, called through tl__call_jit. */

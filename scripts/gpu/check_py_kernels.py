@@ -332,8 +332,16 @@ class Ctx:
     def launch(self, grid, *args):
         record = RECORD is not None and not self.recorded
         before = [a.detach().cpu().clone() if isinstance(a, torch.Tensor) else a for a in args] if record else None
+        # a config's options (tl_config.options) that Triton's launch takes too
+        extra = {}
+        for word in self.entry.get("options", "").split():
+            name, value = word.split("=", 1)
+            if name in ("debug", "sanitize_overflow", "enable_fp_fusion"):
+                extra[name] = value in ("True", "true", "1")
+            elif name in ("num_ctas", "maxnreg"):
+                extra[name] = int(value)
         self.fn[grid](*args, **self.const, num_warps=self.entry["num_warps"],
-                      num_stages=self.entry["num_stages"])
+                      num_stages=self.entry["num_stages"], **extra)
         if record:
             self.recorded = True
             if self.device == "cuda":
@@ -1184,6 +1192,7 @@ def check_library(ctx):
     """The kernels of scripts/gpu/library_refs.py: its inputs and float64 PyTorch references."""
     sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
     import library_refs
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
     run = library_refs.build(ctx.entry, None, ctx.gen, ctx.device)
     ctx.launch(run.grid, *run.args)
     return [compare(name, got, want, atol, rtol) for name, got, want, atol, rtol in run.reference(run.args)]
@@ -1237,6 +1246,7 @@ CHECKS = {
     "rms_norm_bwd_dx_kernel": check_library,
     "norm_bwd_dwdb_kernel": check_library,
     "topk_kernel": check_library,
+    "flash_attn_fwd_kernel": check_library,
 }
 
 

@@ -15,6 +15,7 @@
 #include "lang.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -429,6 +430,73 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     return b.m;
 }
 
+bool tl_options_parse(tl_options *o, const char *text, ct_diags *d)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+        bool is_bool;
+    } keys[] = {
+        {"implicit_store_casts", offsetof(tl_options, implicit_store_casts), true},
+        {"debug", offsetof(tl_options, debug), true},
+        {"sanitize_overflow", offsetof(tl_options, sanitize_overflow), true},
+        {"enable_fp_fusion", offsetof(tl_options, enable_fp_fusion), true},
+        {"num_warps", offsetof(tl_options, num_warps), false},
+        {"num_stages", offsetof(tl_options, num_stages), false},
+        {"num_ctas", offsetof(tl_options, num_ctas), false},
+        {"maxnreg", offsetof(tl_options, maxnreg), false},
+        {"arch", offsetof(tl_options, arch), false},
+    };
+    const char *p = text ? text : "";
+    while (*p) {
+        while (*p && (isspace((unsigned char)*p) || *p == ','))
+            p++;
+        if (!*p)
+            break;
+        const char *ns = p;
+        while (*p && *p != '=' && !isspace((unsigned char)*p))
+            p++;
+        size_t nl = (size_t)(p - ns);
+        const char *vs = *p == '=' ? ++p : p;
+        while (*p && !isspace((unsigned char)*p) && *p != ',')
+            p++;
+        size_t vl = (size_t)(p - vs);
+        int idx = -1;
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            if (strlen(keys[i].name) == nl && !strncmp(keys[i].name, ns, nl))
+                idx = (int)i;
+        char val[32] = {0};
+        memcpy(val, vs, vl < sizeof val - 1 ? vl : sizeof val - 1);
+        if (idx < 0 || !vl) {
+            ct_diag_add(d, CT_ERROR, NULL, 0, 0,
+                        "options: `%.*s` is not an option (implicit_store_casts, debug, "
+                        "sanitize_overflow, enable_fp_fusion, num_warps, num_stages, num_ctas, "
+                        "maxnreg, arch), or has no value", (int)nl, ns);
+            return false;
+        }
+        char *field = (char *)o + keys[idx].off;
+        if (keys[idx].is_bool) {
+            bool v = !strcmp(val, "True") || !strcmp(val, "true") || !strcmp(val, "1");
+            if (!v && strcmp(val, "False") && strcmp(val, "false") && strcmp(val, "0")) {
+                ct_diag_add(d, CT_ERROR, NULL, 0, 0, "options: %s must be True or False, not `%s`",
+                            keys[idx].name, val);
+                return false;
+            }
+            *(bool *)field = v;
+        } else {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 0 || v > 1 << 16) {
+                ct_diag_add(d, CT_ERROR, NULL, 0, 0, "options: %s must be an int, not `%s`",
+                            keys[idx].name, val);
+                return false;
+            }
+            *(int *)field = (int)v;
+        }
+    }
+    return true;
+}
+
 void tl_options_for_config(tl_options *o, const tl_config *cfg)
 {
     tl_options_default(o);
@@ -436,11 +504,15 @@ void tl_options_for_config(tl_options *o, const tl_config *cfg)
         o->num_warps = cfg->num_warps;
     if (cfg->num_stages)
         o->num_stages = cfg->num_stages;
+    tl_options_parse(o, cfg->options, NULL); /* errors: tl_build_config reports them */
 }
 
 ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diags *diags)
 {
     tl_options o;
+    tl_options_default(&o);
+    if (!tl_options_parse(&o, cfg->options, diags))
+        return NULL;
     tl_options_for_config(&o, cfg);
     return tl_build(k, cfg->signature, cfg->constexprs, &o, diags);
 }

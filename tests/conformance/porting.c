@@ -117,4 +117,7 @@ TL_CONFIGS(port_none_args,
 TL_CONFIGS(port_cx_defaults,
     {.name = "defaults", .signature = "x_ptr=*fp32:16 y_ptr=*fp16:16 n=i32"},
     {.name = "bwd_gelu_fp32", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32",
-     .constexprs = "BLOCK=128 BACKWARD=True ACT='none' OUT_DTYPE=fp32"});
+     .constexprs = "BLOCK=128 BACKWARD=True ACT='none' OUT_DTYPE=fp32"},
+    /* fp32 values stored through a bf16 pointer: Python converts; ctriton wants the option */
+    {.name = "implicit_bf16", .signature = "x_ptr=*fp32:16 y_ptr=*bf16:16 n=i32",
+     .constexprs = "OUT_DTYPE=fp32", .options = "implicit_store_casts=True enable_fp_fusion=False"});

@@ -591,6 +591,39 @@ static void t_cx_defaults(void **s)
     ct_diags_free(&g);
 }
 
+/* tl_config.options: the other tl_options per config */
+static void t_config_options(void **s)
+{
+    (void)s;
+    tl_options o;
+    tl_options_default(&o);
+    ct_diags d;
+    ct_diags_init(&d);
+    assert_true(tl_options_parse(&o, "implicit_store_casts=True enable_fp_fusion=False maxnreg=128", &d));
+    assert_true(o.implicit_store_casts);
+    assert_false(o.enable_fp_fusion);
+    assert_int_equal(o.maxnreg, 128);
+    assert_false(tl_options_parse(&o, "implicit_store_cast=True", &d));
+    assert_non_null(strstr(ct_diags_first_error(&d), "`implicit_store_cast` is not an option"));
+    ct_diags_clear(&d);
+    assert_false(tl_options_parse(&o, "debug=yes", &d));
+    assert_non_null(strstr(ct_diags_first_error(&d), "debug must be True or False"));
+    ct_diags_clear(&d);
+    /* a store of fp32 values through a bf16 pointer: refused, unless the config says so */
+    tl_config cfg = {.name = "c", .signature = "x_ptr=*fp32 y_ptr=*bf16 n=i32", .constexprs = "OUT_DTYPE=fp32"};
+    extern const tl_kernel_def port_cx_defaults;
+    assert_null(tl_build_config(&port_cx_defaults, &cfg, &d));
+    ct_diags_clear(&d);
+    cfg.options = "implicit_store_casts=True";
+    ct_module *m = tl_build_config(&port_cx_defaults, &cfg, &d);
+    assert_non_null(m);
+    ct_module_destroy(m);
+    cfg.options = "bogus=1";
+    assert_null(tl_build_config(&port_cx_defaults, &cfg, &d));
+    assert_non_null(strstr(ct_diags_first_error(&d), "`bogus` is not an option"));
+    ct_diags_free(&d);
+}
+
 /* the committed tl_macros.h is what its generator writes */
 static void t_macros_generated(void **s)
 {
@@ -608,6 +641,7 @@ int main(void)
         cmocka_unit_test(t_params_64),   cmocka_unit_test(t_carried_64),
         cmocka_unit_test(t_none_args),   cmocka_unit_test(t_none_errors),
         cmocka_unit_test(t_macros_generated), cmocka_unit_test(t_cx_defaults),
+        cmocka_unit_test(t_config_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
