@@ -1130,6 +1130,15 @@ def check_jit_cx_args(ctx):
             compare("z", z, x64.to(torch.bfloat16).double(), *tolerance(torch.bfloat16))]
 
 
+def check_library(ctx):
+    """The kernels of scripts/gpu/library_refs.py: its inputs and float64 PyTorch references."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
+    import library_refs
+    run = library_refs.build(ctx.entry, None, ctx.gen, ctx.device)
+    ctx.launch(run.grid, *run.args)
+    return [compare(name, got, want, atol, rtol) for name, got, want, atol, rtol in run.reference(run.args)]
+
+
 CHECKS = {
     "add_kernel": check_add,
     "softmax_kernel": check_softmax,
@@ -1170,6 +1179,11 @@ CHECKS = {
     "ops_random": check_ops_random,
     "jit_helpers": check_jit_helpers,
     "jit_cx_args": check_jit_cx_args,
+    "cross_entropy_fwd_bwd_kernel": check_library,
+    "layer_norm_bwd_dx_kernel": check_library,
+    "rms_norm_bwd_dx_kernel": check_library,
+    "norm_bwd_dwdb_kernel": check_library,
+    "topk_kernel": check_library,
 }
 
 
