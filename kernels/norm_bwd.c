@@ -28,6 +28,8 @@ TL_KERNEL(layer_norm_bwd_dx_kernel, (DX, DY, X, W, Mean, Rstd, DW_partial, DB_pa
     tl_tensor offs = tl_add(tl_mul(group, N), cols);
     tl_store(tl_add(DW_partial, offs), tl_add(tl_load(tl_add(DW_partial, offs), .mask = mask), tl_mul(dy, x_hat)), .mask = mask);
     tl_store(tl_add(DB_partial, offs), tl_add(tl_load(tl_add(DB_partial, offs), .mask = mask), dy), .mask = mask);
+    // every warp's stores are done before the lock is released
+    tl_debug_barrier();
     tl_atomic_xchg(lock, 0);
 }
 
@@ -53,6 +55,8 @@ TL_KERNEL(rms_norm_bwd_dx_kernel, (DX, DY, X, W, Rstd, DW_partial, Locks, stride
     }
     tl_tensor offs = tl_add(tl_mul(group, N), cols);
     tl_store(tl_add(DW_partial, offs), tl_add(tl_load(tl_add(DW_partial, offs), .mask = mask), tl_mul(dy, x_hat)), .mask = mask);
+    // every warp's stores are done before the lock is released
+    tl_debug_barrier();
     tl_atomic_xchg(lock, 0);
 }
 

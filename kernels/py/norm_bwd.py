@@ -4,8 +4,9 @@
 #   dx = (g - x_hat * mean(g * x_hat) - mean(g)) * rstd   (RMSNorm: no mean(g) term).
 # The rows' weight (and bias) gradients, dy * x_hat and dy, are added to one of
 # GROUP_SIZE_M partial rows (row % GROUP_SIZE_M) under that partial row's spin
-# lock (taken with atomic_cas, released with atomic_xchg), so only rows of the
-# same group wait for each other; the partial rows start at zero.
+# lock (taken with atomic_cas, released with atomic_xchg after a barrier: the
+# atomic is one thread's, the stores are every warp's), so only rows of the same
+# group wait for each other; the partial rows start at zero.
 # norm_bwd_dwdb_kernel then sums the partial rows column by column.
 # The C port is kernels/norm_bwd.c.
 import triton
@@ -37,6 +38,8 @@ def layer_norm_bwd_dx_kernel(DX, DY, X, W, Mean, Rstd, DW_partial, DB_partial, L
     offs = group * N + cols
     tl.store(DW_partial + offs, tl.load(DW_partial + offs, mask=mask) + dy * x_hat, mask=mask)
     tl.store(DB_partial + offs, tl.load(DB_partial + offs, mask=mask) + dy, mask=mask)
+    # every warp's stores are done before the lock is released
+    tl.debug_barrier()
     tl.atomic_xchg(lock, 0)
 
 
@@ -62,6 +65,8 @@ def rms_norm_bwd_dx_kernel(DX, DY, X, W, Rstd, DW_partial, Locks, stride, N,
         pass
     offs = group * N + cols
     tl.store(DW_partial + offs, tl.load(DW_partial + offs, mask=mask) + dy * x_hat, mask=mask)
+    # every warp's stores are done before the lock is released
+    tl.debug_barrier()
     tl.atomic_xchg(lock, 0)
 
 

@@ -53,6 +53,13 @@ SWEEPS = {
     ("topk_kernel", "bf16_V1000_k64_tail"): ["M=16384 N=1000"],
     ("topk_kernel", "fp16_V50257_k16"): ["M=8 N=50257", "M=256 N=50257"],
     ("matmul_kernel", "fp16_128x128x64"): ["M=8192 N=8192 K=8192"],
+    # prefill shapes (batch x heads folded into Z_H), and a short context
+    ("flash_attn_fwd_kernel", "fp16_d64_causal"): ["Z_H=30 N_CTX=1024", "Z_H=30 N_CTX=4096"],
+    ("flash_attn_fwd_kernel", "bf16_d128"): ["Z_H=30 N_CTX=256", "Z_H=30 N_CTX=4096"],
+    ("flash_attn_fwd_kernel", "fp16_d128_causal_ws"): ["Z_H=30 N_CTX=4096", "Z_H=14 N_CTX=8192"],
+    ("flash_attn_fwd_kernel", "bf16_d64_ws"): ["Z_H=30 N_CTX=4096"],
+    ("flash_attn_fwd_kernel", "fp16_d64_tail"): ["Z_H=30 N_CTX=4099"],
+    ("flash_attn_fwd_kernel", "bf16_d128_causal_tail"): ["Z_H=30 N_CTX=2049"],
 }
 
 TORCH_NAMES = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16", torch.int32: "i32",
@@ -214,9 +221,11 @@ def correctness(entry, run, cker, pyl):
     for name, i in run.outputs.items():
         if name in run.nondet:
             err = float((a_py[i].double() - a_c[i].double()).abs().max())
-            ok = bool(torch.allclose(a_py[i].double(), a_c[i].double(), rtol=1e-5, atol=1e-4))
+            # both within the reference's tolerance of this output (the same check as Python's)
+            tol = next((t for t in res["python_vs_torch"] if t["output"] == name), {"atol": 1e-4, "rtol": 1e-5})
+            ok = bool(torch.allclose(a_py[i].double(), a_c[i].double(), rtol=tol["rtol"], atol=2 * tol["atol"]))
             res["c_vs_python"].append({"output": name, "bitwise": None, "ok": ok, "max_abs": err,
-                                       "note": "sums in the order programs take the lock: within 1e-5"})
+                                       "note": "sums in the order programs take the lock"})
         else:
             same = bitwise(a_py[i], a_c[i])
             res["c_vs_python"].append({"output": name, "bitwise": same, "ok": same})
@@ -306,7 +315,7 @@ def markdown(results, meta):
                 continue
             c = p["correct"]
             pv = "; ".join(f"{x['output']} {'✓' if x['ok'] else '✗'} {x['max_abs']:.2g}" for x in c["python_vs_torch"])
-            cv = "; ".join(f"{x['output']} {'✓ bitwise' if x['bitwise'] else ('✓ within 1e-5 (lock order)' if x['ok'] else '✗')}"
+            cv = "; ".join(f"{x['output']} {'✓ bitwise' if x['bitwise'] else ('✓ within tolerance (lock order)' if x['ok'] else '✗')}"
                            for x in c["c_vs_python"])
             sig = "✓" if p["signature_is_config"] else f"✗ `{c['c_signature']}`"
             L.append(f"| {r['kernel']} | {r['config']} | {p['problem']} | {sig} | {pv} | {cv} |")
@@ -381,6 +390,8 @@ def main():
                and (e["kernel"] != "matmul_kernel" or (e["kernel"], e["config"]) in SWEEPS)]
     clib = CLib(os.path.join(args.build, "liblibrary_launch.so"))
     import triton
+    # tensor descriptors made in a kernel need global scratch (ct_launch allocates its own)
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device="cuda", dtype=torch.int8))
     meta = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
             "rounds": args.rounds, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "commit": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,

@@ -108,9 +108,14 @@ def build_cross_entropy(cfg, p, gen, dev):
         grad = (logp.exp() - q) * torch.tensor(scale, dtype=torch.float32).double()
         grad[~keep] = 0
         atol, rtol = TOL[dt]
-        # the gradient is about scale / V where the softmax is flat
+        # the gradient is about scale / V where the softmax is flat: the absolute tolerance
+        # follows it; fp16 stores values that small as subnormals, 2**-24 apart, so the
+        # reference is rounded to the dtype and one subnormal step is allowed
+        grad_atol = (1e-5 if dt == torch.float32 else rtol) * scale / v
+        if dt == torch.float16:
+            grad_atol = max(grad_atol, 2.0 ** -24)
         return [("loss", a[2], want_loss, 1e-4, 1e-5),
-                ("grad (in place)", a[0], grad, (1e-5 if dt == torch.float32 else rtol) * scale / v, rtol)]
+                ("grad (in place)", a[0], grad.to(dt).double(), grad_atol, rtol)]
 
     def torch_fn():
         xg = xd.detach().requires_grad_()
@@ -157,11 +162,13 @@ def build_norm_bwd(cfg, p, gen, dev, rms):
         rows = torch.arange(m) % groups
         dw = torch.zeros(groups, n, dtype=torch.float64).index_add_(0, rows, dy.double() * xh)
         atol, rtol = TOL[ty["DX"]]
-        out = [("DX", a[outs["DX"]], dx, atol, rtol), ("DW_partial", a[outs["DW_partial"]], dw, 1e-4, 1e-5),
+        # a partial row sums m / groups terms of size ~1 in fp32, in the order programs take the lock
+        patol = 1e-4 * max(1.0, m / groups / 64)
+        out = [("DX", a[outs["DX"]], dx, atol, rtol), ("DW_partial", a[outs["DW_partial"]], dw, patol, 1e-5),
                ("Locks released", a[outs["Locks"]], torch.zeros(groups, dtype=torch.float64), 0, 0)]
         if not rms:
             db = torch.zeros(groups, n, dtype=torch.float64).index_add_(0, rows, dy.double())
-            out.append(("DB_partial", a[outs["DB_partial"]], db, 1e-4, 1e-5))
+            out.append(("DB_partial", a[outs["DB_partial"]], db, patol, 1e-5))
         return out
 
     xg = d["x"].detach().requires_grad_()
@@ -257,7 +264,42 @@ def build_matmul(cfg, p, gen, dev):
                bytes_moved=2.0 * (m * k + k * n + m * n), flops=2.0 * m * n * k)
 
 
+# ---- flash_attn_fwd_kernel ----------------------------------------------------------------
+
+def build_flash_attn(cfg, p, gen, dev):
+    zh, n, d = p["Z_H"], p["N_CTX"], p["HEAD_DIM"]
+    causal = bool(p["CAUSAL"])
+    dt = sig_dtypes(cfg["signature"])["Q"]
+    q, k, v = (randn(gen, zh, n, d, dtype=dt) for _ in range(3))
+    qd, kd, vd = q.to(dev), k.to(dev), v.to(dev)
+    o = poison((zh, n, d), dt, dev)
+    lse = poison((zh, n), torch.float32, dev)
+    scale = 1.0 / math.sqrt(d)
+    args = [qd, kd, vd, o, lse, scale, zh, n]
+    grid = (cdiv(n, p["BLOCK_M"]), zh)
+
+    def reference(a):
+        s = (qd.double() @ kd.double().transpose(1, 2)) * torch.tensor(scale, dtype=torch.float32).double()
+        if causal:
+            s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=dev).triu(1), float("-inf"))
+        want_lse = torch.logsumexp(s, dim=-1) / math.log(2.0)
+        want_o = torch.softmax(s, dim=-1) @ vd.double()
+        atol, rtol = TOL[dt]
+        return [("O", a[3], want_o.cpu(), atol, rtol), ("LSE", a[4], want_lse.cpu(), 1e-4, 1e-5)]
+
+    # PyTorch's best on the GPU: scaled_dot_product_attention ([Z, H, N, D]; here Z*H heads of one batch)
+    q4, k4, v4 = qd.view(1, zh, n, d), kd.view(1, zh, n, d), vd.view(1, zh, n, d)
+
+    def torch_fn():
+        return F.scaled_dot_product_attention(q4, k4, v4, is_causal=causal, scale=scale)
+
+    flops = 4.0 * zh * n * n * d * (0.5 if causal else 1.0)
+    return Run(args, grid, {"O": 3, "LSE": 4}, reference, torch_fn,
+               bytes_moved=4.0 * zh * n * d * q.element_size(), flops=flops)
+
+
 BUILDERS = {
+    "flash_attn_fwd_kernel": build_flash_attn,
     "cross_entropy_fwd_bwd_kernel": build_cross_entropy,
     "layer_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=False),
     "rms_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=True),

@@ -293,7 +293,7 @@ static ct_status check_decl(const ct_kernel *k, const uint8_t *codes)
         int t = codes[i] & CT_SPEC_TYPE_MASK;
         bool ptr = t >= CT_SPEC_PTR && t != CT_SPEC_DESC;
         bool ok = true;
-        switch (d->kind) {
+        switch (t == CT_SPEC_CONSTNONE ? DECL_ANY : d->kind) { /* None: any parameter */
         case DECL_ANY: break;
         case DECL_PTR_ANY: ok = ptr; break;
         case DECL_PTR: ok = ptr && t - CT_SPEC_PTR == (int)d->sc; break;

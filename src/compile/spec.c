@@ -182,6 +182,9 @@ ct_status ct_spec_codes(const ct_arg *args, int n, const ct_spec_flags *f,
                 codes[i] |= CT_SPEC_D;
             }
             break;
+        case CT_ARG_NONE:
+            codes[i] = CT_SPEC_CONSTNONE;
+            break;
         case CT_ARG_DESC: {
             codes[i] = CT_SPEC_DESC | CT_SPEC_NONE;
             ct_status s = desc_codes(a->v.desc, arg_name(names, i, nb, sizeof nb), codes, &len);
@@ -230,8 +233,8 @@ void ct_spec_key_str(const uint8_t *codes, int n, char *buf, size_t cap)
         uint8_t c = codes[i];
         int t = c & CT_SPEC_TYPE_MASK;
         const char *sep = i ? ", " : "";
-        if (t == CT_SPEC_CONST1) {
-            put(buf, cap, &len, "%s('constexpr', 1)%s", sep, "");
+        if (t == CT_SPEC_CONST1 || t == CT_SPEC_CONSTNONE) {
+            put(buf, cap, &len, "%s('constexpr', %s)", sep, t == CT_SPEC_CONST1 ? "1" : "None");
             continue;
         }
         if (t == CT_SPEC_DESC) {
@@ -267,8 +270,8 @@ void ct_spec_signature(const uint8_t *codes, int n, const char *const *names, ch
         int t = c & CT_SPEC_TYPE_MASK;
         const char *sep = i ? " " : "";
         put(buf, cap, &len, "%s%s=", sep, names[i]);
-        if (t == CT_SPEC_CONST1) {
-            put(buf, cap, &len, "%s%s", "1", "");
+        if (t == CT_SPEC_CONST1 || t == CT_SPEC_CONSTNONE) {
+            put(buf, cap, &len, "%s%s", t == CT_SPEC_CONST1 ? "1" : "None", "");
             continue;
         }
         if (t == CT_SPEC_DESC) {
@@ -290,7 +293,7 @@ int ct_pack_args(const ct_arg *args, const uint8_t *codes, int n, uint64_t *slot
     int j = 0;
     for (int i = 0; i < n; i++) {
         int t = codes[i] & CT_SPEC_TYPE_MASK;
-        if (t == CT_SPEC_CONST1)
+        if (t == CT_SPEC_CONST1 || t == CT_SPEC_CONSTNONE)
             continue;
         const ct_arg *a = &args[i];
         uint64_t *s = &slots[j];

@@ -282,6 +282,36 @@ static void t_const_one(void **state)
     ct_kernel_free(k);
 }
 
+/* None for an optional pointer: ('constexpr', None), not passed, the body specialized. */
+static void t_none_arg(void **state)
+{
+    (void)state;
+    ct_arg args[] = {ct_ptr(0x10000, tl_float32), ct_none(), ct_none(), ct_ptr(0x20000, tl_float32),
+                     ct_int(100)};
+    const char *const names[] = {"x_ptr", "scale_ptr", "idx_ptr", "y_ptr", "n"};
+    uint8_t codes[CT_SPEC_CODES_MAX];
+    assert_int_equal(ct_spec_codes(args, 5, NULL, names, codes), CT_OK);
+    char key[256], sig[256];
+    ct_spec_key_str(codes, 5, key, sizeof key);
+    ct_spec_signature(codes, 5, names, sig, sizeof sig);
+    assert_string_equal(key, "[('*fp32', 'D'), ('constexpr', None), ('constexpr', None), "
+                             "('*fp32', 'D'), ('i32', '')]");
+    assert_string_equal(sig, "x_ptr=*fp32:16 scale_ptr=None idx_ptr=None y_ptr=*fp32:16 n=i32");
+    uint64_t slots[8];
+    void *params[10];
+    assert_int_equal(ct_pack_args(args, codes, 5, slots, params), 3);
+
+    ct_kernel *k;
+    ct_kernel_opts o = {.constexprs = "BLOCK=128", .arch = 90, .types = "*fp32 *fp32 *i32 *fp32 i32"};
+    assert_int_equal(ct_kernel_new(tu_kernel("port_none_args")->def, &o, &k), CT_OK);
+    assert_int_equal(ct_kernel_warmup(k, args, 5, false), CT_OK);
+    char *src = ct_artifact_stage(ct_kernel_artifact(k, args, 5), "source", NULL);
+    assert_null(strstr(src, "%scale_ptr"));
+    assert_non_null(strstr(src, "%y_ptr"));
+    free(src);
+    ct_kernel_free(k);
+}
+
 /* What ct_launch refuses before anything reaches the GPU. */
 static void t_launch_checks(void **state)
 {
@@ -391,6 +421,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_specializations_compile, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_const_one, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_launch_checks, tu_cache_setup, tu_cache_teardown),
+        cmocka_unit_test_setup_teardown(t_none_arg, tu_cache_setup, tu_cache_teardown),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }
