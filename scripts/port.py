@@ -869,6 +869,10 @@ class FuncPorter:
             b = self.expr(base.value)
             return V("tl_element_ty(%s)" % self.as_t(b, node), "dtype", ops=False)
         b = self.expr(base)
+        if b.kind == "dtype" and attr == "primitive_bitwidth":
+            return V("tl_primitive_bitwidth(%s)" % b.c, "int", ops=False)
+        if b.kind == "dtype" and attr.startswith("is_"):
+            return V(b.c, "dtypepred", name=attr[3:], ops=False)
         if attr == "dtype":
             if b.kind in ("tensor", "param"):
                 return V("tl_dtype_of(%s)" % b.c, "dtype", ops=False)
@@ -1112,6 +1116,10 @@ class FuncPorter:
             return self.call_helper(fv.name, node)
         if k == "pybuiltin":
             return self.call_py(fv.name, node)
+        if k == "dtypepred":
+            if node.args or node.keywords:
+                self.err(node, "`%s` takes no arguments" % self.seg(node.func))
+            return V("tl_dtype_is_%s(%s)" % (fv.name, fv.c), "bool", ops=False)
         if k == "mathfn":
             args = [self.cxval(self.expr(a)) for a in node.args]
             if not all(a.kind in ("int", "float") for a in args):
