@@ -3,7 +3,8 @@
 #   make demo   build the command, emit a kernel's TTIR, lower it through Triton, run it
 #               on the emulator and check it; on a machine with a GPU also launch it
 #   make test   the docs checks, unit tests (normal and ASan+UBSan builds), a short
-#               fuzz of the TTIR parser and the emulator, the fidelity harness, and an
+#               fuzz of the TTIR parser and the emulator, the fidelity harness, the
+#               Python-to-C translator on every Python original (port-check), and an
 #               install used from a project outside the tree (examples/out-of-tree)
 #
 # Both install what they need when it is missing (apt-get, as root or with sudo):
@@ -34,7 +35,7 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE = $(BUILD)/libctriton_conformance.so
 
 .PHONY: all build build-cli asan install deps deps-build deps-c deps-py deps-py-versions test unit \
-        unit-asan fidelity-versions \
+        unit-asan fidelity-versions port-check \
         fidelity docs-check api-doc demo example bench bench-emit bench-launch bench-parse \
         bench-emu fuzz-smoke clean wheel deps-pkg python-test bench-py peer-tests
 
@@ -142,6 +143,17 @@ fidelity-versions: build deps-py-versions
 	    $$( [ $$v = $(NEWEST) ] && echo --source-copy tests/golden ) || exit 1; \
 	done
 
+# ctriton port on every Python original of the tree (one Python process, no edit): each
+# port must build and emit the very TTIR of its hand port for every config and every
+# supported release (so the hand ports' fidelity rows, every stage, hold for it); the
+# untranslatable constructs of tests/port/errors must be reported at their line; and the
+# kernels of tests/port/unseen, which have no hand port, are ported and compared with
+# Python at every stage by the fidelity harness, for the oldest and newest release.
+port-check: build deps-py deps-py-versions
+	$(PY) scripts/port.py --tree --quiet --ctriton $(BUILD)/ctriton --kernels $(CONFORMANCE) \
+	  --out $(BUILD)/port --errors tests/port/errors --unseen tests/port/unseen \
+	  --release-python 3.6.0=$(PY) --release-python $(NEWEST)=$(VENVS)/venv-$(NEWEST)/bin/python
+
 # Install into a scratch prefix and build examples/out-of-tree from a copy outside the
 # tree, with find_package and with pkg-config: its kernel emitted, linted, run on the
 # emulator against its reference, checked against its Python original, AOT-compiled.
@@ -182,7 +194,7 @@ python-test: wheel deps-pkg
 	$(PKG_PY) -m pip install -q --no-deps --force-reinstall $(BUILD)/wheel/ctriton-*.whl
 	cd /tmp && CTRITON_CACHE_DIR=$(CURDIR)/$(BUILD)/py-cache $(PKG_PY) $(CURDIR)/tests/python/test_ctriton.py
 
-test: deps docs-check unit unit-asan fuzz-smoke fidelity example python-test
+test: deps docs-check unit unit-asan fuzz-smoke fidelity port-check example python-test
 	@echo "== all tests passed"
 
 # ---- the demo ----------------------------------------------------------------------------

@@ -438,6 +438,8 @@ def main():
     ap.add_argument("--ctriton", default=default_ctriton())
     ap.add_argument("--kernels", action="append", default=[], metavar="LIB",
                     help="a kernel plugin for ctriton (repeatable): a project's own kernels")
+    ap.add_argument("--no-library", action="store_true",
+                    help="leave ctriton's own kernels out (a plugin's may have their names)")
     ap.add_argument("--triton", default=None,
                     help="the release to compare for; it must be the Triton this Python imports "
                          "(default: that one)")
@@ -454,6 +456,8 @@ def main():
                     help="JSON file with the raw-gate results (kernel/config -> verdict)")
     args = ap.parse_args()
     ctriton = [os.path.abspath(args.ctriton) if os.sep in args.ctriton else args.ctriton]
+    if args.no_library:
+        ctriton.append("--no-library")
     for lib in args.kernels:
         ctriton += ["--kernels", os.path.abspath(lib)]
     start = os.getcwd()

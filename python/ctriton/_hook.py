@@ -195,9 +195,31 @@ _installed_names = set()
 _finder = None
 
 
+def _remember_exec_source(event, args):
+    """An audit hook: the text of each string compiled as "<string>" (exec of a kernel's
+    source, as Triton's tests build variants of a kernel) is kept in linecache, so the
+    @triton.jit that runs inside that exec finds its source, which Triton's frontend
+    needs (its interpreter does not).  Only the latest such text is kept."""
+    if event != "compile" or len(args) < 2 or args[1] != "<string>":
+        return
+    src = args[0]
+    if isinstance(src, bytes):
+        src = src.decode("utf-8", "replace")
+    if isinstance(src, str) and "@" in src and "def " in src:
+        import linecache
+        lines = src.splitlines(True)
+        linecache.cache["<string>"] = (len(src), None, lines, "<string>")
+
+
+_audit = False
+
+
 def install_lazily():
     """Patches the Triton modules already imported now, the others when they are."""
-    global _finder
+    global _finder, _audit
+    if not _audit:
+        sys.addaudithook(_remember_exec_source)
+        _audit = True
     for name, patch in _PATCHES.items():
         if name in sys.modules:
             patch(sys.modules[name])

@@ -31,3 +31,9 @@ try:
 except Exception as e:
     print("raised %s line=%s arg=%s pid=%s lane=%s offset=%s" % (type(e).__name__, e.line, e.arg, e.pid, e.lane,
                                                                    e.offset))
+# a kernel made by exec() of its source (as Triton's tests make variants of a kernel)
+ns = {}
+exec("@triton.jit\ndef made_by_exec(X):\n    tl.store(X, 7)\n", {"triton": triton, "tl": triton.language}, ns)
+one = np.zeros(1, np.int32)
+ns["made_by_exec"][(1,)](one)
+print("exec ok" if one[0] == 7 else "exec wrong")

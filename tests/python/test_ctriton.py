@@ -251,6 +251,7 @@ class DropIn(unittest.TestCase):
         p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertIn("numpy ok", p.stdout)
+        self.assertIn("exec ok", p.stdout)
         if torch is not None:
             self.assertIn("torch ok", p.stdout)
         line = line_of(kernels.add_unmasked, "the line an OOB names")
