@@ -298,7 +298,8 @@ bool sem_binary_checking(tl_tensor *lhs, tl_tensor *rhs, bool allow_lhs_ptr, boo
     bool lhs_is_scalar = tl__is_number(*lhs), rhs_is_scalar = tl__is_number(*rhs);
     tl_tensor lhs_scalar = *lhs, rhs_scalar = *rhs;
     if (lhs->kind == TL_K_NONE || rhs->kind == TL_K_NONE) {
-        tl__err("invalid operand None in an arithmetic expression");
+        tl__err("%s (an operand is None: a parameter specialized to None, or TL_NONE)",
+                TV->none_arith_error);
         return false;
     }
     /* before 3.9 the numbers become tensors (their own constants) before typing;
