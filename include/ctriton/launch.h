@@ -183,6 +183,14 @@ typedef struct ct_kernel_opts {
     const char *types;           /* optional declared types checked at each new
                                     specialization: "*fp32 *fp32 i32" (in order) or
                                     "n_cols=i32"; `int` accepts i32/i64/u64, `*` any pointer */
+    /* Specialization churn: when one argument's specialization keeps flipping between
+     * launches (a multiple of 16 or not, 1 or not: each value compiles its own
+     * specialization), ct_launch reports it once per argument, naming it and the
+     * do_not_specialize to pass.  The report goes to churn_report (NULL: stderr);
+     * no_churn_report: not at all (the counts in ct_kernel_stats stay). */
+    void (*churn_report)(const char *message, void *ud);
+    void *churn_ud;
+    bool no_churn_report;
 } ct_kernel_opts;
 
 /* A kernel to launch: the definition (static) and options (copied); nothing is compiled
@@ -212,6 +220,7 @@ typedef struct ct_kernel_stats {
     int disk_hits, lowered;
     int loads;             /* modules loaded (specialization x context) */
     double last_compile_ms;
+    int churn_reports;     /* arguments reported for specialization churn */
 } ct_kernel_stats;
 /* Copies the kernel's counters. */
 void ct_kernel_get_stats(const ct_kernel *k, ct_kernel_stats *out);

@@ -256,6 +256,57 @@ int tl_rank(tl_tensor x);
 int64_t tl_dim(tl_tensor x, int i);
 int64_t tl_numel(tl_tensor x);
 
+/* The dtype API of triton.language, on a dtype (`x.dtype`, tl_dtype_of(x); a pointer's
+ * `p.dtype` is its pointer type): dt.is_fp8() is tl_dtype_is_fp8(dt), and so on for every
+ * is_* method of tl.dtype.  A tensor passed where the dtype belongs, or a NULL dtype (a
+ * Python number's), is an error reported at the C line. */
+typedef enum tl_dtype_pred {
+    TL_DT_FP8, TL_DT_FP8E4NV, TL_DT_FP8E4B8, TL_DT_FP8E4B15, TL_DT_FP8E5, TL_DT_FP8E5B16, TL_DT_FP16, TL_DT_BF16, TL_DT_FP32, TL_DT_FP64, TL_DT_INT1, TL_DT_INT8, TL_DT_INT16, TL_DT_INT32, TL_DT_INT64, TL_DT_UINT8, TL_DT_UINT16, TL_DT_UINT32, TL_DT_UINT64, TL_DT_FLOATING, TL_DT_STANDARD_FLOATING, TL_DT_INT_SIGNED, TL_DT_INT_UNSIGNED, TL_DT_INT, TL_DT_BOOL, TL_DT_PTR, TL_DT_BLOCK, TL_DT_CONST
+} tl_dtype_pred;
+bool tl__dtype_pred(tl_dtype_pred p, tl_dtype t, tl_src at);
+bool tl__dtype_pred_t(tl_dtype_pred p, tl_tensor x, tl_src at);
+#define TL__DTPRED(p, dt) _Generic((dt), tl_tensor: tl__dtype_pred_t, default: tl__dtype_pred)((p), (dt), TL_HERE)
+#define tl_dtype_is_fp8(dt) TL__DTPRED(TL_DT_FP8, dt)
+#define tl_dtype_is_fp8e4nv(dt) TL__DTPRED(TL_DT_FP8E4NV, dt)
+#define tl_dtype_is_fp8e4b8(dt) TL__DTPRED(TL_DT_FP8E4B8, dt)
+#define tl_dtype_is_fp8e4b15(dt) TL__DTPRED(TL_DT_FP8E4B15, dt)
+#define tl_dtype_is_fp8e5(dt) TL__DTPRED(TL_DT_FP8E5, dt)
+#define tl_dtype_is_fp8e5b16(dt) TL__DTPRED(TL_DT_FP8E5B16, dt)
+#define tl_dtype_is_fp16(dt) TL__DTPRED(TL_DT_FP16, dt)
+#define tl_dtype_is_bf16(dt) TL__DTPRED(TL_DT_BF16, dt)
+#define tl_dtype_is_fp32(dt) TL__DTPRED(TL_DT_FP32, dt)
+#define tl_dtype_is_fp64(dt) TL__DTPRED(TL_DT_FP64, dt)
+#define tl_dtype_is_int1(dt) TL__DTPRED(TL_DT_INT1, dt)
+#define tl_dtype_is_int8(dt) TL__DTPRED(TL_DT_INT8, dt)
+#define tl_dtype_is_int16(dt) TL__DTPRED(TL_DT_INT16, dt)
+#define tl_dtype_is_int32(dt) TL__DTPRED(TL_DT_INT32, dt)
+#define tl_dtype_is_int64(dt) TL__DTPRED(TL_DT_INT64, dt)
+#define tl_dtype_is_uint8(dt) TL__DTPRED(TL_DT_UINT8, dt)
+#define tl_dtype_is_uint16(dt) TL__DTPRED(TL_DT_UINT16, dt)
+#define tl_dtype_is_uint32(dt) TL__DTPRED(TL_DT_UINT32, dt)
+#define tl_dtype_is_uint64(dt) TL__DTPRED(TL_DT_UINT64, dt)
+#define tl_dtype_is_floating(dt) TL__DTPRED(TL_DT_FLOATING, dt)
+#define tl_dtype_is_standard_floating(dt) TL__DTPRED(TL_DT_STANDARD_FLOATING, dt)
+#define tl_dtype_is_int_signed(dt) TL__DTPRED(TL_DT_INT_SIGNED, dt)
+#define tl_dtype_is_int_unsigned(dt) TL__DTPRED(TL_DT_INT_UNSIGNED, dt)
+#define tl_dtype_is_int(dt) TL__DTPRED(TL_DT_INT, dt)
+#define tl_dtype_is_bool(dt) TL__DTPRED(TL_DT_BOOL, dt)
+#define tl_dtype_is_ptr(dt) TL__DTPRED(TL_DT_PTR, dt)
+#define tl_dtype_is_block(dt) TL__DTPRED(TL_DT_BLOCK, dt)
+#define tl_dtype_is_const(dt) TL__DTPRED(TL_DT_CONST, dt)
+/* dt.primitive_bitwidth (a pointer type has none: an error, as in Python) */
+#define tl_primitive_bitwidth(dt) tl__primitive_bitwidth((dt), TL_HERE)
+int tl__primitive_bitwidth(tl_dtype t, tl_src at);
+/* dt.scalar: a block type's element type, else dt itself */
+tl_dtype tl_dtype_scalar(tl_dtype t);
+/* dt.element_ty of a pointer type (or of a block type) */
+#define tl_dtype_element_ty(dt) tl__dtype_element_ty((dt), TL_HERE)
+tl_dtype tl__dtype_element_ty(tl_dtype t, tl_src at);
+/* tl.core.get_int_dtype(bitwidth, signed): int1, int8 ... uint64 (tl.dtype(f"uint{n}") is
+ * tl_get_int_dtype(n, false)); an unsupported pair is an error (NULL) */
+#define tl_get_int_dtype(bitwidth, is_signed) tl__get_int_dtype((bitwidth), (is_signed), TL_HERE)
+tl_dtype tl__get_int_dtype(int bitwidth, bool is_signed, tl_src at);
+
 /* The value of a constexpr parameter of a @jit helper (a tl_tensor holding a
  * Python number); a tensor there is a type error, reported at the call. */
 #define tl_cx_int(x) tl__cx_int((x), TL_HERE)

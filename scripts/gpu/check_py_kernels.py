@@ -1188,6 +1188,21 @@ def check_port_cx_defaults(ctx):
     ref = ref.to(ctx.dtype("y_ptr")).double()
     return [compare("y", y[:n], ref, *tolerance(ctx.dtype("y_ptr")))]
 
+def check_port_dtype_dispatch(ctx):
+    block, n = ctx.const["BLOCK"], 50
+    xdt, ydt = ctx.dtype("x_ptr"), ctx.dtype("y_ptr")
+    x = ctx.randn(n).to(xdt)
+    y = ctx.out(block, dtype=ydt)
+    ctx.launch((1,), ctx.dev(x), y, n)
+    if xdt in (torch.float8_e4m3fn, torch.float8_e5m2):
+        ref = x.float() * 0.5
+    elif xdt == torch.bfloat16:
+        ref = x.float() * 2.0
+    else:
+        ref = x.float() * 1.5
+    ref = ref.to(ydt).double()
+    return [compare("y", y[:n], ref, *tolerance(ydt))]
+
 def check_library(ctx):
     """The kernels of scripts/gpu/library_refs.py: its inputs and float64 PyTorch references."""
     sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
@@ -1241,6 +1256,7 @@ CHECKS = {
     "port_many_params": check_port_many_params,
     "port_none_args": check_port_none_args,
     "port_cx_defaults": check_port_cx_defaults,
+    "port_dtype_dispatch": check_port_dtype_dispatch,
     "cross_entropy_fwd_bwd_kernel": check_library,
     "layer_norm_bwd_dx_kernel": check_library,
     "rms_norm_bwd_dx_kernel": check_library,

@@ -92,31 +92,7 @@ static const char *source_text(linter *L, const char *file)
         snprintf(path, sizeof path, "%s", file);
     else
         snprintf(path, sizeof path, "%s/%s", root, file);
-    char *text = NULL;
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        size_t cap = 1 << 16, n = 0;
-        text = malloc(cap + 1);
-        size_t got;
-        while (text && (got = fread(text + n, 1, cap - n, f)) > 0) {
-            n += got;
-            if (n == cap && cap < (64u << 20)) {
-                char *t = realloc(text, 2 * cap + 1);
-                if (!t) {
-                    free(text);
-                    text = NULL;
-                    break;
-                }
-                text = t;
-                cap *= 2;
-            } else if (n == cap) {
-                break;
-            }
-        }
-        if (text)
-            text[n] = 0;
-        fclose(f);
-    }
+    char *text = ct_read_file(path, NULL); /* NULL when unreadable: no justification */
     char **nf = realloc(L->srcfiles, sizeof *nf * (size_t)(L->nsrc + 1));
     if (nf)
         L->srcfiles = nf;

@@ -106,6 +106,29 @@ TL_KERNEL(port_cx_defaults, (x_ptr, y_ptr, n), (int, BLOCK, 64), (double, SCALE,
     tl_store(tl_add(y_ptr, offs), tl_to(x, OUT_DTYPE), .mask = mask);
 }
 
+TL_JIT(_to_compute, (x))
+{
+    tl_tensor y;
+    if (tl_dtype_is_fp8(tl_dtype_of(x)))
+        y = tl_mul(tl_to(x, tl_float32), 0.5);
+    else if (tl_dtype_is_bf16(tl_dtype_of(x)))
+        y = tl_mul(tl_to(x, tl_float32), 2.0);
+    else
+        y = tl_mul(x, 1.5);
+    return y;
+}
+
+TL_KERNEL(port_dtype_dispatch, (x_ptr, y_ptr, n), (int, BLOCK))
+{
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor mask = tl_lt(offs, n);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = mask);
+    tl_tensor y = TL_CALL(_to_compute, x);
+    if (tl_primitive_bitwidth(tl_dtype_element_ty(tl_dtype_of(y_ptr))) == 16)
+        y = tl_to(y, tl_dtype_element_ty(tl_dtype_of(y_ptr)));
+    tl_store(tl_add(y_ptr, offs), y, .mask = mask);
+}
+
 TL_CONFIGS(port_many_params,
     {.name = "B64", .signature = "x0=*fp32:16 x1=*fp32:16 x2=*fp32:16 x3=*fp32:16 x4=*fp32:16 x5=*fp32:16 x6=*fp32:16 x7=*fp32:16 x8=*fp32:16 x9=*fp32:16 s0=i32 s1=i32 s2=i32 s3=i32 s4=i32 s5=i32 s6=i32 s7=i32 s8=i32 s9=i32 w0=fp32 w1=fp32 w2=fp32 w3=fp32 w4=fp32 w5=fp32 w6=fp32 w7=fp32 w8=fp32 w9=fp32 y0=*fp32:16 y1=*fp32:16 y2=*fp32:16 y3=*fp32:16 y4=*fp32:16 y5=*fp32:16 y6=*fp32:16 y7=*fp32:16 y8=*fp32:16 y9=*fp32:16 n=i32 k_iters=i32",
      .constexprs = "BLOCK=64"});
@@ -121,3 +144,7 @@ TL_CONFIGS(port_cx_defaults,
     /* fp32 values stored through a bf16 pointer: Python converts; ctriton wants the option */
     {.name = "implicit_bf16", .signature = "x_ptr=*fp32:16 y_ptr=*bf16:16 n=i32",
      .constexprs = "OUT_DTYPE=fp32", .options = "implicit_store_casts=True enable_fp_fusion=False"});
+TL_CONFIGS(port_dtype_dispatch,
+    {.name = "fp8_fp32", .signature = "x_ptr=*fp8e4nv:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=64"},
+    {.name = "bf16_bf16", .signature = "x_ptr=*bf16:16 y_ptr=*bf16:16 n=i32", .constexprs = "BLOCK=64"},
+    {.name = "fp32_fp16", .signature = "x_ptr=*fp32:16 y_ptr=*fp16:16 n=i32", .constexprs = "BLOCK=64"});

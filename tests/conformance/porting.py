@@ -108,3 +108,27 @@ def port_cx_defaults(x_ptr, y_ptr, n, BLOCK: tl.constexpr = 64, SCALE: tl.conste
     if BACKWARD:
         x = -x
     tl.store(y_ptr + offs, x.to(OUT_DTYPE), mask=mask)
+
+
+# Trace-time dispatch on dtypes (x.dtype.is_fp8(), p.dtype.element_ty.primitive_bitwidth),
+# in a @jit helper and in the kernel.
+@triton.jit
+def _to_compute(x):
+    if x.dtype.is_fp8():
+        y = x.to(tl.float32) * 0.5
+    elif x.dtype.is_bf16():
+        y = x.to(tl.float32) * 2.0
+    else:
+        y = x * 1.5
+    return y
+
+
+@triton.jit
+def port_dtype_dispatch(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = _to_compute(x)
+    if y_ptr.dtype.element_ty.primitive_bitwidth == 16:
+        y = y.to(y_ptr.dtype.element_ty)
+    tl.store(y_ptr + offs, y, mask=mask)

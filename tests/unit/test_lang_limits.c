@@ -624,6 +624,62 @@ static void t_config_options(void **s)
     ct_diags_free(&d);
 }
 
+/* the dtype API: core.dtype's predicates and attributes */
+TL_KERNEL(k_dtype_on_tensor, (x_ptr))
+{
+    tl_tensor x = tl_load(x_ptr);
+    line_of = __LINE__; if (tl_dtype_is_fp8(x))
+        tl_store(x_ptr, x);
+}
+
+TL_KERNEL(k_dtype_of_number, (x_ptr))
+{
+    line_of = __LINE__; if (tl_dtype_is_floating(tl_dtype_of(tl_c(1.5))))
+        tl_store(x_ptr, 1.0);
+}
+
+TL_KERNEL(k_bitwidth_of_ptr, (x_ptr))
+{
+    line_of = __LINE__; int b = tl_primitive_bitwidth(tl_dtype_of(x_ptr));
+    tl_store(x_ptr, b);
+}
+
+static void t_dtype_api(void **s)
+{
+    (void)s;
+    const tl_dtype fp8s[] = {tl_float8e4nv, tl_float8e5, tl_float8e4b8, tl_float8e4b15, tl_float8e5b16};
+    for (int i = 0; i < 5; i++) {
+        assert_true(tl_dtype_is_fp8(fp8s[i]));
+        assert_true(tl_dtype_is_floating(fp8s[i]));
+        assert_false(tl_dtype_is_standard_floating(fp8s[i]));
+        assert_int_equal(tl_primitive_bitwidth(fp8s[i]), 8);
+    }
+    assert_true(tl_dtype_is_fp8e4nv(tl_float8e4nv) && !tl_dtype_is_fp8e4nv(tl_float8e5));
+    assert_true(tl_dtype_is_fp8e5(tl_float8e5) && tl_dtype_is_bf16(tl_bfloat16));
+    assert_true(tl_dtype_is_fp16(tl_float16) && tl_dtype_is_fp32(tl_float32) && tl_dtype_is_fp64(tl_float64));
+    /* int1 is unsigned in Triton (UINT_TYPES) */
+    assert_true(tl_dtype_is_bool(tl_int1) && tl_dtype_is_int(tl_int1) && tl_dtype_is_int_unsigned(tl_int1));
+    assert_false(tl_dtype_is_int_signed(tl_int1));
+    assert_true(tl_dtype_is_int_signed(tl_int32) && !tl_dtype_is_int_unsigned(tl_int32));
+    assert_true(tl_dtype_is_int_unsigned(tl_uint64) && !tl_dtype_is_floating(tl_uint64));
+    assert_int_equal(tl_primitive_bitwidth(tl_bfloat16), 16);
+    assert_int_equal(tl_primitive_bitwidth(tl_int1), 1);
+    tl_dtype p = tl_pointer_type(tl_float16);
+    assert_true(tl_dtype_is_ptr(p) && !tl_dtype_is_ptr(tl_float16));
+    assert_false(tl_dtype_is_floating(p) || tl_dtype_is_int(p) || tl_dtype_is_fp16(p));
+    assert_true(tl_dtype_is_const(tl_pointer_type_ex(tl_float16, 1, true)) && !tl_dtype_is_const(p));
+    assert_ptr_equal(tl_dtype_element_ty(p), tl_float16);
+    assert_ptr_equal(tl_dtype_scalar(tl_float16), tl_float16);
+    assert_ptr_equal(tl_get_int_dtype(32, false), tl_uint32);
+    assert_ptr_equal(tl_get_int_dtype(8, true), tl_int8);
+    assert_ptr_equal(tl_get_int_dtype(1, true), tl_int1);
+    assert_ptr_equal(tl_dtype_from_name("uint32"), tl_uint32); /* tl.dtype("uint32") */
+    assert_true(tl_type_eq(tl_get_int_dtype(16, true), tl_int16));
+    refused(&k_dtype_on_tensor, "*fp32", NULL, "'tensor' object has no attribute 'is_fp8'");
+    refused(&k_dtype_of_number, "*fp32", NULL, "is_floating(): not a dtype");
+    refused(&k_bitwidth_of_ptr, "*fp32", NULL, "'pointer_type' object has no attribute 'primitive_bitwidth'");
+}
+
 /* the committed tl_macros.h is what its generator writes */
 static void t_macros_generated(void **s)
 {
@@ -641,7 +697,7 @@ int main(void)
         cmocka_unit_test(t_params_64),   cmocka_unit_test(t_carried_64),
         cmocka_unit_test(t_none_args),   cmocka_unit_test(t_none_errors),
         cmocka_unit_test(t_macros_generated), cmocka_unit_test(t_cx_defaults),
-        cmocka_unit_test(t_config_options),
+        cmocka_unit_test(t_config_options), cmocka_unit_test(t_dtype_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
