@@ -220,6 +220,7 @@ bench-parse: build
 # emulator speed: softmax, layer norm, matmul on 1 thread and all cores vs a C loop
 bench-emu: build
 	$(BUILD)/bench_emu --markdown
+	$(BUILD)/bench_workloads
 
 # the emulator benchmark's workloads from Python against TRITON_INTERPRET=1 (bench/RESULTS.md)
 bench-py: python-test

@@ -2466,6 +2466,26 @@ def refusal_text(stderr):
     return re.sub(r"[\w./+-]+\.c:\d+(:\d+)?:?\s*", "", stderr).strip()
 
 
+def misaligned(path, text, kernels):
+    """The Python lines that start a statement of a ported function whose C line holds no code
+    (the port is written line for line: each statement's C starts on its Python line)."""
+    tree_ = ast.parse(open(path).read())
+    c = text.splitlines()
+    bad = []
+    for fn in tree_.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for st in ast.walk(fn):
+            if isinstance(st, ast.stmt) and not isinstance(st, (ast.Pass, ast.FunctionDef)) and \
+                    not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant)):
+                line = c[st.lineno - 1].strip() if st.lineno <= len(c) else ""
+                if not line or line.startswith("//"):
+                    if fn.name in kernels or any(fn.name in calls_in(f, {fn.name: 1}) for f in tree_.body
+                                                 if isinstance(f, ast.FunctionDef) and f.name in kernels):
+                        bad.append(st.lineno)
+    return bad
+
+
 def tree(args):
     ct = os.path.abspath(args.ctriton)
     listing = json.loads(subprocess.run(
@@ -2490,6 +2510,11 @@ def tree(args):
             f.write(text)
         sources.append(out)
         kernels += [(k, path) for k in ks]
+        mis = misaligned(path, text, ks)
+        if mis:
+            print("port-check: %s: statements not on their Python line in the C: lines %s" % (
+                py, ", ".join(map(str, mis[:10]))), file=sys.stderr)
+            failed.append(py)
     if failed:
         print("port-check: %d of %d files not ported" % (len(failed), len(by_file)), file=sys.stderr)
         return 1
@@ -2538,7 +2563,7 @@ def tree(args):
                 ("%-5s" % ("✓" if rr[r] == "✓" else "r" if rr[r] == "refused alike" else "✗")) for r in releases)))
     n = len(rows)
     ok = sum(1 for rr in rows.values() if all(v in ("✓", "refused alike") for v in rr.values()))
-    print("port-check: %d/%d configs of %d files ported with no edit, the same TTIR as the hand port for "
+    print("port-check: %d/%d configs of %d files ported with no edit (each statement on its Python line), the same TTIR as the hand port for "
           "Triton %s (r: refused alike)" % (ok, n, len(by_file), ", ".join(releases)))
     rc = 1 if bad else 0
     if args.errors:
