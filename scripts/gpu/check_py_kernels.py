@@ -1263,6 +1263,8 @@ CHECKS = {
     "norm_bwd_dwdb_kernel": check_library,
     "topk_kernel": check_library,
     "flash_attn_fwd_kernel": check_library,
+    "radix_histogram_kernel": check_library,
+    "radix_sort_pass_kernel": check_library,
 }
 
 

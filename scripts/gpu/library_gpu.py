@@ -53,6 +53,10 @@ SWEEPS = {
     ("topk_kernel", "bf16_V1000_k64_tail"): ["M=16384 N=1000"],
     ("topk_kernel", "fp16_V50257_k16"): ["M=8 N=50257", "M=256 N=50257"],
     ("matmul_kernel", "fp16_128x128x64"): ["M=8192 N=8192 K=8192"],
+    ("radix_histogram_kernel", "i32_r4_B1024"): ["N=16777219 SHIFT=4"],
+    ("radix_histogram_kernel", "i32_r8_B512_n16"): ["N=16777216 SHIFT=16"],
+    ("radix_sort_pass_kernel", "i32_r4_B1024"): ["N=1000003 SHIFT=4", "N=16777219 SHIFT=4"],
+    ("radix_sort_pass_kernel", "i32_r8_B512_n16"): ["N=1048576 SHIFT=16"],
     # prefill shapes (batch x heads folded into Z_H), and a short context
     ("flash_attn_fwd_kernel", "fp16_d64_causal"): ["Z_H=30 N_CTX=1024", "Z_H=30 N_CTX=4096"],
     ("flash_attn_fwd_kernel", "bf16_d128"): ["Z_H=30 N_CTX=256", "Z_H=30 N_CTX=4096"],
@@ -254,8 +258,13 @@ def run_entry(entry, clib, rounds, deadline):
             point["signature_is_config"] = sig_matches(entry, point["correct"]["c_signature"])
             if prob is not None and time.time() < deadline:
                 args_c, args_py = run.fresh(), run.fresh()
-                fns = {"C": lambda: cker.launch(run.grid, args_c), "Python": lambda: pyl(run.grid, args_py),
-                       "torch": run.torch_fn}
+                reset = getattr(run, "reset", None)
+                if reset:   # state the kernel consumes (look-back status, tile counter): zeroed
+                    fns = {"C": lambda: (reset(args_c), cker.launch(run.grid, args_c)),
+                           "Python": lambda: (reset(args_py), pyl(run.grid, args_py)), "torch": run.torch_fn}
+                else:
+                    fns = {"C": lambda: cker.launch(run.grid, args_c), "Python": lambda: pyl(run.grid, args_py),
+                           "torch": run.torch_fn}
                 point["state_before"] = gpu_state()
                 times, iters = interleaved(fns, rounds)
                 point["state_after"] = gpu_state()

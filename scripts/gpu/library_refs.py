@@ -298,7 +298,72 @@ def build_flash_attn(cfg, p, gen, dev):
                bytes_moved=4.0 * zh * n * d * q.element_size(), flops=flops)
 
 
+# ---- radix_histogram_kernel, radix_sort_pass_kernel --------------------------------------
+
+def radix_keys(gen, n):
+    return torch.randint(-2 ** 31, 2 ** 31, (n,), generator=gen, dtype=torch.int64).to(torch.int32)
+
+
+def radix_digits(keys, shift, radix):
+    return ((keys.to(torch.int64) & 0xFFFFFFFF) >> shift) & (radix - 1)
+
+
+def build_radix_hist(cfg, p, gen, dev):
+    n, shift, radix, block = p["N"], p["SHIFT"], 1 << p["RADIX_BITS"], p["BLOCK"]
+    keys = radix_keys(gen, n)
+    kd = keys.to(dev)
+    hist = torch.zeros(radix, dtype=torch.int32, device=dev)
+    args = [kd, hist, n, shift]
+
+    def reference(a):
+        return [("hist", a[1], torch.bincount(radix_digits(keys, shift, radix), minlength=radix).double(), 0, 0)]
+
+    def torch_fn():
+        return torch.bincount((kd >> shift) & (radix - 1), minlength=radix)
+
+    return Run(args, (cdiv(n, block),), {"hist": 1}, reference, torch_fn, bytes_moved=4.0 * n)
+
+
+def build_radix_pass(cfg, p, gen, dev):
+    n, shift, radix, block = p["N"], p["SHIFT"], 1 << p["RADIX_BITS"], p["BLOCK"]
+    tiles = cdiv(n, block)
+    keys = radix_keys(gen, n)
+    dig = radix_digits(keys, shift, radix)
+    kd = keys.to(dev)
+    hist = torch.bincount(dig, minlength=radix).to(torch.int32).to(dev)
+    out = poison((n,), torch.int32, dev)
+    status = torch.zeros(tiles * radix, dtype=torch.int32, device=dev)
+    counter = torch.zeros(1, dtype=torch.int32, device=dev)
+    args = [kd, out, hist, status, counter, n, shift]
+
+    def reference(a):
+        order = torch.sort(dig, stable=True).indices
+        onehot = torch.nn.functional.one_hot(dig, radix).reshape(-1)
+        per_tile = torch.zeros(tiles * block * radix, dtype=torch.int64)
+        per_tile[:onehot.numel()] = onehot
+        incl = per_tile.reshape(tiles, block, radix).sum(1).cumsum(0).reshape(-1)
+        return [("out", a[1], keys[order].double(), 0, 0),
+                ("status", a[3], (incl | (2 << 29)).to(torch.int32).double(), 0, 0),
+                ("tile counter", a[4], torch.tensor([float(tiles)], dtype=torch.float64), 0, 0)]
+
+    def torch_fn():
+        d = (kd >> shift) & (radix - 1)
+        return kd[torch.sort(d, stable=True).indices]
+
+    def reset(a):
+        # every launch starts from zeroed status words and tile counter
+        a[3].zero_()
+        a[4].zero_()
+
+    r = Run(args, (tiles,), {"out": 1, "status": 3, "tile counter": 4}, reference, torch_fn,
+            bytes_moved=8.0 * n)
+    r.reset = reset
+    return r
+
+
 BUILDERS = {
+    "radix_histogram_kernel": build_radix_hist,
+    "radix_sort_pass_kernel": build_radix_pass,
     "flash_attn_fwd_kernel": build_flash_attn,
     "cross_entropy_fwd_bwd_kernel": build_cross_entropy,
     "layer_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=False),
