@@ -340,21 +340,21 @@ class Ctx:
                 extra[name] = value in ("True", "true", "1")
             elif name in ("num_ctas", "maxnreg"):
                 extra[name] = int(value)
-        self.fn[grid](*args, **self.const, num_warps=self.entry["num_warps"],
-                      num_stages=self.entry["num_stages"], **extra)
+        compiled = self.fn[grid](*args, **self.const, num_warps=self.entry["num_warps"],
+                                 num_stages=self.entry["num_stages"], **extra)
         if record:
             self.recorded = True
             if self.device == "cuda":
                 torch.cuda.synchronize()
-            record_run(self, grid, args, before)
+            record_run(self, grid, args, before, compiled)
 
 
 # ---- recording GPU runs for the emulator's differential suite (--record DIR) ---------------
 # The first launch of each kernel/config: every argument (tensors' bytes before the launch and,
 # where the kernel changed them, after it), the grid and num_warps, under
-# DIR/tests/golden/gpu_runs/<kernel>/<config>/ (run.txt, NAME.in.bin, NAME.out.bin).
-# test_emu_gpu_runs runs Python's TTIR of the same config (tests/golden/<kernel>/<config>/
-# py.source) on the emulator with those inputs and compares every buffer with the GPU's.
+# DIR/tests/golden/gpu_runs/<kernel>/<config>/ (run.txt, NAME.in.bin, NAME.out.bin, and the
+# launched kernel's kernel.ttir and kernel.ttgir).  test_emu_gpu_runs runs that TTIR on the
+# emulator with those inputs and compares every buffer with the GPU's.
 RECORD = None
 RECORD_MAX_BYTES = 3 << 20      # inputs and outputs of one config; larger ones are not kept
 RECORD_LOG = []
@@ -364,7 +364,7 @@ TORCH_NAMES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float6
                "uint64": "u64", "bool": "i1"}
 
 
-def record_run(ctx, grid, args, before):
+def record_run(ctx, grid, args, before, compiled=None):
     kname, cname = ctx.entry["kernel"], ctx.entry["config"]
     names = [n for n in ctx.fn.arg_names if n not in ctx.const]
     if len(args) > len(names):
@@ -406,6 +406,12 @@ def record_run(ctx, grid, args, before):
         return
     d = os.path.join(RECORD, "tests", "golden", "gpu_runs", kname, cname)
     os.makedirs(d, exist_ok=True)
+    # the TTIR and TTGIR of the launched kernel itself (its specialization is the launch's:
+    # divisibility and equal-to-1 hints from these very arguments), when Triton kept them
+    asm = getattr(compiled, "asm", None) or {}
+    for stage in ("ttir", "ttgir"):
+        if isinstance(asm.get(stage), str):
+            files["kernel." + stage] = asm[stage].encode()
     for f, data in files.items():
         with open(os.path.join(d, f), "wb") as fh:
             fh.write(data)

@@ -897,8 +897,11 @@ tl_tensor sem_expand_dims(tl_tensor input, int axis)
     int r = tl_rank(input);
     if (r + 1 > CT_MAX_RANK)
         return tl__err("tensors of rank above %d are not supported", CT_MAX_RANK);
+    /* Python's dst_shape.insert(axis, 1): an axis past the end appends (a scalar's
+     * s[:, None] is a splat to [1]) */
+    int at = axis > r ? r : axis;
     for (int i = 0, j = 0; i <= r; i++)
-        dst[i] = (i == axis) ? 1 : input.type->shape[j++];
+        dst[i] = (i == at) ? 1 : input.type->shape[j++];
     if (!is_block(input))
         return sem_splat(input, r + 1, dst);
     const tl_type *rt = tl__block_type(sca(input), r + 1, dst);

@@ -680,6 +680,23 @@ static void t_dtype_api(void **s)
     refused(&k_bitwidth_of_ptr, "*fp32", NULL, "'pointer_type' object has no attribute 'primitive_bitwidth'");
 }
 
+/* s[:, None] on a scalar is a splat to [1], as Python's list.insert appends past the end */
+TL_KERNEL(k_scalar_idx, (x_ptr, y_ptr))
+{
+    tl_tensor s = tl_load(x_ptr);
+    tl_tensor t = tl_idx(s, ":, None");
+    tl_store(tl_add(y_ptr, tl_idx(tl_arange(0, 1), ":, None")), t);
+}
+
+static void t_scalar_index(void **s)
+{
+    (void)s;
+    char *t = emit(&k_scalar_idx, "*fp32 *fp32", "", NULL);
+    assert_non_null(strstr(t, "tt.splat %0 : f32 -> tensor<1xf32>"));
+    assert_non_null(strstr(t, "tensor<1xf32> -> tensor<1x1xf32>"));
+    free(t);
+}
+
 /* the committed tl_macros.h is what its generator writes */
 static void t_macros_generated(void **s)
 {
@@ -698,6 +715,7 @@ int main(void)
         cmocka_unit_test(t_none_args),   cmocka_unit_test(t_none_errors),
         cmocka_unit_test(t_macros_generated), cmocka_unit_test(t_cx_defaults),
         cmocka_unit_test(t_config_options), cmocka_unit_test(t_dtype_api),
+        cmocka_unit_test(t_scalar_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
