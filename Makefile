@@ -179,15 +179,17 @@ api-doc:
 # The wheel, built once per source state (scikit-build-core reuses build-py/), into
 # $(BUILD)/wheel; python-test installs it into $(PKG_VENV) (made once, reused) and runs
 # tests/python on the installed package (the .pth drop-in included) and the peer subset.
-wheel: deps-build deps-py
+# (built in $(PKG_VENV) without build isolation, so that build-py/ is reused: a rebuild
+# compiles only what changed)
+wheel: deps-build deps-pkg
 	rm -f $(BUILD)/wheel/ctriton-*.whl
-	$(PY) -m pip wheel -q --no-deps -w $(BUILD)/wheel .
+	$(PKG_PY) -m pip wheel -q --no-deps --no-build-isolation -w $(BUILD)/wheel .
 
 deps-pkg: deps-py
-	@if ! $(PKG_PY) -c "import triton, torch, pytest, sys; sys.exit(triton.__version__ != '3.6.0')" 2>/dev/null; then \
-	  echo "== creating $(PKG_VENV) (triton==3.6.0, numpy, torch, pytest)"; \
+	@if ! $(PKG_PY) -c "import triton, torch, pytest, scikit_build_core, sys; sys.exit(triton.__version__ != '3.6.0')" 2>/dev/null; then \
+	  echo "== creating $(PKG_VENV) (triton==3.6.0, numpy, torch, pytest, scikit-build-core)"; \
 	  $(PYTHON) -m venv $(PKG_VENV) && $(PKG_PY) -m pip install -q --upgrade pip && \
-	  $(PKG_PY) -m pip install -q triton==3.6.0 "numpy<2.4" pytest torch; \
+	  $(PKG_PY) -m pip install -q triton==3.6.0 "numpy<2.4" pytest torch "scikit-build-core>=0.10"; \
 	fi
 
 python-test: wheel deps-pkg
