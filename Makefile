@@ -3,7 +3,8 @@
 #   make demo   build the command, emit a kernel's TTIR, lower it through Triton, run it
 #               on the emulator and check it; on a machine with a GPU also launch it
 #   make test   the docs checks, unit tests (normal and ASan+UBSan builds), a short
-#               fuzz of the TTIR parser and the emulator, the fidelity harness, and an
+#               fuzz of the TTIR parser and the emulator, the fidelity harness, the
+#               Python-to-C translator on every Python original (port-check), and an
 #               install used from a project outside the tree (examples/out-of-tree)
 #
 # Both install what they need when it is missing (apt-get, as root or with sudo):
@@ -19,6 +20,9 @@ VENV      ?= $(HOME)/.cache/ctriton/venv
 TRITON_VERSIONS ?= 3.7.0 3.7.1 3.8.0 3.9.0
 NEWEST    := $(lastword $(TRITON_VERSIONS))
 VENVS     ?= $(HOME)/.cache/ctriton
+# the Python package's test venv: Triton 3.6.0, NumPy, PyTorch (CPU use), pytest, the wheel
+PKG_VENV  ?= $(VENVS)/venv-pkg
+PKG_PY    := $(PKG_VENV)/bin/python
 PYTHON    ?= python3
 PY        := $(VENV)/bin/python
 BUILD     ?= build
@@ -31,9 +35,9 @@ SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFORMANCE = $(BUILD)/libctriton_conformance.so
 
 .PHONY: all build build-cli asan install deps deps-build deps-c deps-py deps-py-versions test unit \
-        unit-asan fidelity-versions \
+        unit-asan fidelity-versions port-check \
         fidelity docs-check api-doc demo example bench bench-emit bench-launch bench-parse \
-        bench-emu fuzz-smoke clean
+        bench-emu fuzz-smoke clean wheel deps-pkg python-test bench-py peer-tests
 
 all: build
 
@@ -139,6 +143,17 @@ fidelity-versions: build deps-py-versions
 	    $$( [ $$v = $(NEWEST) ] && echo --source-copy tests/golden ) || exit 1; \
 	done
 
+# ctriton port on every Python original of the tree (one Python process, no edit): each
+# port must build and emit the very TTIR of its hand port for every config and every
+# supported release (so the hand ports' fidelity rows, every stage, hold for it); the
+# untranslatable constructs of tests/port/errors must be reported at their line; and the
+# kernels of tests/port/unseen, which have no hand port, are ported and compared with
+# Python at every stage by the fidelity harness, for the oldest and newest release.
+port-check: build deps-py deps-py-versions
+	$(PY) scripts/port.py --tree --quiet --ctriton $(BUILD)/ctriton --kernels $(CONFORMANCE) \
+	  --out $(BUILD)/port --errors tests/port/errors --unseen tests/port/unseen \
+	  --release-python 3.6.0=$(PY) --release-python $(NEWEST)=$(VENVS)/venv-$(NEWEST)/bin/python
+
 # Install into a scratch prefix and build examples/out-of-tree from a copy outside the
 # tree, with find_package and with pkg-config: its kernel emitted, linted, run on the
 # emulator against its reference, checked against its Python original, AOT-compiled.
@@ -160,7 +175,28 @@ docs-check:
 api-doc:
 	$(PYTHON) scripts/gen_api_doc.py > docs/api.md
 
-test: deps docs-check unit unit-asan fuzz-smoke fidelity example
+# ---- the Python package ----------------------------------------------------------------
+# The wheel, built once per source state (scikit-build-core reuses build-py/), into
+# $(BUILD)/wheel; python-test installs it into $(PKG_VENV) (made once, reused) and runs
+# tests/python on the installed package (the .pth drop-in included) and the peer subset.
+# (built in $(PKG_VENV) without build isolation, so that build-py/ is reused: a rebuild
+# compiles only what changed)
+wheel: deps-build deps-pkg
+	rm -f $(BUILD)/wheel/ctriton-*.whl
+	$(PKG_PY) -m pip wheel -q --no-deps --no-build-isolation -w $(BUILD)/wheel .
+
+deps-pkg: deps-py
+	@if ! $(PKG_PY) -c "import triton, torch, pytest, scikit_build_core, sys; sys.exit(triton.__version__ != '3.6.0')" 2>/dev/null; then \
+	  echo "== creating $(PKG_VENV) (triton==3.6.0, numpy, torch, pytest, scikit-build-core)"; \
+	  $(PYTHON) -m venv $(PKG_VENV) && $(PKG_PY) -m pip install -q --upgrade pip && \
+	  $(PKG_PY) -m pip install -q triton==3.6.0 "numpy<2.4" pytest torch "scikit-build-core>=0.10"; \
+	fi
+
+python-test: wheel deps-pkg
+	$(PKG_PY) -m pip install -q --no-deps --force-reinstall $(BUILD)/wheel/ctriton-*.whl
+	cd /tmp && CTRITON_CACHE_DIR=$(CURDIR)/$(BUILD)/py-cache $(PKG_PY) $(CURDIR)/tests/python/test_ctriton.py
+
+test: deps docs-check unit unit-asan fuzz-smoke fidelity port-check example python-test
 	@echo "== all tests passed"
 
 # ---- the demo ----------------------------------------------------------------------------
@@ -170,6 +206,10 @@ demo: build-cli deps-py
 # ---- benchmarks ----------------------------------------------------------------------------
 # launching from C against Python Triton, on a GPU machine (bench/RESULTS.md);
 # OUT=dir receives launch_results.md, launch_bench.tgz and run.log
+# tests/golden/EMU_VS_GPU.md from the recorded GPU launches (tests/golden/gpu_runs)
+emu-vs-gpu: build
+	CTRITON_SOURCE_DIR=$(CURDIR) CTRITON_EMU_VS_GPU=write CTRITON_TRITON_VERSION=3.6.0 $(BUILD)/tests/test_emu_gpu_runs
+
 bench-launch:
 	OUT=$${OUT:-out/launch} bash scripts/gpu/run_launch_bench.sh
 
@@ -184,6 +224,17 @@ bench-parse: build
 # emulator speed: softmax, layer norm, matmul on 1 thread and all cores vs a C loop
 bench-emu: build
 	$(BUILD)/bench_emu --markdown
+	$(BUILD)/bench_workloads
+
+# the emulator benchmark's workloads from Python against TRITON_INTERPRET=1 (bench/RESULTS.md)
+bench-py: python-test
+	$(PKG_PY) bench/py_bench.py --markdown
+
+# Triton's own interpreter tests under TRITON_INTERPRET=1 and CTRITON_INTERPRET=1 (bench/RESULTS.md);
+# TRITON_TESTS=dir of a Triton 3.6.0 checkout's python/test/unit
+peer-tests: python-test
+	$(PKG_PY) -c "import scipy" 2>/dev/null || $(PKG_PY) -m pip install -q scipy  # test_random.py
+	$(PKG_PY) bench/peer_tests.py --tests $(TRITON_TESTS) --markdown
 
 clean:
-	rm -rf $(BUILD) $(ASAN) build-fuzz
+	rm -rf $(BUILD) $(ASAN) build-fuzz build-py

@@ -3,7 +3,10 @@
  * forward, matmul 512^3 fp16, each on the emulator with one thread and with
  * all cores, against a plain C loop of the same computation on one thread.
  *
- *   build/bench_emu [--reps N] [--threads N] [--markdown] [--only NAME] [--emu-only]
+ *   build/bench_emu [--reps N] [--threads N] [--markdown] [--only NAME] [--emu-only] [--json FILE]
+ *
+ * --json writes the rows as bench/bench_workloads.c does, under the keys softmax, layer_norm,
+ * matmul512 and matmul512_fast (scripts/gpu/emu_speed.sh).
  *
  * The kernels are the library's when it has them (softmax_kernel) and the
  * Triton tutorials' otherwise, written here in the kernel language (their
@@ -392,7 +395,7 @@ int main(int argc, char **argv)
 {
     int threads = 0;
     bool md = false;
-    const char *only = NULL;
+    const char *only = NULL, *json = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
@@ -404,8 +407,10 @@ int main(int argc, char **argv)
             md = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            json = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_emu [--reps N] [--threads N] [--markdown] [--only NAME] [--emu-only]\n");
+            fprintf(stderr, "usage: bench_emu [--reps N] [--threads N] [--markdown] [--only NAME] [--emu-only] [--json FILE]\n");
             return 2;
         }
     }
@@ -435,6 +440,26 @@ int main(int argc, char **argv)
                    1e3 * bs[i].cloop, bs[i].emu1 / bs[i].cloop, bs[i].check,
                    (unsigned long long)bs[i].hash);
         fflush(stdout);
+    }
+    static const char *keys[NB] = {"softmax", "layer_norm", "matmul512", "matmul512_fast"};
+    FILE *jf = json ? fopen(json, "w") : NULL;
+    if (json && !jf) {
+        fprintf(stderr, "bench_emu: cannot write %s\n", json);
+        return 1;
+    }
+    if (jf) {
+        int n = 0;
+        fprintf(jf, "[\n");
+        for (int i = 0; i < NB; i++)
+            if (!only || strstr(bs[i].name, only))
+                fprintf(jf,
+                        "%s  {\"key\": \"%s\", \"name\": \"%s\", \"emu1_s\": %.6g, "
+                        "\"emuN_s\": %.6g, \"threads\": %d, \"cloop_s\": %.6g, \"check\": "
+                        "\"%s\", \"outputs_fnv\": \"%016llx\"}",
+                        n++ ? ",\n" : "", keys[i], bs[i].name, bs[i].emu1, bs[i].emuN,
+                        bs[i].threads, bs[i].cloop, bs[i].check, (unsigned long long)bs[i].hash);
+        fprintf(jf, "\n]\n");
+        fclose(jf);
     }
     if (md) {
         printf("\nMemory: the buffers, one thread's frame (the kernel's scratch), and how much the "

@@ -20,13 +20,13 @@ TL_KERNEL(cummax_kernel, (x_ptr, values_ptr, indices_ptr, block_max_ptr, block_i
     tl_tensor block = tl_program_id(1);
     tl_tensor offs = tl_add(tl_mul(block, BLOCK_SIZE), tl_arange(0, BLOCK_SIZE));
     tl_tensor mask = tl_lt(offs, n_cols);
-    tl_tensor x = tl_load(tl_add(tl_add(x_ptr, tl_mul(row, n_cols)), offs), .mask = mask, .other = tl_c(-INFINITY));
+    tl_tensor x = tl_load(tl_add(tl_add(x_ptr, tl_mul(row, n_cols)), offs), .mask = mask, .other = tl_c(-INFINITY)); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     // lanes past the row's end lose every tie
     tl_tensor idx = tl_where(mask, offs, -1);
     tl_tensor values, indices;
     TL_UNPACK(tl_associative_scan(tl_tuple(x, idx), 0, max_index_combine), values, indices);
-    tl_store(tl_add(tl_add(values_ptr, tl_mul(row, n_cols)), offs), values, .mask = mask);
-    tl_store(tl_add(tl_add(indices_ptr, tl_mul(row, n_cols)), offs), indices, .mask = mask);
+    tl_store(tl_add(tl_add(values_ptr, tl_mul(row, n_cols)), offs), values, .mask = mask); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
+    tl_store(tl_add(tl_add(indices_ptr, tl_mul(row, n_cols)), offs), indices, .mask = mask); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     tl_tensor block_max, block_idx;
     TL_UNPACK(tl_reduce(tl_tuple(x, idx), 0, max_index_combine), block_max, block_idx);
     tl_tensor num_blocks = tl_num_programs(1);

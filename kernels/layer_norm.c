@@ -5,8 +5,8 @@ TL_KERNEL(layer_norm_fwd_kernel, (X, Y, W, B, Mean, Rstd, stride, N, eps), (int,
 {
     // map the program id to the row of X and Y it should compute
     tl_tensor row = tl_program_id(0);
-    Y = tl_add(Y, tl_mul(row, stride));
-    X = tl_add(X, tl_mul(row, stride));
+    Y = tl_add(Y, tl_mul(row, stride)); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
+    X = tl_add(X, tl_mul(row, stride)); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     // compute the mean
     tl_tensor _mean = tl_zeros(tl_shape(BLOCK_SIZE), tl_float32);
     TL_FOR(off, tl_range(0, N, BLOCK_SIZE), _mean) {

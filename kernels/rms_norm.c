@@ -4,8 +4,8 @@
 TL_KERNEL(rms_norm_fwd_kernel, (X, Y, W, Rstd, stride, N, eps), (int, BLOCK_SIZE))
 {
     tl_tensor row = tl_program_id(0);
-    X = tl_add(X, tl_mul(row, stride));
-    Y = tl_add(Y, tl_mul(row, stride));
+    X = tl_add(X, tl_mul(row, stride)); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
+    Y = tl_add(Y, tl_mul(row, stride)); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     // sum of squares over the row
     tl_tensor _sum_sq = tl_zeros(tl_shape(BLOCK_SIZE), tl_float32);
     TL_FOR(off, tl_range(0, N, BLOCK_SIZE), _sum_sq) {

@@ -6,7 +6,7 @@ TL_KERNEL(rope_kernel, (q_ptr, q_row_stride, cos_ptr, cos_row_stride, sin_ptr, s
 {
     tl_tensor pid = tl_program_id(0);
     // locate the token's row of q, and its position's row of cos and sin
-    q_ptr = tl_add(q_ptr, tl_mul(pid, q_row_stride));
+    q_ptr = tl_add(q_ptr, tl_mul(pid, q_row_stride)); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     tl_tensor cos_row_idx = tl_mod(pid, seq_len);
     cos_ptr = tl_add(cos_ptr, tl_mul(cos_row_idx, cos_row_stride));
     sin_ptr = tl_add(sin_ptr, tl_mul(cos_row_idx, sin_row_stride));

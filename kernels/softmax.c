@@ -4,7 +4,7 @@
 TL_KERNEL(softmax_kernel, (x_ptr, y_ptr, n_cols), (int, BLOCK_SIZE))
 {
     tl_tensor row = tl_program_id(0);
-    tl_tensor row_start = tl_mul(row, n_cols);
+    tl_tensor row_start = tl_mul(row, n_cols); /* lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements) */
     tl_tensor cols = tl_arange(0, BLOCK_SIZE);
     tl_tensor mask = tl_lt(cols, n_cols);
     tl_tensor x = tl_load(tl_add(tl_add(x_ptr, row_start), cols), .mask = mask, .other = tl_c(-INFINITY));

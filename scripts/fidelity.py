@@ -68,9 +68,10 @@ def parse_signature(k):
         if ":" in ty:
             ty, d = ty.split(":")
             div = int(d)
-        if ty in ("1", "constexpr"):
+        if ty in ("1", "None"):
+            # the JIT's specializations of an int equal to 1 and of a None argument
             sig[name] = "constexpr"
-            consts[name] = 1
+            consts[name] = 1 if ty == "1" else None
             continue
         sig[name] = ty
         if div == 16:
@@ -95,6 +96,13 @@ def parse_signature(k):
                                      "fp8e5": "float8e5"}.get(val, val))
         sig[name] = "constexpr"
         consts[name] = v
+    # constexprs the config leaves out take their defaults, as the JIT's binder does
+    import inspect
+    for i, n in enumerate(names):
+        p = fn.params[i]
+        if n not in sig and p.is_constexpr and p.default is not inspect.Parameter.empty:
+            sig[n] = "constexpr"
+            consts[n] = p.default
     # Triton wants the signature in parameter order
     sig = {n: sig[n] for n in names if n in sig}
     return fn, sig, consts, attrs
@@ -148,6 +156,14 @@ def make_backend_and_options(k):
     target = GPUTarget("cuda", 90, 32)
     backend = make_backend(target)
     opts = {"num_warps": int(k["num_warps"]), "num_stages": int(k["num_stages"])}
+    # a config's other options (tl_config.options) that Triton's compiler reads too;
+    # implicit_store_casts is the C side's alone (Python always converts)
+    for word in k.get("options", "").split():
+        name, value = word.split("=", 1)
+        if name in ("debug", "sanitize_overflow", "enable_fp_fusion"):
+            opts[name] = value in ("True", "true", "1")
+        elif name in ("num_ctas", "maxnreg"):
+            opts[name] = int(value)
     return backend, backend.parse_options(opts)
 
 
@@ -422,6 +438,8 @@ def main():
     ap.add_argument("--ctriton", default=default_ctriton())
     ap.add_argument("--kernels", action="append", default=[], metavar="LIB",
                     help="a kernel plugin for ctriton (repeatable): a project's own kernels")
+    ap.add_argument("--no-library", action="store_true",
+                    help="leave ctriton's own kernels out (a plugin's may have their names)")
     ap.add_argument("--triton", default=None,
                     help="the release to compare for; it must be the Triton this Python imports "
                          "(default: that one)")
@@ -438,6 +456,8 @@ def main():
                     help="JSON file with the raw-gate results (kernel/config -> verdict)")
     args = ap.parse_args()
     ctriton = [os.path.abspath(args.ctriton) if os.sep in args.ctriton else args.ctriton]
+    if args.no_library:
+        ctriton.append("--no-library")
     for lib in args.kernels:
         ctriton += ["--kernels", os.path.abspath(lib)]
     start = os.getcwd()

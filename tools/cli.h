@@ -109,6 +109,7 @@ CLI_COMMAND(aot);
 CLI_COMMAND(bench);
 CLI_COMMAND(lower);
 CLI_COMMAND(lint);
+CLI_COMMAND(port);
 
 /* ---- helpers (tools/cli.c) --------------------------------------------------- */
 

@@ -93,10 +93,8 @@ int cmd_aot(int argc, char **argv)
         r.def = k->def;
         r.signature = sig;
         r.constexprs = cx ? cx : "";
-        if (cfg && cfg->num_warps)
-            r.opts.num_warps = cfg->num_warps;
-        if (cfg && cfg->num_stages)
-            r.opts.num_stages = cfg->num_stages;
+        if (cfg)
+            tl_options_for_config(&r.opts, cfg);
     }
     if (num_warps)
         r.opts.num_warps = num_warps;

@@ -10,7 +10,8 @@
 #include "kernels.h"
 
 static const char *config, *ttir;
-static bool all, no_notes, json;
+static bool all, no_notes, json, show_justified, no_justify;
+static int njustified;
 static const char *pos[1];
 static int npos;
 
@@ -19,6 +20,10 @@ static const cli_opt opts[] = {
     {"all", 0, CLI_FLAG, &all, NULL, "every config of every registered kernel", 0, 0, NULL},
     {"ttir", 0, CLI_STR, &ttir, "FILE", "a TTIR file instead of a kernel (`-`: standard input)", 0, 0, NULL},
     {"no-notes", 0, CLI_FLAG, &no_notes, NULL, "warnings and errors only", 0, 0, NULL},
+    {"justified", 0, CLI_FLAG, &show_justified, NULL,
+     "show the findings justified in the source (`lint-ok: ID reason`) as notes", 0, 0, NULL},
+    {"no-justify", 0, CLI_FLAG, &no_justify, NULL, "ignore `lint-ok:` comments: every finding", 0, 0,
+     NULL},
     {"json", 0, CLI_FLAG, &json, NULL,
      "a JSON list of {kernel, config | file, ok, diagnostics: [{severity, file, line, col, message}]}", 0, 0, NULL},
     CLI_OPT_KERNELS,
@@ -30,6 +35,9 @@ const cli_spec lint_spec = {
     "lint", "KERNEL [--config NAME] | --all | --ttir FILE  [--no-notes] [--json]",
     "lints for the classic kernel mistakes (int32 offsets, unmasked tails, ...) on a kernel or "
     "any TTIR file",
+    "A finding is justified by a comment on its line (or on comment lines right above it)\n"
+    "in the kernel's source: `lint-ok: ID reason`; the sources are read relative to\n"
+    "$CTRITON_SOURCE_DIR, else the current directory.\n"
     "Exit status: 0 clean, 3 warnings, 1 a kernel that does not build or a file that does not\n"
     "parse or verify, 2 bad usage.  The lints: docs/checks.md.\n",
     opts, pos, 1, &npos, "KERNEL",
@@ -73,6 +81,15 @@ static void show(const ct_diags *d, int *nwarn, const char *kernel, const char *
     ct_diags_free(&shown);
 }
 
+/* Lints m with the justification comments read from the sources. */
+static void lint_module(const ct_module *m, ct_diags *d)
+{
+    ct_lint_opts lo = {.read_sources = !no_justify, .source_root = getenv("CTRITON_SOURCE_DIR"),
+                       .show_justified = show_justified};
+    ct_lint_module_ex(m, &lo, d);
+    njustified += lo.justified;
+}
+
 static int lint_file(const char *path, int *nwarn)
 {
     ct_diags d;
@@ -80,7 +97,7 @@ static int lint_file(const char *path, int *nwarn)
     ct_module *m = cli_parse_ttir(path, &d);
     bool ok = m && ct_verify_module(m, &d);
     if (ok)
-        ct_lint_module(m, &d);
+        lint_module(m, &d);
     show(&d, nwarn, NULL, NULL, path, ok);
     ct_diags_free(&d);
     ct_module_destroy(m);
@@ -93,7 +110,7 @@ static int lint_one(const ct_kernel_entry *k, const tl_config *cfg, int *nwarn)
     ct_diags_init(&d);
     ct_module *m = tl_build_config(k->def, cfg, &d);
     if (m)
-        ct_lint_module(m, &d);
+        lint_module(m, &d);
     show(&d, nwarn, k->def->name, cfg->name, NULL, m != NULL);
     ct_diags_free(&d);
     ct_module_destroy(m);
@@ -132,5 +149,8 @@ int cmd_lint(int argc, char **argv)
     }
     if (json)
         printf("\n]\n");
+    else if (njustified && !show_justified)
+        fprintf(stderr, "(%d finding%s justified in the source: --justified shows them)\n",
+                njustified, njustified == 1 ? "" : "s");
     return failed ? 1 : nwarn ? 3 : 0;
 }

@@ -61,6 +61,10 @@ int cmd_list(int argc, char **argv)
             printf(", \"num_warps\": %d, \"num_stages\": %d, \"conformance\": %s",
                    cf->num_warps ? cf->num_warps : 4, cf->num_stages ? cf->num_stages : 3,
                    k[i]->conformance ? "true" : "false");
+            if (cf->options && *cf->options) {
+                printf(", \"options\": ");
+                cli_json_str(stdout, cf->options);
+            }
             printf("}");
         }
     }

@@ -62,10 +62,8 @@ int cmd_lower(int argc, char **argv)
         return rc;
     tl_options o;
     tl_options_default(&o);
-    if (cfg && cfg->num_warps)
-        o.num_warps = cfg->num_warps;
-    if (cfg && cfg->num_stages)
-        o.num_stages = cfg->num_stages;
+    if (cfg)
+        tl_options_for_config(&o, cfg);
     if (num_warps)
         o.num_warps = num_warps;
     if (num_stages)

@@ -2,7 +2,7 @@
  * ctriton - the command line.  Each subcommand lives in tools/cmd_*.c with
  * its flags (a cli_spec) and has one row in the table below.
  *
- *   ctriton [--kernels LIB]... [--triton X.Y.Z] COMMAND [ARGS]    run a command
+ *   ctriton [--kernels LIB]... [--triton X.Y.Z] [--no-library] COMMAND [ARGS]    run a command
  *   ctriton help [COMMAND]  /  ctriton COMMAND --help
  *   ctriton --version
  *
@@ -24,23 +24,24 @@ const ct_cmd ct_commands[] = {
     {&list_spec, cmd_list},       {&emit_spec, cmd_emit},   {&lint_spec, cmd_lint},
     {&diff_spec, cmd_diff},       {&rawgate_spec, cmd_rawgate}, {&run_spec, cmd_run},
     {&lower_spec, cmd_lower},     {&aot_spec, cmd_aot},     {&bench_spec, cmd_bench},
+    {&port_spec, cmd_port},
     {NULL, NULL},
 };
 
 static int usage(FILE *f, int code)
 {
-    fputs("usage: ctriton [--kernels LIB]... [--triton X.Y.Z] COMMAND [ARGS]   (ctriton COMMAND "
-          "--help: its flags)\n"
+    fputs("usage: ctriton [--kernels LIB]... [--triton X.Y.Z] [--no-library] COMMAND [ARGS]\n"
+          "       (ctriton COMMAND --help: its flags)\n"
           "       ctriton --version\n\n",
           f);
     for (const ct_cmd *c = ct_commands; c->spec; c++)
         fprintf(f, "  %-9s %s\n", c->spec->name, c->spec->summary);
     char list[256];
-    fprintf(f, "\nKernels: the library's are built in; --kernels LIB (or $CTRITON_KERNELS) loads a\n"
-               "kernel plugin's (docs/using.md).  --triton X.Y.Z: the Triton release to build and\n"
-               "lower for (%s; default $CTRITON_TRITON_VERSION, else the Triton installed\n"
-               "for lowering; docs/triton-versions.md).  Exit status: 0 success, 1 failure, 2 bad\n"
-               "usage.\n",
+    fprintf(f, "\nKernels: the library's are built in (--no-library: left out); --kernels LIB (or\n"
+               "$CTRITON_KERNELS) loads a kernel plugin's (docs/using.md).  --triton X.Y.Z: the\n"
+               "Triton release to build and lower for (%s; default\n"
+               "$CTRITON_TRITON_VERSION, else the Triton installed for lowering;\n"
+               "docs/triton-versions.md).  Exit status: 0 success, 1 failure, 2 bad usage.\n",
             ct_triton_supported(list, sizeof list));
     return code;
 }
@@ -62,9 +63,22 @@ static const ct_cmd *find(const char *name)
     return NULL;
 }
 
+/* --no-library among the options before the command: the library's kernels stay out of the
+ * registry (a plugin's kernel may then have a library kernel's name: ctriton port --check) */
+static bool no_library(int argc, char **argv)
+{
+    for (int i = 1; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "--no-library"))
+            return true;
+        if (!strcmp(argv[i], "--kernels") || !strcmp(argv[i], "--triton"))
+            i++;
+    }
+    return false;
+}
+
 int main(int argc, char **argv)
 {
-    if (ct_register_library_kernels() != CT_OK)
+    if (!no_library(argc, argv) && ct_register_library_kernels() != CT_OK)
         return cli_fail(1, "the kernel library: %s", ct_errmsg());
     const char *env = getenv("CTRITON_KERNELS");
     if (env && *env && ct_load_kernels_list(env) != CT_OK)
@@ -78,6 +92,8 @@ int main(int argc, char **argv)
         }
         if (!strcmp(a, "-h") || !strcmp(a, "--help"))
             return usage(stdout, 0);
+        if (!strcmp(a, "--no-library"))
+            continue;
         const char *rel = !strncmp(a, "--triton=", 9) ? a + 9 : NULL;
         if (!rel && !strcmp(a, "--triton")) {
             if (i + 1 >= argc)

@@ -33,13 +33,36 @@ bool ct_verify_module(const ct_module *m, ct_diags *d);
  * `where` describes had them (the parser passes its positions). */
 bool ct_verify_module_at(const ct_module *m, ct_diags *d, const ct_op_where *where);
 
-/* Lints for the classic kernel mistakes, on verified IR (see src/check/lint.c
- * for the list): warnings for likely bugs (a masked load without `other`
- * feeding a reduction, an unused load, an integer division by zero) and
- * notes for hazards (32-bit offsets from program_id * stride, fp32 dots in
- * TF32).  Each message starts with the lint's id in brackets.  Returns true
- * when there is no warning. */
+/* Lints for the classic kernel mistakes, on verified IR (docs/checks.md and
+ * src/check/lint.c list them): warnings for likely bugs (a masked load
+ * without `other`, or with an `other` that is not the reduction's identity,
+ * feeding a reduction; an unused load; an integer division by zero; a store
+ * then a load of the same tensor with no barrier between them; a load or
+ * store whose mask misses a dimension its offsets are bounded on; a value
+ * reassigned in a loop or branch and lost; an atomic every lane aims at one
+ * address) and notes for hazards (32-bit offsets from program_id, loaded
+ * indices or arguments times a stride; fp32 dots in TF32).  Each message
+ * starts with the lint's id in brackets.  Returns true when there is no
+ * warning.  Reads nothing but the module. */
 bool ct_lint_module(const ct_module *m, ct_diags *d);
+
+/* How ct_lint_module_ex treats justified findings. */
+typedef struct ct_lint_opts {
+    /* Read the source files the locations name (relative paths under
+     * source_root, NULL: the current directory) and drop a finding whose
+     * line, or the line of the op it names as its cause, or a comment-only
+     * line right above either, carries "lint-ok: ID" (ID the lint's id;
+     * several ids separated by commas), followed by the reason. */
+    bool read_sources;
+    const char *source_root;
+    /* Report the justified findings as notes ("justified: ...") instead. */
+    bool show_justified;
+    /* Out: the number of findings dropped as justified. */
+    int justified;
+} ct_lint_opts;
+
+/* ct_lint_module, with justification comments honoured (o may be NULL). */
+bool ct_lint_module_ex(const ct_module *m, ct_lint_opts *o, ct_diags *d);
 
 CT_END_DECLS
 #endif

@@ -53,7 +53,8 @@ typedef enum ct_arg_kind {
     CT_ARG_FLOAT,  /* a Python float (fp32) */
     CT_ARG_BOOL,   /* a Python bool (i1) */
     CT_ARG_TYPED,  /* a scalar of a fixed type (.type) */
-    CT_ARG_DESC    /* a tensor descriptor (Python's TensorDescriptor): .v.desc */
+    CT_ARG_DESC,   /* a tensor descriptor (Python's TensorDescriptor): .v.desc */
+    CT_ARG_NONE    /* Python's None (an optional pointer left out): a constexpr None */
 } ct_arg_kind;
 
 /* A tensor descriptor made on the host, as triton.tools.tensor_descriptor.TensorDescriptor:
@@ -99,6 +100,9 @@ typedef struct ct_arg {
 #define ct_bf16(x_) ((ct_arg){.kind = CT_ARG_TYPED, .type = TL_BF16, .v.f = (double)(x_)})
 /* a descriptor argument: ct_desc(&d) with d a ct_tensordesc that outlives the call */
 #define ct_desc(d_) ((ct_arg){.kind = CT_ARG_DESC, .v.desc = (d_)})
+/* None (`a_scale=None` in Python): the JIT specializes it to a constexpr None, so the
+ * parameter is not passed and the body's `if a_scale is not None:` is decided at build time */
+#define ct_none() ((ct_arg){.kind = CT_ARG_NONE})
 
 /* A launch grid; missing dimensions are 1: ct_grid(n), ct_grid(x, y). */
 typedef struct ct_dim3 {
@@ -124,6 +128,7 @@ typedef struct ct_spec_flags {
  * key is None (not specialized) rather than "". */
 enum {
     CT_SPEC_CONST1 = 1,          /* ('constexpr', 1) */
+    CT_SPEC_CONSTNONE = 61,      /* ('constexpr', None) */
     CT_SPEC_SCALAR = 2,          /* + tl_scalar: a scalar of that type */
     CT_SPEC_PTR = 32,            /* + tl_scalar: a pointer to it */
     CT_SPEC_DESC = 60,           /* a tensor descriptor: its dtype and block follow the n
@@ -178,6 +183,14 @@ typedef struct ct_kernel_opts {
     const char *types;           /* optional declared types checked at each new
                                     specialization: "*fp32 *fp32 i32" (in order) or
                                     "n_cols=i32"; `int` accepts i32/i64/u64, `*` any pointer */
+    /* Specialization churn: when one argument's specialization keeps flipping between
+     * launches (a multiple of 16 or not, 1 or not: each value compiles its own
+     * specialization), ct_launch reports it once per argument, naming it and the
+     * do_not_specialize to pass.  The report goes to churn_report (NULL: stderr);
+     * no_churn_report: not at all (the counts in ct_kernel_stats stay). */
+    void (*churn_report)(const char *message, void *ud);
+    void *churn_ud;
+    bool no_churn_report;
 } ct_kernel_opts;
 
 /* A kernel to launch: the definition (static) and options (copied); nothing is compiled
@@ -207,6 +220,7 @@ typedef struct ct_kernel_stats {
     int disk_hits, lowered;
     int loads;             /* modules loaded (specialization x context) */
     double last_compile_ms;
+    int churn_reports;     /* arguments reported for specialization churn */
 } ct_kernel_stats;
 /* Copies the kernel's counters. */
 void ct_kernel_get_stats(const ct_kernel *k, ct_kernel_stats *out);

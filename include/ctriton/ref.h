@@ -78,6 +78,8 @@ ct_ref_arg *ct_ref_find_arg(ct_ref_case *c, const char *name);
 
 /* A size from the config's problem string ("M=64 N=1000"), or dflt. */
 int64_t ct_ref_problem(const ct_ref_case *c, const char *name, int64_t dflt);
+/* A real number from the problem string ("SMOOTHING=0.1"), or dflt. */
+double ct_ref_problem_float(const ct_ref_case *c, const char *name, double dflt);
 /* An integer constexpr of the config ("BLOCK_SIZE=1024"), or dflt. */
 int64_t ct_ref_constexpr(const ct_ref_case *c, const char *name, int64_t dflt);
 /* A string constexpr ("ACTIVATION='leaky_relu'"), copied into buf; false if absent. */

@@ -40,6 +40,7 @@
 #include "ctriton/diag.h"
 #include "ctriton/ir.h"
 #include "ctriton/export.h"
+#include "ctriton/tl_macros.h"
 
 CT_BEGIN_DECLS
 
@@ -241,6 +242,8 @@ bool tl__named(double unnamed, const char *builtin, tl_src at);
 #define tl_none TL_NONE
 
 bool tl_is_none(tl_tensor x);
+/* x is not None */
+#define tl_is_not_none(x) (!tl_is_none(x))
 bool tl_is_tensor(tl_tensor x);
 /* The Triton type of a tensor (NULL for numbers and None). */
 tl_dtype tl_type_of(tl_tensor x);
@@ -252,6 +255,57 @@ tl_dtype tl_element_ty(tl_tensor x);
 int tl_rank(tl_tensor x);
 int64_t tl_dim(tl_tensor x, int i);
 int64_t tl_numel(tl_tensor x);
+
+/* The dtype API of triton.language, on a dtype (`x.dtype`, tl_dtype_of(x); a pointer's
+ * `p.dtype` is its pointer type): dt.is_fp8() is tl_dtype_is_fp8(dt), and so on for every
+ * is_* method of tl.dtype.  A tensor passed where the dtype belongs, or a NULL dtype (a
+ * Python number's), is an error reported at the C line. */
+typedef enum tl_dtype_pred {
+    TL_DT_FP8, TL_DT_FP8E4NV, TL_DT_FP8E4B8, TL_DT_FP8E4B15, TL_DT_FP8E5, TL_DT_FP8E5B16, TL_DT_FP16, TL_DT_BF16, TL_DT_FP32, TL_DT_FP64, TL_DT_INT1, TL_DT_INT8, TL_DT_INT16, TL_DT_INT32, TL_DT_INT64, TL_DT_UINT8, TL_DT_UINT16, TL_DT_UINT32, TL_DT_UINT64, TL_DT_FLOATING, TL_DT_STANDARD_FLOATING, TL_DT_INT_SIGNED, TL_DT_INT_UNSIGNED, TL_DT_INT, TL_DT_BOOL, TL_DT_PTR, TL_DT_BLOCK, TL_DT_CONST
+} tl_dtype_pred;
+bool tl__dtype_pred(tl_dtype_pred p, tl_dtype t, tl_src at);
+bool tl__dtype_pred_t(tl_dtype_pred p, tl_tensor x, tl_src at);
+#define TL__DTPRED(p, dt) _Generic((dt), tl_tensor: tl__dtype_pred_t, default: tl__dtype_pred)((p), (dt), TL_HERE)
+#define tl_dtype_is_fp8(dt) TL__DTPRED(TL_DT_FP8, dt)
+#define tl_dtype_is_fp8e4nv(dt) TL__DTPRED(TL_DT_FP8E4NV, dt)
+#define tl_dtype_is_fp8e4b8(dt) TL__DTPRED(TL_DT_FP8E4B8, dt)
+#define tl_dtype_is_fp8e4b15(dt) TL__DTPRED(TL_DT_FP8E4B15, dt)
+#define tl_dtype_is_fp8e5(dt) TL__DTPRED(TL_DT_FP8E5, dt)
+#define tl_dtype_is_fp8e5b16(dt) TL__DTPRED(TL_DT_FP8E5B16, dt)
+#define tl_dtype_is_fp16(dt) TL__DTPRED(TL_DT_FP16, dt)
+#define tl_dtype_is_bf16(dt) TL__DTPRED(TL_DT_BF16, dt)
+#define tl_dtype_is_fp32(dt) TL__DTPRED(TL_DT_FP32, dt)
+#define tl_dtype_is_fp64(dt) TL__DTPRED(TL_DT_FP64, dt)
+#define tl_dtype_is_int1(dt) TL__DTPRED(TL_DT_INT1, dt)
+#define tl_dtype_is_int8(dt) TL__DTPRED(TL_DT_INT8, dt)
+#define tl_dtype_is_int16(dt) TL__DTPRED(TL_DT_INT16, dt)
+#define tl_dtype_is_int32(dt) TL__DTPRED(TL_DT_INT32, dt)
+#define tl_dtype_is_int64(dt) TL__DTPRED(TL_DT_INT64, dt)
+#define tl_dtype_is_uint8(dt) TL__DTPRED(TL_DT_UINT8, dt)
+#define tl_dtype_is_uint16(dt) TL__DTPRED(TL_DT_UINT16, dt)
+#define tl_dtype_is_uint32(dt) TL__DTPRED(TL_DT_UINT32, dt)
+#define tl_dtype_is_uint64(dt) TL__DTPRED(TL_DT_UINT64, dt)
+#define tl_dtype_is_floating(dt) TL__DTPRED(TL_DT_FLOATING, dt)
+#define tl_dtype_is_standard_floating(dt) TL__DTPRED(TL_DT_STANDARD_FLOATING, dt)
+#define tl_dtype_is_int_signed(dt) TL__DTPRED(TL_DT_INT_SIGNED, dt)
+#define tl_dtype_is_int_unsigned(dt) TL__DTPRED(TL_DT_INT_UNSIGNED, dt)
+#define tl_dtype_is_int(dt) TL__DTPRED(TL_DT_INT, dt)
+#define tl_dtype_is_bool(dt) TL__DTPRED(TL_DT_BOOL, dt)
+#define tl_dtype_is_ptr(dt) TL__DTPRED(TL_DT_PTR, dt)
+#define tl_dtype_is_block(dt) TL__DTPRED(TL_DT_BLOCK, dt)
+#define tl_dtype_is_const(dt) TL__DTPRED(TL_DT_CONST, dt)
+/* dt.primitive_bitwidth (a pointer type has none: an error, as in Python) */
+#define tl_primitive_bitwidth(dt) tl__primitive_bitwidth((dt), TL_HERE)
+int tl__primitive_bitwidth(tl_dtype t, tl_src at);
+/* dt.scalar: a block type's element type, else dt itself */
+tl_dtype tl_dtype_scalar(tl_dtype t);
+/* dt.element_ty of a pointer type (or of a block type) */
+#define tl_dtype_element_ty(dt) tl__dtype_element_ty((dt), TL_HERE)
+tl_dtype tl__dtype_element_ty(tl_dtype t, tl_src at);
+/* tl.core.get_int_dtype(bitwidth, signed): int1, int8 ... uint64 (tl.dtype(f"uint{n}") is
+ * tl_get_int_dtype(n, false)); an unsupported pair is an error (NULL) */
+#define tl_get_int_dtype(bitwidth, is_signed) tl__get_int_dtype((bitwidth), (is_signed), TL_HERE)
+tl_dtype tl__get_int_dtype(int bitwidth, bool is_signed, tl_src at);
 
 /* The value of a constexpr parameter of a @jit helper (a tl_tensor holding a
  * Python number); a tensor there is a type error, reported at the call. */
@@ -273,8 +327,6 @@ typedef struct tl_shape_t {
     int rank;
     int64_t d[CT_MAX_RANK];
 } tl_shape_t;
-#define TL__NARGS(...) TL__NARGS_(__VA_ARGS__, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define TL__NARGS_(_1, _2, _3, _4, _5, _6, _7, _8, N, ...) N
 #define tl_shape(...) ((tl_shape_t){TL__NARGS0(__VA_ARGS__), {__VA_ARGS__}})
 /* x.shape */
 tl_shape_t tl_shape_of(tl_tensor x);
@@ -766,30 +818,29 @@ tl_tensor tl__ifexp_then(tl_tensor v);
 tl_tensor tl__ifexp_else(tl_tensor v);
 void tl__return(int n, const tl_tensor *vals, tl_src at);
 
-#define TL__CAT_(a, b) a##b
-#define TL__CAT(a, b) TL__CAT_(a, b)
 #define TL__CTL TL__CAT(tl__ctl_, __LINE__)
 
 /* for iv in range/tl.range (runtime loop) carrying the listed variables */
-#define TL_FOR(iv, range, ...)                                                                \
+#define TL_FOR(iv, ...)                                                                       \
     for (tl_tensor iv = {0}, *TL__CAT(tl__ivp_, __LINE__) = &iv; TL__CAT(tl__ivp_, __LINE__);  \
          TL__CAT(tl__ivp_, __LINE__) = NULL)                                                   \
-        for (tl__ctl TL__CTL = tl__for_begin((range), TL__NARGS0(__VA_ARGS__),                 \
-                                             (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL},  \
+        for (tl__ctl TL__CTL = tl__for_begin((TL__HEAD(__VA_ARGS__)), TL__NTAIL(__VA_ARGS__),  \
+                                             (tl_tensor *[]){TL__MAP1(TL__ADDR_, __VA_ARGS__) NULL}, \
                                              TL_HERE);                                        \
              !TL__CTL.done && tl__for_enter(&TL__CTL, &iv); tl__for_end(&TL__CTL))
 
 /* while cond: ... carrying the listed variables (cond is re-read each trip) */
-#define TL_WHILE(cond, ...)                                                                   \
-    for (tl__ctl TL__CTL = tl__while_begin(TL__NARGS0(__VA_ARGS__),                            \
-                                           (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL},    \
+#define TL_WHILE(...)                                                                         \
+    for (tl__ctl TL__CTL = tl__while_begin(TL__NTAIL(__VA_ARGS__),                             \
+                                           (tl_tensor *[]){TL__MAP1(TL__ADDR_, __VA_ARGS__) NULL}, \
                                            TL_HERE);                                          \
-         !TL__CTL.done && tl__while_cond(&TL__CTL, tl_c(cond)); tl__while_end(&TL__CTL))
+         !TL__CTL.done && tl__while_cond(&TL__CTL, tl_c(TL__HEAD(__VA_ARGS__)));               \
+         tl__while_end(&TL__CTL))
 
 /* if cond: ... [else: ...] assigning the listed variables */
-#define TL_IF(cond, ...)                                                                      \
-    for (tl__ctl TL__CTL = tl__if_begin(tl_c(cond), TL__NARGS0(__VA_ARGS__),                   \
-                                        (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL},       \
+#define TL_IF(...)                                                                            \
+    for (tl__ctl TL__CTL = tl__if_begin(tl_c(TL__HEAD(__VA_ARGS__)), TL__NTAIL(__VA_ARGS__),   \
+                                        (tl_tensor *[]){TL__MAP1(TL__ADDR_, __VA_ARGS__) NULL}, \
                                         TL_HERE);                                             \
          tl__if_step(&TL__CTL);)                                                              \
         if (TL__CTL.phase == 1)
@@ -827,6 +878,7 @@ typedef struct tl_kernel_def {
     const char *const *cx_names;  /* constexpr parameters */
     const tl_cx_kind *cx_kinds;
     void (*body)(const tl_tensor *args, const tl_cx *cx);
+    const tl_cx *cx_defaults;     /* each constexpr's default (kind TL_CX_NONE: none); may be NULL */
 } tl_kernel_def;
 
 /* Kernel options: what Triton's `num_warps=` etc. carry. */
@@ -853,15 +905,21 @@ typedef struct tl_config {
     const char *constexprs;     /* "BLOCK_SIZE=1024 ACTIVATION='leaky_relu'" */
     const char *problem;        /* sizes for running it: "M=4096 N=1000" */
     int num_warps, num_stages;
+    const char *options;        /* other tl_options, as text (tl_options_parse):
+                                   "implicit_store_casts=True enable_fp_fusion=False" */
 } tl_config;
 
 /* Builds the TTIR module of a kernel for a signature and constexprs.
  * Returns NULL (and diagnostics) if the kernel is refused. */
-/* One runtime parameter of a Triton signature string ("x_ptr=*fp32:16 n=i32 m=1"). */
+/* One runtime parameter of a Triton signature string ("x_ptr=*fp32:16 n=i32 m=1 s_ptr=None").
+ * "1" and "None" are the JIT's constexpr specializations of an int equal to 1 and of a None
+ * argument: the parameter leaves the kernel's signature, and the body sees the Python int 1,
+ * or None (tl_is_none). */
 typedef struct tl_sig_param {
-    tl_dtype type;       /* a scalar dtype, or a pointer type; NULL when specialized to 1 */
+    tl_dtype type;       /* a scalar dtype, or a pointer type; NULL when specialized to 1 or None */
     int divisibility;    /* 16 or 0 */
     bool is_const_one;   /* "1": the argument is the constant 1 and not passed */
+    bool is_none;        /* "None": the argument is None and not passed */
 } tl_sig_param;
 /* Parses a signature for the kernel's runtime parameters (entries by name or in
  * order) into out[k->nparams]; false with errors in d (may be NULL) if malformed. */
@@ -874,6 +932,10 @@ ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diag
 /* tl_options_default, then a config's num_warps and num_stages: what tl_build_config builds
  * with (set .triton on top to build a config for another release) */
 void tl_options_for_config(tl_options *o, const tl_config *cfg);
+/* Sets options from text, "NAME=VALUE ...": implicit_store_casts, debug, sanitize_overflow,
+ * enable_fp_fusion (True/False), num_warps, num_stages, num_ctas, maxnreg, arch (ints).
+ * false with an error in d (may be NULL) naming a bad entry; o keeps the entries before it. */
+bool tl_options_parse(tl_options *o, const char *text, ct_diags *d);
 void tl_options_default(tl_options *o);
 
 /* Internal: the body of a @jit helper, called through tl__call_jit. */
@@ -884,50 +946,43 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
 
 /* ---- macro machinery for parameter lists ---------------------------- */
 
-#define TL__NARGS0(...) TL__NARGS0_(_0, ##__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define TL__NARGS0_(_0, _1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
-
-#define TL__MAP(m, ...) TL__CAT(TL__MAP_, TL__NARGS0(__VA_ARGS__))(m, ##__VA_ARGS__)
-#define TL__MAP_0(m)
-#define TL__MAP_1(m, a) m(a, 0)
-#define TL__MAP_2(m, a, ...) m(a, 1) TL__MAP_1(m, __VA_ARGS__)
-#define TL__MAP_3(m, a, ...) m(a, 2) TL__MAP_2(m, __VA_ARGS__)
-#define TL__MAP_4(m, a, ...) m(a, 3) TL__MAP_3(m, __VA_ARGS__)
-#define TL__MAP_5(m, a, ...) m(a, 4) TL__MAP_4(m, __VA_ARGS__)
-#define TL__MAP_6(m, a, ...) m(a, 5) TL__MAP_5(m, __VA_ARGS__)
-#define TL__MAP_7(m, a, ...) m(a, 6) TL__MAP_6(m, __VA_ARGS__)
-#define TL__MAP_8(m, a, ...) m(a, 7) TL__MAP_7(m, __VA_ARGS__)
-#define TL__MAP_9(m, a, ...) m(a, 8) TL__MAP_8(m, __VA_ARGS__)
-#define TL__MAP_10(m, a, ...) m(a, 9) TL__MAP_9(m, __VA_ARGS__)
-#define TL__MAP_11(m, a, ...) m(a, 10) TL__MAP_10(m, __VA_ARGS__)
-#define TL__MAP_12(m, a, ...) m(a, 11) TL__MAP_11(m, __VA_ARGS__)
-#define TL__MAP_13(m, a, ...) m(a, 12) TL__MAP_12(m, __VA_ARGS__)
-#define TL__MAP_14(m, a, ...) m(a, 13) TL__MAP_13(m, __VA_ARGS__)
-#define TL__MAP_15(m, a, ...) m(a, 14) TL__MAP_14(m, __VA_ARGS__)
-#define TL__MAP_16(m, a, ...) m(a, 15) TL__MAP_15(m, __VA_ARGS__)
-
 #define TL__ADDR_(v, i) &(v),
-#define TL__ADDR_ALL(...) TL__MAP(TL__ADDR_, ##__VA_ARGS__)
+#define TL__ADDR_ALL(...) TL__MAP(TL__ADDR_, __VA_ARGS__)
 #define TL__LIFT_(v, i) tl_c(v),
-#define TL__LIFT_ALL(...) TL__MAP(TL__LIFT_, ##__VA_ARGS__)
+#define TL__LIFT_ALL(...) TL__MAP(TL__LIFT_, __VA_ARGS__)
 #define TL__PUSH_(v, i) TL__P(v),
-#define TL__PUSH_ALL(...) TL__MAP(TL__PUSH_, ##__VA_ARGS__)
+#define TL__PUSH_ALL(...) TL__MAP(TL__PUSH_, __VA_ARGS__)
 #define TL__PUSH_OPT(...) tl__push(tl__opt_tensor(__VA_ARGS__))
+#define TL__COMMA_(v, i) , v
 #define TL__STR_(v, i) #v,
-#define TL__STR_ALL(...) TL__MAP(TL__STR_, ##__VA_ARGS__)
-#define TL__PARAM_(v, i) , tl_tensor v
-#define TL__PARAMS(...) TL__MAP(TL__PARAM_, ##__VA_ARGS__)
+#define TL__STR_ALL(...) TL__MAP(TL__STR_, __VA_ARGS__)
+/* parameters a port does not use (Python does not mind) are not warned about */
+#define TL__PARAM_(v, i) , __attribute__((unused)) tl_tensor v
+#define TL__PARAMS(...) TL__MAP(TL__PARAM_, __VA_ARGS__)
 /* positional arguments a[0], a[1], ... (the map counts down, so index from the end) */
 #define TL__ARGREF_(v, i) , tl__a[tl__n - 1 - (i)]
-#define TL__ARGREFS(...) TL__MAP(TL__ARGREF_, ##__VA_ARGS__)
+#define TL__ARGREFS(...) TL__MAP(TL__ARGREF_, __VA_ARGS__)
 #define TL__UNPAREN(...) __VA_ARGS__
+/* the first parameter of a body function, which keeps its list non-empty */
+#define TL__UNUSED_ARG __attribute__((unused)) int tl__unused
 
 /* constexpr parameter pairs: (int, BLOCK_SIZE) */
+/* (type, NAME) or, with Python's default (`NAME: tl.constexpr = 64`), (type, NAME, 64) */
 #define TL__CXT(p) TL__CXT_ p
-#define TL__CXT_(type, name) type
+#define TL__CXT_(type, ...) type
 #define TL__CXN(p) TL__CXN_ p
-#define TL__CXN_(type, name) name
-#define TL__CXDECL_(p, i) , TL__CXT(p) TL__CXN(p)
+#define TL__CXN_(type, ...) TL__HEAD(__VA_ARGS__)
+/* the default as a tl_cx (kind TL_CX_NONE: none), a constant initializer */
+#define TL__CXDEF_(p, i) TL__APPLY(TL__CAT(TL__CXDEF_, TL__NARGS(TL__UNPAREN p)), p),
+#define TL__APPLY(m, args) m args
+#define TL__CXDEF_2(type, name) {TL_CX_NONE, 0, 0.0, NULL, NULL}
+#define TL__CXDEF_3(type, name, d)                                                            \
+    {TL__CXKIND(type),                                                                        \
+     _Generic((type){0}, bool: (d), int: (d), long: (d), long long: (d), default: 0),         \
+     _Generic((type){0}, double: (d), float: (d), default: 0.0),                              \
+     _Generic((type){0}, const char *: (d), char *: (d), default: NULL),                      \
+     _Generic((type){0}, tl_dtype: (d), default: NULL)}
+#define TL__CXDECL_(p, i) , __attribute__((unused)) TL__CXT(p) TL__CXN(p)
 #define TL__CXNAME_(p, i) TL__STR2(TL__CXN(p)),
 #define TL__STR2(x) TL__STR3(x)
 #define TL__STR3(x) #x
@@ -950,22 +1005,25 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
  * defines `const tl_kernel_def name` and the body as a C function whose
  * runtime parameters are tl_tensor and whose constexprs have their C type.
  */
-#define TL_KERNEL(name, params, ...)                                                          \
-    static void name##__body(int tl__unused TL__PARAMS params TL__MAP(TL__CXDECL_, ##__VA_ARGS__)); \
+#define TL_KERNEL(name, ...) TL__KERNEL_(name, TL__HEAD(__VA_ARGS__), __VA_ARGS__)
+#define TL__KERNEL_(name, params, ...)                                                        \
+    static void name##__body(TL__UNUSED_ARG TL__PARAMS params TL__MAP1(TL__CXDECL_, __VA_ARGS__)); \
     static void name##__thunk(const tl_tensor *tl__a, const tl_cx *tl__c)                     \
     {                                                                                         \
-        enum { tl__n = TL__NARGS0 params, tl__m = TL__NARGS0(__VA_ARGS__) };                   \
+        enum { tl__n = TL__NARGS0 params, tl__m = TL__NTAIL(__VA_ARGS__) };                     \
         (void)tl__a;                                                                          \
         (void)tl__c;                                                                          \
-        name##__body(0 TL__ARGREFS params TL__MAP(TL__CXREF_, ##__VA_ARGS__));                 \
+        name##__body(0 TL__ARGREFS params TL__MAP1(TL__CXREF_, __VA_ARGS__));                 \
     }                                                                                         \
     static const char *const name##__params[] = {TL__STR_ALL params NULL};                    \
-    static const char *const name##__cxnames[] = {TL__MAP(TL__CXNAME_, ##__VA_ARGS__) NULL};  \
-    static const tl_cx_kind name##__cxkinds[] = {TL__MAP(TL__CXKIND_, ##__VA_ARGS__) TL_CX_NONE}; \
+    static const char *const name##__cxnames[] = {TL__MAP1(TL__CXNAME_, __VA_ARGS__) NULL};  \
+    static const tl_cx_kind name##__cxkinds[] = {TL__MAP1(TL__CXKIND_, __VA_ARGS__) TL_CX_NONE}; \
+    static const tl_cx name##__cxdefaults[] = {TL__MAP1(TL__CXDEF_, __VA_ARGS__)             \
+                                              {TL_CX_NONE, 0, 0.0, NULL, NULL}};            \
     const tl_kernel_def name = {#name,          __FILE__,        TL__NARGS0 params,          \
-                                name##__params, TL__NARGS0(__VA_ARGS__), name##__cxnames,      \
-                                name##__cxkinds, name##__thunk};                               \
-    static void name##__body(int tl__unused TL__PARAMS params TL__MAP(TL__CXDECL_, ##__VA_ARGS__))
+                                name##__params, TL__NTAIL(__VA_ARGS__), name##__cxnames,       \
+                                name##__cxkinds, name##__thunk,  name##__cxdefaults};         \
+    static void name##__body(TL__UNUSED_ARG TL__PARAMS params TL__MAP1(TL__CXDECL_, __VA_ARGS__))
 
 /*
  * TL_JIT(name, (params...)) { ... return value; }
@@ -976,7 +1034,7 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
  * The body returns a tl_tensor (TL_NONE for no value).
  */
 #define TL_JIT(name, params)                                                                  \
-    static tl_tensor name##__body(int tl__unused TL__PARAMS params);                         \
+    static tl_tensor name##__body(TL__UNUSED_ARG TL__PARAMS params);                         \
     static void name##__thunk(const tl_tensor *tl__a, tl_tensor *tl__r, void *tl__ud)          \
     {                                                                                         \
         enum { tl__n = TL__NARGS0 params };                                                    \
@@ -988,22 +1046,22 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
     __attribute__((unused)) static tl_tensor name##__call(tl_src tl__at, int tl__k,             \
                                                           const tl_tensor *tl__args)         \
     {                                                                                         \
-        tl_tensor r = {0}, a[16];                                                             \
-        for (int i = 0; i < tl__k && i < 16; i++)                                             \
+        tl_tensor r = {0}, a[TL_MAX_ARGS];                                                    \
+        for (int i = 0; i < tl__k && i < TL_MAX_ARGS; i++)                                    \
             a[i] = tl__args[i]; /* the stack slots are reused by the body */                  \
         tl__call_jit(#name, __FILE__, tl__k, name##__argnames, a, 1, &r, name##__thunk, NULL,  \
                      tl__at);                                                                 \
         return r;                                                                             \
     }                                                                                         \
-    static tl_tensor name##__body(int tl__unused TL__PARAMS params)
+    static tl_tensor name##__body(TL__UNUSED_ARG TL__PARAMS params)
 
 /* Tuples: what a @jit helper returns with `return a, b`. */
 typedef struct tl_tuple_t {
     int n;
-    tl_tensor v[8];
+    tl_tensor v[TL_MAX_ARGS];
 } tl_tuple_t;
 tl_tuple_t tl__tuple_s(int n);
-#define tl_tuple(...) (TL__PUSH_ALL(__VA_ARGS__) tl__tuple_s(TL__NARGS(__VA_ARGS__)))
+#define tl_tuple(...) (TL__PUSH_ALL(__VA_ARGS__) tl__tuple_s(TL__NARGS0(__VA_ARGS__)))
 /* a, b = t */
 #define TL_UNPACK(t, ...)                                                                     \
     tl__unpack((t), TL__NARGS(__VA_ARGS__), (tl_tensor *[]){TL__ADDR_ALL(__VA_ARGS__) NULL}, TL_HERE)
@@ -1011,33 +1069,34 @@ void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at);
 
 /* TL_JIT_TUPLE(name, (params)) { return tl_tuple(a, b); }: a helper returning a tuple */
 #define TL_JIT_TUPLE(name, params)                                                            \
-    static tl_tuple_t name##__body(int tl__unused TL__PARAMS params);                        \
+    static tl_tuple_t name##__body(TL__UNUSED_ARG TL__PARAMS params);                        \
     static void name##__thunk(const tl_tensor *tl__a, tl_tensor *tl__r, void *tl__ud)          \
     {                                                                                         \
         enum { tl__n = TL__NARGS0 params };                                                    \
         (void)tl__a;                                                                          \
         (void)tl__ud;                                                                         \
         tl_tuple_t t = name##__body(0 TL__ARGREFS params);                                    \
-        for (int i = 0; i < t.n && i < 8; i++)                                                \
+        for (int i = 0; i < t.n && i < TL_MAX_ARGS; i++)                                      \
             tl__r[i] = t.v[i];                                                                \
     }                                                                                         \
     static const char *const name##__argnames[] = {TL__STR_ALL params NULL};                  \
     __attribute__((unused)) static tl_tuple_t name##__call(tl_src tl__at, int tl__k,            \
                                                            const tl_tensor *tl__args)        \
     {                                                                                         \
-        tl_tensor a[16];                                                                      \
+        tl_tensor a[TL_MAX_ARGS];                                                             \
         tl_tuple_t r = {0};                                                                   \
-        for (int i = 0; i < tl__k && i < 16; i++)                                             \
+        for (int i = 0; i < tl__k && i < TL_MAX_ARGS; i++)                                    \
             a[i] = tl__args[i];                                                               \
-        r.n = tl__call_jit(#name, __FILE__, tl__k, name##__argnames, a, 8, r.v, name##__thunk, \
+        r.n = tl__call_jit(#name, __FILE__, tl__k, name##__argnames, a, TL_MAX_ARGS, r.v,       \
+                           name##__thunk,                                                     \
                            NULL, tl__at);                                                     \
         if (r.n < 0)                                                                          \
             r.n = 0;                                                                          \
         return r;                                                                             \
     }                                                                                         \
-    static tl_tuple_t name##__body(int tl__unused TL__PARAMS params)
+    static tl_tuple_t name##__body(TL__UNUSED_ARG TL__PARAMS params)
 
-#define TL_CALL_TUPLE(name, ...) TL_CALL(name, ##__VA_ARGS__)
+#define TL_CALL_TUPLE(...) TL_CALL(__VA_ARGS__)
 
 /* tl.softmax(x, dim=None, keep_dims=False, ieee_rounding=False) */
 typedef struct tl_softmax_opts {
@@ -1190,15 +1249,16 @@ tl_tensor tl__map_elementwise(int n, tl_combine_def fn, tl_map_opts o, tl_src at
 tl_tuple_t tl__map_elementwise_tuple(int n, tl_combine_def fn, tl_map_opts o, tl_src at);
 
 /* Calls a TL_JIT helper: TL_CALL(leaky_relu, x) */
-#define TL_CALL(name, ...)                                                                    \
-    (TL__PUSH_ALL(__VA_ARGS__) name##__call(TL_HERE, TL__NARGS0(__VA_ARGS__),                  \
-                                            tl__popn(TL__NARGS0(__VA_ARGS__))))
+#define TL_CALL(...) TL__CALL_(TL__HEAD(__VA_ARGS__), __VA_ARGS__)
+#define TL__CALL_(name, ...)                                                                  \
+    (TL__MAP1(TL__PUSH_, __VA_ARGS__) TL__CAT(name, __call)(TL_HERE, TL__NTAIL(__VA_ARGS__),    \
+                                                            tl__popn(TL__NTAIL(__VA_ARGS__))))
 /* Pops n arguments; returns them in order (valid until the next pop). */
 const tl_tensor *tl__popn(int n);
 
 /* Internal helpers used by the macros above. */
 tl_tensor tl__opt_tensor_(int n, ...);
-#define tl__opt_tensor(...) tl__opt_tensor_(TL__NARGS0(__VA_ARGS__), ##__VA_ARGS__)
+#define tl__opt_tensor(...) tl__opt_tensor_(TL__NARGS0(__VA_ARGS__) TL__MAP(TL__COMMA_, __VA_ARGS__))
 
 CT_END_DECLS
 #endif

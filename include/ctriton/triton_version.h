@@ -118,6 +118,13 @@ typedef struct ct_triton {
     /* softmax's keep_dims defaults to None and is ignored (deprecated): max and
      * sum always keep the reduced dimension (3.9) */
     bool softmax_keeps_dims;
+    /* Python's words for an operation on None (a parameter specialized to None):
+     * arithmetic, `None + n`: AttributeError("'NoneType' object has no attribute 'type'")
+     * (semantic.binary_op_type_checking_impl), from 3.9 'NoneType' object has no attribute
+     * 'dtype' (the operand's dtype is read first); tl.load(None): 'constexpr_type' object has
+     * no attribute 'is_ptr', from 3.8 ... 'scalar' (semantic.load) */
+    const char *none_arith_error;
+    const char *none_load_attr;
 
     /* ---- the TTIR text ------------------------------------------------ */
     /* tl.debug_barrier() is `ttg.barrier all` (3.7); before, `gpu.barrier` */

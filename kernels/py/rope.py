@@ -11,7 +11,7 @@ def rope_kernel(q_ptr, q_row_stride, cos_ptr, cos_row_stride, sin_ptr, sin_row_s
                 BACKWARD_PASS: tl.constexpr):
     pid = tl.program_id(0)
     # locate the token's row of q, and its position's row of cos and sin
-    q_ptr = q_ptr + pid * q_row_stride
+    q_ptr = q_ptr + pid * q_row_stride  # lint-ok: int32-offset i32 row offsets as in the Python original (tensors under 2**31 elements)
     cos_row_idx = pid % seq_len
     cos_ptr = cos_ptr + cos_row_idx * cos_row_stride
     sin_ptr = sin_ptr + cos_row_idx * sin_row_stride

@@ -332,21 +332,29 @@ class Ctx:
     def launch(self, grid, *args):
         record = RECORD is not None and not self.recorded
         before = [a.detach().cpu().clone() if isinstance(a, torch.Tensor) else a for a in args] if record else None
-        self.fn[grid](*args, **self.const, num_warps=self.entry["num_warps"],
-                      num_stages=self.entry["num_stages"])
+        # a config's options (tl_config.options) that Triton's launch takes too
+        extra = {}
+        for word in self.entry.get("options", "").split():
+            name, value = word.split("=", 1)
+            if name in ("debug", "sanitize_overflow", "enable_fp_fusion"):
+                extra[name] = value in ("True", "true", "1")
+            elif name in ("num_ctas", "maxnreg"):
+                extra[name] = int(value)
+        compiled = self.fn[grid](*args, **self.const, num_warps=self.entry["num_warps"],
+                                 num_stages=self.entry["num_stages"], **extra)
         if record:
             self.recorded = True
             if self.device == "cuda":
                 torch.cuda.synchronize()
-            record_run(self, grid, args, before)
+            record_run(self, grid, args, before, compiled)
 
 
 # ---- recording GPU runs for the emulator's differential suite (--record DIR) ---------------
 # The first launch of each kernel/config: every argument (tensors' bytes before the launch and,
 # where the kernel changed them, after it), the grid and num_warps, under
-# DIR/tests/golden/gpu_runs/<kernel>/<config>/ (run.txt, NAME.in.bin, NAME.out.bin).
-# test_emu_gpu_runs runs Python's TTIR of the same config (tests/golden/<kernel>/<config>/
-# py.source) on the emulator with those inputs and compares every buffer with the GPU's.
+# DIR/tests/golden/gpu_runs/<kernel>/<config>/ (run.txt, NAME.in.bin, NAME.out.bin, and the
+# launched kernel's kernel.ttir and kernel.ttgir).  test_emu_gpu_runs runs that TTIR on the
+# emulator with those inputs and compares every buffer with the GPU's.
 RECORD = None
 RECORD_MAX_BYTES = 3 << 20      # inputs and outputs of one config; larger ones are not kept
 RECORD_LOG = []
@@ -356,7 +364,7 @@ TORCH_NAMES = {"float32": "fp32", "float16": "fp16", "bfloat16": "bf16", "float6
                "uint64": "u64", "bool": "i1"}
 
 
-def record_run(ctx, grid, args, before):
+def record_run(ctx, grid, args, before, compiled=None):
     kname, cname = ctx.entry["kernel"], ctx.entry["config"]
     names = [n for n in ctx.fn.arg_names if n not in ctx.const]
     if len(args) > len(names):
@@ -398,6 +406,12 @@ def record_run(ctx, grid, args, before):
         return
     d = os.path.join(RECORD, "tests", "golden", "gpu_runs", kname, cname)
     os.makedirs(d, exist_ok=True)
+    # the TTIR and TTGIR of the launched kernel itself (its specialization is the launch's:
+    # divisibility and equal-to-1 hints from these very arguments), when Triton kept them
+    asm = getattr(compiled, "asm", None) or {}
+    for stage in ("ttir", "ttgir"):
+        if isinstance(asm.get(stage), str):
+            files["kernel." + stage] = asm[stage].encode()
     for f, data in files.items():
         with open(os.path.join(d, f), "wb") as fh:
             fh.write(data)
@@ -1130,6 +1144,81 @@ def check_jit_cx_args(ctx):
             compare("z", z, x64.to(torch.bfloat16).double(), *tolerance(torch.bfloat16))]
 
 
+# Conformance kernels for what real kernels do (tests/conformance/porting.py)
+
+
+def check_port_many_params(ctx):
+    block, n, k_iters = ctx.const["BLOCK"], 150, 5
+    programs = cdiv(n, block)
+    strides = [1 + i % 3 for i in range(10)]
+    xs = [ctx.randn(n * strides[i] + k_iters) for i in range(10)]
+    ws = [0.25 * (i + 1) for i in range(10)]
+    ys = [ctx.out(programs * block, dtype=torch.float32) for _ in range(10)]
+    ctx.launch((programs,), *[ctx.dev(x) for x in xs], *strides, *ws, *ys, n, k_iters)
+    checks = []
+    offs = torch.arange(n)
+    for i in range(10):
+        ref = sum(xs[i][offs * strides[i] + k].double() * ws[i] for k in range(k_iters))
+        checks.append(compare("y%d" % i, ys[i][:n], ref, *tolerance(torch.float32)))
+    return checks
+
+
+def check_port_none_args(ctx):
+    block, n = ctx.const["BLOCK"], 300
+    programs = cdiv(n, block)
+    x = ctx.randn(n)
+    y = ctx.out(programs * block, dtype=torch.float32)
+    if ctx.types["scale_ptr"] == "None":
+        ctx.launch((programs,), ctx.dev(x), None, None, y, n)
+        ref = x.double() * 2.0
+    else:
+        scale = ctx.randn(1)
+        idx = ctx.randint(n, lo=0, hi=n)
+        ctx.launch((programs,), ctx.dev(x), ctx.dev(scale), ctx.dev(idx), y, n)
+        ref = x[idx.long()].double() * scale.double()
+    return [compare("y", y[:n], ref, *tolerance(torch.float32))]
+
+
+def check_port_cx_defaults(ctx):
+    block = ctx.const.get("BLOCK", 64)                 # the configs leave out what has a default
+    n = 2 * block + 7
+    programs = cdiv(n, block)
+    x = ctx.randn(n)
+    y = ctx.out(programs * block, dtype=ctx.dtype("y_ptr"))
+    ctx.launch((programs,), ctx.dev(x), y, n)
+    ref = x.double() * ctx.const.get("SCALE", 0.5)
+    if ctx.const.get("ACT", "relu") == "relu":
+        ref = ref.clamp(min=0.0)
+    if ctx.const.get("BACKWARD", False):
+        ref = -ref
+    ref = ref.to(ctx.dtype("y_ptr")).double()
+    return [compare("y", y[:n], ref, *tolerance(ctx.dtype("y_ptr")))]
+
+def check_port_dtype_dispatch(ctx):
+    block, n = ctx.const["BLOCK"], 50
+    xdt, ydt = ctx.dtype("x_ptr"), ctx.dtype("y_ptr")
+    x = ctx.randn(n).to(xdt)
+    y = ctx.out(block, dtype=ydt)
+    ctx.launch((1,), ctx.dev(x), y, n)
+    if xdt in (torch.float8_e4m3fn, torch.float8_e5m2):
+        ref = x.float() * 0.5
+    elif xdt == torch.bfloat16:
+        ref = x.float() * 2.0
+    else:
+        ref = x.float() * 1.5
+    ref = ref.to(ydt).double()
+    return [compare("y", y[:n], ref, *tolerance(ydt))]
+
+def check_library(ctx):
+    """The kernels of scripts/gpu/library_refs.py: its inputs and float64 PyTorch references."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "gpu"))
+    import library_refs
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
+    run = library_refs.build(ctx.entry, None, ctx.gen, ctx.device)
+    ctx.launch(run.grid, *run.args)
+    return [compare(name, got, want, atol, rtol) for name, got, want, atol, rtol in run.reference(run.args)]
+
+
 CHECKS = {
     "add_kernel": check_add,
     "softmax_kernel": check_softmax,
@@ -1170,6 +1259,18 @@ CHECKS = {
     "ops_random": check_ops_random,
     "jit_helpers": check_jit_helpers,
     "jit_cx_args": check_jit_cx_args,
+    "port_many_params": check_port_many_params,
+    "port_none_args": check_port_none_args,
+    "port_cx_defaults": check_port_cx_defaults,
+    "port_dtype_dispatch": check_port_dtype_dispatch,
+    "cross_entropy_fwd_bwd_kernel": check_library,
+    "layer_norm_bwd_dx_kernel": check_library,
+    "rms_norm_bwd_dx_kernel": check_library,
+    "norm_bwd_dwdb_kernel": check_library,
+    "topk_kernel": check_library,
+    "flash_attn_fwd_kernel": check_library,
+    "radix_histogram_kernel": check_library,
+    "radix_sort_pass_kernel": check_library,
 }
 
 

@@ -1,78 +1,268 @@
 /*
- * lint.c - lints for the classic kernel mistakes (see ctriton/check.h).
+ * lint.c - lints for the classic kernel mistakes (see ctriton/check.h and
+ * docs/checks.md), and what the lint passes share.
  *
  * Each lint is a small pass over TTIR, so it runs the same on a kernel
  * built in C and on TTIR parsed from Python's output.  A lint reports at
  * the location of the op at fault, with its id in brackets.  Warnings are
- * almost surely bugs; notes are hazards worth a look.
+ * almost surely bugs; notes are hazards worth a look.  A finding can be
+ * justified in the kernel's source: a comment "lint-ok: ID reason" on its
+ * line (ct_lint_module_ex).
  *
  *   masked-reduce   (warning) a load with a mask and no `other` whose value
  *                   reaches a reduction, scan or dot with no tl.where in
  *                   between: the masked-off lanes are undefined and get
  *                   summed (or maxed) in.
+ *   reduce-fill     (warning) a masked load whose `other` reaches a
+ *                   reduction unchanged but is not its identity (a sum
+ *                   filled with -inf, a max filled with 0).
  *   unused-load     (warning) a load whose value is never used.
  *   div-by-zero     (warning) an integer division or remainder by a
  *                   constant zero (undefined behaviour on the GPU).
- *   int32-offset    (note) a pointer offset computed in 32 bits from
- *                   program_id times a runtime argument: it wraps once the
- *                   tensor has more than 2**31 elements.
+ *   atomic-same-address (warning) a tensor atomic whose lanes all aim at
+ *                   one address: one lane (a scalar atomic of the reduced
+ *                   value) would do, and a splatted value is added per lane.
+ *   int32-offset    (note) a pointer offset computed in 32 bits from a
+ *                   product of program_id, a loaded value or an argument
+ *                   with an argument (a loaded value also with a constant):
+ *                   it wraps once the tensor passes 2**31 elements.
  *   tf32-dot        (note) a dot of fp32 inputs in TF32, Triton's default
  *                   on this target: 10 bits of mantissa per product.
+ *   store-load, unmasked-dim, lost-update: lint_flow.c.
  */
-#include "ctriton/check.h"
+#include "lint_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/util.h"
+#include <math.h>
+#include <stdint.h>
 
 /* ------------------------------------------------------------------ */
-/* Use lists                                                           */
+/* Use lists, reporting, justification                                 */
 /* ------------------------------------------------------------------ */
 
-typedef struct uses {
-    int n, cap;
-    const ct_op **ops;
-    int *slots;        /* which operand */
-} uses;
-
-typedef struct linter {
-    const ct_module *m;
-    ct_diags *d;
-    int nwarnings;
-    ct_ptrmap users;   /* ct_value* -> uses* */
-    uses **all;        /* every uses record, for freeing */
-    int nall, call;
-    ct_ptrmap reported; /* int32-offset: products already reported */
-} linter;
-
-static uses *uses_of(linter *L, const ct_value *v, bool create)
+lint_uses *lint_uses_of(linter *L, const ct_value *v, bool create)
 {
-    uses *u = ct_pm_get(&L->users, v);
+    lint_uses *u = ct_pm_get(&L->users, v);
     if (u || !create)
         return u;
     u = calloc(1, sizeof *u);
     if (!u)
         return NULL;
-    ct_pm_put(&L->users, v, u);
     if (L->nall == L->call) {
-        L->call = L->call ? 2 * L->call : 64;
-        uses **na = realloc(L->all, sizeof *na * (size_t)L->call);
-        if (!na)
-            return u;
+        int ncap = L->call ? 2 * L->call : 64;
+        lint_uses **na = realloc(L->all, sizeof *na * (size_t)ncap);
+        if (!na) {
+            free(u);
+            return NULL;
+        }
         L->all = na;
+        L->call = ncap;
     }
+    ct_pm_put(&L->users, v, u);
     L->all[L->nall++] = u;
     return u;
 }
+
+int lint_line_of(const ct_op *op)
+{
+    const ct_loc *l = op && op->loc ? ct_loc_file_of(op->loc) : NULL;
+    return l ? l->line : 0;
+}
+
+const char *lint_value_name(const ct_value *v)
+{
+    if (v->def)
+        return v->def->loc ? ct_loc_name_of(v->def->loc) : NULL;
+    return v->loc ? ct_loc_name_of(v->loc) : NULL;
+}
+
+/* The text of a source file named by a location (read once; NULL if unreadable). */
+static const char *source_text(linter *L, const char *file)
+{
+    for (int i = 0; i < L->nsrc; i++)
+        if (!strcmp(L->srcfiles[i], file))
+            return L->srctexts[i];
+    char path[4096];
+    const char *root = L->opts->source_root;
+    if (file[0] == '/' || !root || !*root)
+        snprintf(path, sizeof path, "%s", file);
+    else
+        snprintf(path, sizeof path, "%s/%s", root, file);
+    char *text = ct_read_file(path, NULL); /* NULL when unreadable: no justification */
+    char **nf = realloc(L->srcfiles, sizeof *nf * (size_t)(L->nsrc + 1));
+    if (nf)
+        L->srcfiles = nf;
+    char **nt = realloc(L->srctexts, sizeof *nt * (size_t)(L->nsrc + 1));
+    if (nt)
+        L->srctexts = nt;
+    char *name = strdup(file);
+    if (!nf || !nt || !name) {
+        free(name);
+        free(text);
+        return NULL;
+    }
+    L->srcfiles[L->nsrc] = name;
+    L->srctexts[L->nsrc++] = text;
+    return text;
+}
+
+/* Line `line` (1-based) of text, as [*start, *end). */
+static bool line_span(const char *text, int line, const char **start, const char **end)
+{
+    const char *p = text;
+    for (int i = 1; i < line && p; i++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    if (!p || !*p)
+        return false;
+    const char *e = strchr(p, '\n');
+    *start = p;
+    *end = e ? e : p + strlen(p);
+    return true;
+}
+
+/* Whether [s, e) holds "lint-ok:" followed by a list naming id. */
+static bool span_allows(const char *s, const char *e, const char *id)
+{
+    size_t idn = strlen(id);
+    for (const char *p = s; p + 8 <= e; p++) {
+        if (strncmp(p, "lint-ok:", 8))
+            continue;
+        for (const char *q = p + 8;;) {
+            while (q < e && (*q == ' ' || *q == ','))
+                q++;
+            const char *w = q;
+            while (q < e && (*q == '-' || (*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9')))
+                q++;
+            if (q == w)
+                break;
+            if ((size_t)(q - w) == idn && !strncmp(w, id, idn))
+                return true;
+            if (q >= e || *q != ',')
+                break;
+        }
+    }
+    return false;
+}
+
+/* A comment-only line: blank, then // or / * or * or #. */
+static bool comment_only(const char *s, const char *e)
+{
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    return s < e && (*s == '#' || (s + 1 < e && s[0] == '/' && (s[1] == '/' || s[1] == '*')) ||
+                     *s == '*');
+}
+
+static bool justified_at(linter *L, const ct_op *op, const char *id)
+{
+    const ct_loc *l = op && op->loc ? ct_loc_file_of(op->loc) : NULL;
+    if (!l || !l->file || l->line <= 0)
+        return false;
+    const char *text = source_text(L, l->file);
+    const char *s, *e;
+    if (!text || !line_span(text, l->line, &s, &e))
+        return false;
+    if (span_allows(s, e, id))
+        return true;
+    /* comment-only lines right above */
+    for (int k = l->line - 1; k >= 1 && k >= l->line - 4; k--) {
+        if (!line_span(text, k, &s, &e) || !comment_only(s, e))
+            return false;
+        if (span_allows(s, e, id))
+            return true;
+    }
+    return false;
+}
+
+void lint_report(linter *L, ct_severity sev, const char *id, const ct_op *op, const ct_op *cause,
+                 const char *fmt, ...)
+{
+    char msg[1536];
+    int n = snprintf(msg, sizeof msg, "[%s] ", id);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    const ct_loc *l = op->loc ? ct_loc_file_of(op->loc) : NULL;
+    if (L->opts->read_sources && (justified_at(L, op, id) || justified_at(L, cause, id))) {
+        L->njustified++;
+        if (L->opts->show_justified)
+            ct_diag_add(L->d, CT_NOTE, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0,
+                        "justified: %s", msg);
+        return;
+    }
+    ct_diag_add(L->d, sev, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0, "%s", msg);
+    if (sev == CT_WARNING)
+        L->nwarnings++;
+}
+
+bool lint_same_value(const ct_value *a, const ct_value *b, int depth)
+{
+    if (a == b)
+        return true;
+    if (!a->def || !b->def || depth > 12 || a->index != b->index || a->type != b->type)
+        return false;
+    const ct_op *x = a->def, *y = b->def;
+    if (x->code != y->code || x->nopnds != y->nopnds || x->nregions || y->nregions ||
+        !(ct_op_info_of(x->code)->flags & CT_OPF_PURE) || x->nattrs != y->nattrs)
+        return false;
+    for (int i = 0; i < x->nattrs; i++) {
+        const ct_attr *o = ct_op_attr(y, x->attrs[i].name);
+        if (!o || !ct_attr_equal(o, x->attrs[i].attr))
+            return false;
+    }
+    for (int i = 0; i < x->nopnds; i++)
+        if (!lint_same_value(x->opnds[i], y->opnds[i], depth + 1))
+            return false;
+    return true;
+}
+
+bool lint_const_of(const ct_value *v, double *out)
+{
+    for (int depth = 0; v->def && depth < 8; depth++) {
+        const ct_op *d = v->def;
+        if (d->code == CT_OP_TT_SPLAT || d->code == CT_OP_TT_BROADCAST ||
+            d->code == CT_OP_TT_EXPAND_DIMS || d->code == CT_OP_TT_RESHAPE) {
+            v = d->opnds[0];
+            continue;
+        }
+        if (d->code != CT_OP_ARITH_CONSTANT)
+            return false;
+        const ct_attr *a = ct_op_attr(d, "value");
+        if (!a)
+            return false;
+        bool is_int = ct_type_is_int(v->type);
+        if (a->kind == CT_ATTR_INT || a->kind == CT_ATTR_BOOL)
+            *out = (double)a->i;
+        else if (a->kind == CT_ATTR_FLOAT)
+            *out = a->f;
+        else if (a->kind == CT_ATTR_DENSE && a->n == 1 && is_int && a->ivals)
+            *out = (double)a->ivals[0];
+        else if (a->kind == CT_ATTR_DENSE && a->n == 1 && a->fvals)
+            *out = a->fvals[0];
+        else
+            return false;
+        return true;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Use lists                                                           */
+/* ------------------------------------------------------------------ */
 
 static bool collect_uses(ct_op *op, void *ud)
 {
     linter *L = ud;
     for (int i = 0; i < op->nopnds; i++) {
-        uses *u = uses_of(L, op->opnds[i], true);
+        lint_uses *u = lint_uses_of(L, op->opnds[i], true);
         if (!u)
             continue;
         if (u->n == u->cap) {
@@ -84,28 +274,6 @@ static bool collect_uses(ct_op *op, void *ud)
         u->slots[u->n++] = i;
     }
     return true;
-}
-
-static void report(linter *L, ct_severity sev, const ct_op *op, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void report(linter *L, ct_severity sev, const ct_op *op, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    const ct_loc *l = op->loc ? ct_loc_file_of(op->loc) : NULL;
-    ct_diag_add(L->d, sev, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0, "%s", msg);
-    if (sev == CT_WARNING)
-        L->nwarnings++;
-}
-
-static int line_of(const ct_op *op)
-{
-    const ct_loc *l = op->loc ? ct_loc_file_of(op->loc) : NULL;
-    return l ? l->line : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -138,7 +306,7 @@ static const ct_op *reaches_reduction(linter *L, const ct_value *start, int dept
     while (sp && visited < 4096) {
         const ct_value *v = stack[--sp];
         visited++;
-        uses *u = uses_of(L, v, false);
+        lint_uses *u = lint_uses_of(L, v, false);
         for (int i = 0; u && i < u->n; i++) {
             const ct_op *op = u->ops[i];
             switch (op->code) {
@@ -170,35 +338,255 @@ static const ct_op *reaches_reduction(linter *L, const ct_value *start, int dept
     return NULL;
 }
 
+/* ------------------------------------------------------------------ */
+/* reduce-fill                                                         */
+/* ------------------------------------------------------------------ */
+
+/* What a reduction combines with: its region's one op, through the @jit
+ * combine function Python calls (tl.sum's _sum_combine, tl.max's
+ * _elementwise_max and its maximum); -1 when it is something else. */
+static int combine_code(const ct_module *m, const ct_value *v, int depth)
+{
+    const ct_op *d = v->def;
+    if (!d || depth > 6)
+        return -1;
+    if (d->code == CT_OP_TT_CALL) {
+        const ct_attr *c = ct_op_attr(d, "callee");
+        const ct_op *f = c && c->kind == CT_ATTR_SYMREF ? ct_module_lookup_func(m, c->s) : NULL;
+        const ct_block *entry = f ? ct_func_entry(f) : NULL;
+        const ct_op *ret = entry ? ct_block_terminator(entry) : NULL;
+        return ret && ret->code == CT_OP_TT_RETURN && ret->nopnds == 1
+                   ? combine_code(m, ret->opnds[0], depth + 1)
+                   : -1;
+    }
+    if (d->code == CT_OP_ARITH_SELECT) /* maximum(a, b) with propagate_nan: the cmp's choice */
+        return -1;
+    return d->nopnds == 2 ? (int)d->code : -1;
+}
+
+/* The identity of a combine op for an element type t; false if none is known. */
+static bool identity_ok(int code, const ct_type *t, double c, char *want, size_t cap)
+{
+    int bits = t->kind == CT_TY_INT ? t->bits : 64;
+    double imin = bits >= 64 ? -9223372036854775808.0 : -ldexp(1, bits - 1);
+    double imax = bits >= 64 ? 9223372036854775807.0 : ldexp(1, bits - 1) - 1;
+    double fmax_ = t->kind == CT_TY_FLOAT ? (t->fk == CT_F16 ? 65504.0 : t->fk == CT_F32 ||
+                                             t->fk == CT_BF16 ? 3.3895313892515355e38 : 1.79e308)
+                                          : 0;
+    switch (code) {
+    case CT_OP_ARITH_ADDF: case CT_OP_ARITH_ADDI: case CT_OP_ARITH_ORI: case CT_OP_ARITH_XORI:
+    case CT_OP_ARITH_MAXUI:
+        snprintf(want, cap, "0");
+        return c == 0;
+    case CT_OP_ARITH_MULF: case CT_OP_ARITH_MULI:
+        snprintf(want, cap, "1");
+        return c == 1;
+    case CT_OP_ARITH_MAXNUMF: case CT_OP_ARITH_MAXIMUMF:
+        snprintf(want, cap, "-inf");
+        return c == -INFINITY || c <= -fmax_;
+    case CT_OP_ARITH_MINNUMF: case CT_OP_ARITH_MINIMUMF:
+        snprintf(want, cap, "inf");
+        return c == INFINITY || c >= fmax_;
+    case CT_OP_ARITH_MAXSI:
+        snprintf(want, cap, "the lowest i%d, %.0f", bits, imin);
+        return c <= imin;
+    case CT_OP_ARITH_MINSI:
+        snprintf(want, cap, "the largest i%d, %.0f", bits, imax);
+        return c >= imax;
+    case CT_OP_ARITH_MINUI: case CT_OP_ARITH_ANDI:
+        snprintf(want, cap, "-1 (all ones)");
+        return c == -1;
+    default:
+        return true; /* not a combine we know the identity of */
+    }
+}
+
+static const char *combine_name(int code)
+{
+    switch (code) {
+    case CT_OP_ARITH_ADDF: case CT_OP_ARITH_ADDI: return "sum";
+    case CT_OP_ARITH_MULF: case CT_OP_ARITH_MULI: return "product";
+    case CT_OP_ARITH_MAXNUMF: case CT_OP_ARITH_MAXIMUMF: case CT_OP_ARITH_MAXSI:
+    case CT_OP_ARITH_MAXUI: return "max";
+    case CT_OP_ARITH_MINNUMF: case CT_OP_ARITH_MINIMUMF: case CT_OP_ARITH_MINSI:
+    case CT_OP_ARITH_MINUI: return "min";
+    default: return "reduction";
+    }
+}
+
+/* Ops that carry a fill value unchanged: data movement and value-keeping casts. */
+static bool keeps_fill(const ct_op *op)
+{
+    switch (op->code) {
+    case CT_OP_TT_BROADCAST: case CT_OP_TT_EXPAND_DIMS: case CT_OP_TT_RESHAPE:
+    case CT_OP_TT_TRANS: case CT_OP_TT_SPLAT: case CT_OP_ARITH_EXTF: case CT_OP_ARITH_TRUNCF:
+    case CT_OP_ARITH_EXTSI: case CT_OP_ARITH_SITOFP: case CT_OP_TT_FP_TO_FP:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The first single-operand reduction v reaches through fill-keeping ops and
+ * @jit calls (tl.sum is one), with its combine op in *code. */
+static const ct_op *fill_reduction(linter *L, const ct_value *v, int depth, int *code)
+{
+    lint_uses *u = lint_uses_of(L, v, false);
+    for (int i = 0; u && i < u->n && depth < 16; i++) {
+        const ct_op *op = u->ops[i];
+        if (op->code == CT_OP_TT_REDUCE && op->nopnds == 1 && op->nregions == 1) {
+            const ct_block *b = op->regions[0].first;
+            const ct_op *ret = b ? ct_block_terminator(b) : NULL;
+            if (ret && ret->nopnds == 1 && (*code = combine_code(L->m, ret->opnds[0], 0)) >= 0)
+                return op;
+        } else if (op->code == CT_OP_TT_CALL) {
+            const ct_attr *c = ct_op_attr(op, "callee");
+            const ct_op *f = c && c->kind == CT_ATTR_SYMREF ? ct_module_lookup_func(L->m, c->s) : NULL;
+            const ct_block *entry = f ? ct_func_entry(f) : NULL;
+            if (entry && u->slots[i] < entry->nargs &&
+                fill_reduction(L, entry->args[u->slots[i]], depth + 1, code))
+                return op;
+        } else if (keeps_fill(op) && op->nres == 1) {
+            const ct_op *r = fill_reduction(L, &op->res[0], depth + 1, code);
+            if (r)
+                return r;
+        }
+    }
+    return NULL;
+}
+
+static void check_fill(linter *L, const ct_op *load)
+{
+    double c;
+    int code = -1;
+    if (!lint_const_of(load->opnds[2], &c))
+        return;
+    const ct_op *r = fill_reduction(L, &load->res[0], 0, &code);
+    if (!r)
+        return;
+    const ct_type *t = ct_type_scalar(load->res[0].type);
+    char want[64];
+    if (identity_ok(code, t, c, want, sizeof want))
+        return;
+    lint_report(L, CT_WARNING, "reduce-fill", load, NULL,
+                "this load fills its masked-off lanes with %g, and they reach a %s (%s at line %d) "
+                "unchanged: %g is not its identity, so the result depends on the mask; pass "
+                "other=%s",
+                c, combine_name(code), r->code == CT_OP_TT_CALL ? ct_op_attr(r, "callee")->s
+                                                                 : "tt.reduce",
+                lint_line_of(r), c, want);
+}
+
+/* ------------------------------------------------------------------ */
+/* atomic-same-address                                                 */
+/* ------------------------------------------------------------------ */
+
+/* Whether every lane of a tensor holds the same value (a splat of a scalar,
+ * a splatted constant, and what data movement, elementwise ops and @jit
+ * calls such as tl.zeros make of those). */
+static bool uniform_in(const ct_module *m, const ct_value *v, int depth, bool args_uniform)
+{
+    if (v->type->kind != CT_TY_TENSOR)
+        return true;
+    const ct_op *d = v->def;
+    if (!d)
+        return args_uniform; /* inside a callee whose arguments are uniform */
+    if (depth > 16)
+        return false;
+    switch (d->code) {
+    case CT_OP_TT_SPLAT:
+        return true;
+    case CT_OP_ARITH_CONSTANT: {
+        const ct_attr *a = ct_op_attr(d, "value");
+        return a && a->kind == CT_ATTR_DENSE && a->n == 1;
+    }
+    case CT_OP_TT_BROADCAST: case CT_OP_TT_EXPAND_DIMS: case CT_OP_TT_RESHAPE: case CT_OP_TT_TRANS:
+        return uniform_in(m, d->opnds[0], depth + 1, args_uniform);
+    case CT_OP_TT_CALL: {
+        /* tl.zeros, tl.full: a @jit function of uniform arguments returning a uniform value */
+        for (int i = 0; i < d->nopnds; i++)
+            if (!uniform_in(m, d->opnds[i], depth + 1, args_uniform))
+                return false;
+        const ct_attr *c = ct_op_attr(d, "callee");
+        const ct_op *f = c && c->kind == CT_ATTR_SYMREF ? ct_module_lookup_func(m, c->s) : NULL;
+        const ct_block *entry = f ? ct_func_entry(f) : NULL;
+        const ct_op *ret = entry ? ct_block_terminator(entry) : NULL;
+        return ret && ret->code == CT_OP_TT_RETURN && v->index < ret->nopnds &&
+               uniform_in(m, ret->opnds[v->index], depth + 1, true);
+    }
+    default:
+        if (!(ct_op_info_of(d->code)->flags & CT_OPF_ELEM) || d->nregions)
+            return false;
+        for (int i = 0; i < d->nopnds; i++)
+            if (!uniform_in(m, d->opnds[i], depth + 1, args_uniform))
+                return false;
+        return true;
+    }
+}
+
+static bool uniform(const ct_module *m, const ct_value *v)
+{
+    return uniform_in(m, v, 0, false);
+}
+
+static void check_atomic(linter *L, const ct_op *op)
+{
+    const ct_value *ptr = op->opnds[0];
+    if (ptr->type->kind != CT_TY_TENSOR || !uniform(L->m, ptr))
+        return;
+    /* a mask that picks lanes (lane == 0) is the author's own choice of one */
+    if (op->code == CT_OP_TT_ATOMIC_RMW && op->nopnds == 3 && !uniform(L->m, op->opnds[2]))
+        return;
+    const ct_value *val = op->opnds[op->code == CT_OP_TT_ATOMIC_CAS ? 2 : 1];
+    int64_t lanes = ct_type_numel(ptr->type);
+    if (uniform(L->m, val))
+        lint_report(L, CT_WARNING, "atomic-same-address", op, NULL,
+                    "all %lld lanes of this atomic aim at the same address with the same value: "
+                    "it is applied %lld times (an add adds it %lld times over); use a scalar "
+                    "pointer for one atomic per program",
+                    (long long)lanes, (long long)lanes, (long long)lanes);
+    else
+        lint_report(L, CT_WARNING, "atomic-same-address", op, NULL,
+                    "all %lld lanes of this atomic aim at the same address: %lld serialized "
+                    "atomics where one would do; reduce the values first (tl.sum, tl.max) and "
+                    "make one scalar atomic",
+                    (long long)lanes, (long long)lanes);
+}
+
 static bool lint_op(ct_op *op, void *ud)
 {
     linter *L = ud;
     switch (op->code) {
     case CT_OP_TT_LOAD: {
-        uses *u = uses_of(L, &op->res[0], false);
+        lint_uses *u = lint_uses_of(L, &op->res[0], false);
         if (!u || u->n == 0) {
-            report(L, CT_WARNING, op,
-                   "[unused-load] the value of this load is never used (Triton removes the load)");
+            lint_report(L, CT_WARNING, "unused-load", op, NULL,
+                   "the value of this load is never used (Triton removes the load)");
             break;
         }
         if (op->nopnds == 2) { /* a mask and no `other` */
             const ct_op *r = reaches_reduction(L, &op->res[0], 0);
             if (r && r->code == CT_OP_TT_CALL)
-                report(L, CT_WARNING, op,
-                       "[masked-reduce] this load has a mask but no `other`: its masked-off lanes "
+                lint_report(L, CT_WARNING, "masked-reduce", op, NULL,
+                       "this load has a mask but no `other`: its masked-off lanes "
                        "are undefined, and they reach a reduction inside `%s`, called at line %d; "
                        "pass `other=` (0 for a sum or a dot, -inf for a max) or select with "
                        "tl.where first",
-                       ct_op_attr(r, "callee")->s, line_of(r));
+                       ct_op_attr(r, "callee")->s, lint_line_of(r));
             else if (r)
-                report(L, CT_WARNING, op,
-                       "[masked-reduce] this load has a mask but no `other`: its masked-off lanes "
+                lint_report(L, CT_WARNING, "masked-reduce", op, NULL,
+                       "this load has a mask but no `other`: its masked-off lanes "
                        "are undefined, and they reach the %s at line %d; pass `other=` (0 for a "
                        "sum or a dot, -inf for a max) or select with tl.where first",
-                       ct_op_info_of(r->code)->name, line_of(r));
+                       ct_op_info_of(r->code)->name, lint_line_of(r));
+        } else if (op->nopnds == 3) {
+            check_fill(L, op);
         }
         break;
     }
+    case CT_OP_TT_ATOMIC_RMW: case CT_OP_TT_ATOMIC_CAS:
+        check_atomic(L, op);
+        break;
     case CT_OP_ARITH_DIVSI: case CT_OP_ARITH_DIVUI: case CT_OP_ARITH_REMSI:
     case CT_OP_ARITH_REMUI: case CT_OP_ARITH_FLOORDIVSI: case CT_OP_ARITH_CEILDIVSI: {
         const ct_op *c = op->opnds[1]->def;
@@ -209,8 +597,8 @@ static bool lint_op(ct_op *op, void *ud)
         else if (a && a->kind == CT_ATTR_DENSE && a->n == 1 && a->ivals)
             zero = a->ivals[0] == 0;
         if (zero)
-            report(L, CT_WARNING, op,
-                   "[div-by-zero] integer %s by a constant zero (undefined on the GPU)",
+            lint_report(L, CT_WARNING, "div-by-zero", op, NULL,
+                   "integer %s by a constant zero (undefined on the GPU)",
                    op->code == CT_OP_ARITH_REMSI || op->code == CT_OP_ARITH_REMUI ? "remainder"
                                                                                 : "division");
         break;
@@ -220,8 +608,8 @@ static bool lint_op(ct_op *op, void *ud)
         const ct_attr *p = ct_op_attr(op, "inputPrecision");
         if (a && a->kind == CT_TY_FLOAT && a->fk == CT_F32 &&
             (!p || (p->s && strcmp(p->s, "tf32") == 0)))
-            report(L, CT_NOTE, op,
-                   "[tf32-dot] fp32 inputs are multiplied in TF32 here (Triton's default on this "
+            lint_report(L, CT_NOTE, "tf32-dot", op, NULL,
+                   "fp32 inputs are multiplied in TF32 here (Triton's default on this "
                    "target, 10-bit mantissas); pass input_precision=\"ieee\" for full fp32 products");
         break;
     }
@@ -231,14 +619,16 @@ static bool lint_op(ct_op *op, void *ud)
     return true;
 }
 
+
 /* ------------------------------------------------------------------ */
 /* int32-offset                                                        */
 /* ------------------------------------------------------------------ */
 
-enum { SRC_PID = 1, SRC_ARG = 2 };
+enum { SRC_PID = 1, SRC_ARG = 2, SRC_LOAD = 4, SRC_CONST = 8 };
 
-/* Where an i32 value comes from: program ids, function arguments (through
- * arithmetic, splats and broadcasts). */
+/* Where an integer value comes from: program ids, function arguments,
+ * loaded values, constants other than 0 and +-1 (through arithmetic, casts,
+ * splats and broadcasts). */
 static unsigned sources(const ct_value *v, int depth)
 {
     if (depth > 24)
@@ -253,7 +643,14 @@ static unsigned sources(const ct_value *v, int depth)
     switch (d->code) {
     case CT_OP_TT_GET_PROGRAM_ID:
         return SRC_PID;
+    case CT_OP_TT_LOAD:
+        return ct_type_is_int(v->type) ? SRC_LOAD : 0;
+    case CT_OP_ARITH_CONSTANT: {
+        double c;
+        return lint_const_of(v, &c) && (c > 1 || c < -1) ? SRC_CONST : 0;
+    }
     case CT_OP_ARITH_ADDI: case CT_OP_ARITH_SUBI: case CT_OP_ARITH_MULI:
+    case CT_OP_ARITH_EXTSI: case CT_OP_ARITH_EXTUI: case CT_OP_ARITH_TRUNCI:
     case CT_OP_TT_SPLAT: case CT_OP_TT_BROADCAST: case CT_OP_TT_EXPAND_DIMS: {
         unsigned s = 0;
         for (int i = 0; i < d->nopnds; i++)
@@ -265,25 +662,39 @@ static unsigned sources(const ct_value *v, int depth)
     }
 }
 
-/* Does the offset contain a 32-bit product of a program id and an argument? */
-static const ct_op *pid_times_arg(const ct_value *v, int depth)
+/* Whether a 32-bit product of sides with sources a and b can pass 2**31 for
+ * sizes the kernel does not see: an index (program id, loaded value,
+ * argument) times an argument (a stride, a size), or a loaded index times a
+ * constant. */
+static bool risky_product(unsigned a, unsigned b)
+{
+    unsigned idx = SRC_PID | SRC_ARG | SRC_LOAD;
+    return ((a & idx) && (b & SRC_ARG)) || ((b & idx) && (a & SRC_ARG)) ||
+           ((a & SRC_LOAD) && (b & SRC_CONST)) || ((b & SRC_LOAD) && (a & SRC_CONST));
+}
+
+/* The first 32-bit risky product the offset is computed from (widening
+ * after the product does not undo its wrap); *a and *b: its sides' sources. */
+static const ct_op *narrow_product(const ct_value *v, int depth, unsigned *a, unsigned *b)
 {
     if (depth > 24 || !v->def)
         return NULL;
     const ct_op *d = v->def;
     const ct_type *t = ct_type_scalar(v->type);
-    if (!t || t->kind != CT_TY_INT || t->bits != 32)
+    if (!t || t->kind != CT_TY_INT)
         return NULL;
-    if (d->code == CT_OP_ARITH_MULI) {
-        unsigned a = sources(d->opnds[0], 0), b = sources(d->opnds[1], 0);
-        if (((a & SRC_PID) && (b & SRC_ARG)) || ((b & SRC_PID) && (a & SRC_ARG)))
+    if (d->code == CT_OP_ARITH_MULI && t->bits == 32) {
+        *a = sources(d->opnds[0], 0);
+        *b = sources(d->opnds[1], 0);
+        if (risky_product(*a, *b))
             return d;
     }
     switch (d->code) {
     case CT_OP_ARITH_ADDI: case CT_OP_ARITH_SUBI: case CT_OP_ARITH_MULI:
+    case CT_OP_ARITH_EXTSI: case CT_OP_ARITH_EXTUI:
     case CT_OP_TT_SPLAT: case CT_OP_TT_BROADCAST: case CT_OP_TT_EXPAND_DIMS:
         for (int i = 0; i < d->nopnds; i++) {
-            const ct_op *r = pid_times_arg(d->opnds[i], depth + 1);
+            const ct_op *r = narrow_product(d->opnds[i], depth + 1, a, b);
             if (r)
                 return r;
         }
@@ -298,34 +709,62 @@ static bool lint_offsets(ct_op *op, void *ud)
     linter *L = ud;
     if (op->code != CT_OP_TT_ADDPTR)
         return true;
-    const ct_op *mul = pid_times_arg(op->opnds[1], 0);
+    unsigned a = 0, b = 0;
+    const ct_op *mul = narrow_product(op->opnds[1], 0, &a, &b);
     if (mul && !ct_pm_has(&L->reported, mul)) {
         ct_pm_put(&L->reported, mul, (void *)mul);
-        report(L, CT_NOTE, op,
-               "[int32-offset] this pointer offset is computed in 32 bits from program_id times "
-               "an argument (line %d); it wraps for tensors of more than 2**31 elements: cast "
-               "to tl.int64 first (e.g. pid.to(tl.int64) * stride)",
-               line_of(mul));
+        unsigned both = a | b;
+        /* name the index side: a loaded value first, then a program id */
+        const char *idx = (both & SRC_LOAD) ? "a loaded index"
+                          : (both & SRC_PID) ? "program_id" : "an argument";
+        const char *by = (both & SRC_LOAD) && !((a & SRC_ARG) || (b & SRC_ARG)) ? "a constant"
+                                                                                : "an argument";
+        lint_report(L, CT_NOTE, "int32-offset", op, mul,
+                    "this pointer offset is computed in 32 bits from %s times %s (line %d); it "
+                    "wraps past 2**31 elements: cast to tl.int64 before the multiplication "
+                    "(e.g. pid.to(tl.int64) * stride)",
+                    idx, by, lint_line_of(mul));
     }
     return true;
 }
 
-bool ct_lint_module(const ct_module *m, ct_diags *d)
+/* ------------------------------------------------------------------ */
+/* Entry points                                                        */
+/* ------------------------------------------------------------------ */
+
+bool ct_lint_module_ex(const ct_module *m, ct_lint_opts *o, ct_diags *d)
 {
-    linter L = {.m = m, .d = d};
+    ct_lint_opts none = {0};
+    linter L = {.m = m, .d = d, .opts = o ? o : &none};
     ct_pm_init(&L.users);
     ct_pm_init(&L.reported);
     ct_walk_module((ct_module *)m, collect_uses, &L);
     ct_walk_module((ct_module *)m, lint_op, &L);
     ct_walk_module((ct_module *)m, lint_offsets, &L);
+    lint_store_load(&L);
+    lint_masks(&L);
+    lint_lost_update(&L);
     for (int i = 0; i < L.nall; i++) {
-        uses *u = L.all[i];
+        lint_uses *u = L.all[i];
         free(u->ops);
         free(u->slots);
         free(u);
     }
     free(L.all);
+    for (int i = 0; i < L.nsrc; i++) {
+        free(L.srcfiles[i]);
+        free(L.srctexts[i]);
+    }
+    free(L.srcfiles);
+    free(L.srctexts);
     ct_pm_free(&L.users);
     ct_pm_free(&L.reported);
+    if (o)
+        o->justified = L.njustified;
     return L.nwarnings == 0;
+}
+
+bool ct_lint_module(const ct_module *m, ct_diags *d)
+{
+    return ct_lint_module_ex(m, NULL, d);
 }

@@ -259,6 +259,34 @@ static bool visible(verifier *v, const ct_value *val, const ct_op *user)
     return false;
 }
 
+/* The loop or branch that holds val's definition but not `user`, if any:
+ * the value of a construct that ended before its use. */
+static const ct_op *closed_control(const ct_value *val, const ct_op *user)
+{
+    const ct_block *b = val->def ? val->def->parent : val->owner;
+    while (b && b->parent && b->parent->parent) {
+        const ct_op *owner = b->parent->parent;
+        if (owner->code == CT_OP_TT_FUNC)
+            return NULL;
+        if (owner->code == CT_OP_SCF_FOR || owner->code == CT_OP_SCF_WHILE ||
+            owner->code == CT_OP_SCF_IF) {
+            const ct_op *u = user;
+            while (u && u != owner)
+                u = ct_op_parent_op(u);
+            if (!u)
+                return owner;
+        }
+        b = owner->parent;
+    }
+    return NULL;
+}
+
+static int ctl_line(const ct_op *op)
+{
+    const ct_loc *l = op->loc ? ct_loc_file_of(op->loc) : NULL;
+    return l ? l->line : 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* What the op table says, for every op                                */
 /* ------------------------------------------------------------------ */
@@ -1424,7 +1452,17 @@ static void verify_op(verifier *v, const ct_op *op)
             return;
         }
         if (!visible(v, val, op)) {
-            err(v, op, "operand %d is used where its definition does not dominate", i);
+            const ct_op *ctl = closed_control(val, op);
+            if (ctl)
+                err(v, op,
+                    "operand %d is used where its definition does not dominate: it is defined "
+                    "inside the %s at line %d and used after it (in C: a variable reassigned in "
+                    "the body but not listed in %s(...), so not carried out)",
+                    i, ctl->code == CT_OP_SCF_IF ? "branch" : "loop", ctl_line(ctl),
+                    ctl->code == CT_OP_SCF_FOR ? "TL_FOR" : ctl->code == CT_OP_SCF_WHILE ? "TL_WHILE"
+                                                                                       : "TL_IF");
+            else
+                err(v, op, "operand %d is used where its definition does not dominate", i);
             return;
         }
     }

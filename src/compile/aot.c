@@ -29,7 +29,8 @@
 
 typedef struct aot_param {
     const char *name;
-    bool const_one;       /* specialized to 1: not an argument */
+    bool const_one;       /* specialized to 1 or None: not an argument */
+    bool none;            /* specialized to None */
     bool ptr;
     tl_scalar sc;         /* scalar type, or the pointee's, or a descriptor's element */
     bool div16;
@@ -54,7 +55,8 @@ static ct_status parse_sig(const tl_kernel_def *def, const char *sig, aot_param 
     for (int i = 0; i < def->nparams; i++) {
         aot_param *a = &ps[i];
         *a = (aot_param){.name = def->params[i], .sc = TL_VOID,
-                         .const_one = sp[i].is_const_one, .div16 = sp[i].divisibility == 16};
+                         .const_one = sp[i].is_const_one || sp[i].is_none, .none = sp[i].is_none,
+                         .div16 = sp[i].divisibility == 16};
         if (a->const_one)
             continue;
         if (sp[i].type->kind == TL_TY_DESC) {
@@ -767,7 +769,8 @@ static ct_status emit(const ct_aot_request *r, const aot_kernel *K, const char *
     for (int i = 0; i < K->nparams; i++) {
         const aot_param *a = &ps[i];
         if (a->const_one) {
-            ct_sb_printf(&h, "    /* %s: specialized to 1, not an argument */\n", a->name);
+            ct_sb_printf(&h, "    /* %s: specialized to %s, not an argument */\n", a->name,
+                         a->none ? "None" : "1");
             continue;
         }
         char note[128];

@@ -78,6 +78,27 @@ ct_status ct__pack_args_desc(const ct_arg *args, const uint8_t *codes, int n,
  * an unknown one, with `what` (the option) in the message. */
 ct_status ct__param_mask(const tl_kernel_def *d, const char *list, const char *what, uint64_t *mask);
 
+/* Specialization churn (spec.c): what consecutive launches of one kernel
+ * did to each argument's specialization.  ct__churn_step compares a
+ * launch's codes with the previous launch's; when exactly one argument's
+ * specialization changed and only in what its value decides (a multiple of
+ * 16 or not, the constant 1 or not), that argument's count of flips goes up;
+ * the second flip of an argument not reported yet returns its index (the
+ * caller reports it once), else -1.  Not thread-safe: the caller locks. */
+typedef struct ct_churn {
+    uint8_t last[64 + 8 * 7];  /* CT_SPEC_CODES_MAX (ctriton/launch.h) */
+    int nlast;                /* 0: no launch yet */
+    int flips[64];
+    uint64_t reported;        /* bit i: argument i reported */
+    int nreports;
+} ct_churn;
+int ct__churn_step(ct_churn *c, const uint8_t *codes, int n);
+/* The report for argument i that flipped between codes a and b: its name,
+ * both keys and what to do (do_not_specialize, or ..._on_alignment when only
+ * the divisibility changed). */
+void ct__churn_message(const char *kernel, const char *const *names, int i, uint8_t a, uint8_t b,
+                       int flips, char *buf, size_t cap);
+
 /* The Python, the lowering script and the Triton release a lowering
  * targets (o->triton resolved, NULL: the default target; an unsupported
  * release as it was asked for). */

@@ -67,6 +67,12 @@ struct ct_kernel {
     _Atomic(spec_table *) tab;
     spec_table *retired;
     ct_kernel_stats stats;
+    /* churn: the hash of the last launch's codes (a changed one takes the slow path) */
+    _Atomic uint32_t last_hash;
+    ct_churn churn;                       /* under mu */
+    void (*churn_report)(const char *message, void *ud);
+    void *churn_ud;
+    bool no_churn_report;
 };
 
 static uint32_t fnv(const uint8_t *p, int n)
@@ -170,6 +176,9 @@ ct_status ct_kernel_new(const tl_kernel_def *def, const ct_kernel_opts *o, ct_ke
         k->topts.arch = o->arch;
     k->arch_fixed = o->arch != 0;
     ct_lower_opts_from_tl(&k->lopts, &k->topts);
+    k->churn_report = o->churn_report;
+    k->churn_ud = o->churn_ud;
+    k->no_churn_report = o->no_churn_report;
     pthread_mutex_init(&k->mu, NULL);
     atomic_init(&k->tab, table_new(16));
     ct_status s = CT_OK;
@@ -284,7 +293,7 @@ static ct_status check_decl(const ct_kernel *k, const uint8_t *codes)
         int t = codes[i] & CT_SPEC_TYPE_MASK;
         bool ptr = t >= CT_SPEC_PTR && t != CT_SPEC_DESC;
         bool ok = true;
-        switch (d->kind) {
+        switch (t == CT_SPEC_CONSTNONE ? DECL_ANY : d->kind) { /* None: any parameter */
         case DECL_ANY: break;
         case DECL_PTR_ANY: ok = ptr; break;
         case DECL_PTR: ok = ptr && t - CT_SPEC_PTR == (int)d->sc; break;
@@ -396,6 +405,31 @@ static ct_status compile_spec(ct_kernel *k, const uint8_t *codes, uint32_t h, sp
     return CT_OK;
 }
 
+/* Notes a launch's codes for the churn report (the slow path: the codes
+ * differ from the last launch's). */
+static void note_churn(ct_kernel *k, const uint8_t *codes, uint32_t h)
+{
+    int n = k->def->nparams;
+    char msg[1024];
+    pthread_mutex_lock(&k->mu);
+    uint8_t prev[CT_SPEC_CODES_MAX];
+    memcpy(prev, k->churn.last, sizeof prev);
+    int report = ct__churn_step(&k->churn, codes, n);
+    atomic_store_explicit(&k->last_hash, h, memory_order_relaxed);
+    if (report >= 0) {
+        k->stats.churn_reports = k->churn.nreports;
+        ct__churn_message(k->def->name, k->def->params, report, prev[report], codes[report],
+                          k->churn.flips[report], msg, sizeof msg);
+    }
+    pthread_mutex_unlock(&k->mu);
+    if (report < 0 || k->no_churn_report)
+        return;
+    if (k->churn_report)
+        k->churn_report(msg, k->churn_ud);
+    else
+        fprintf(stderr, "%s\n", msg);
+}
+
 static ct_status get_entry(ct_kernel *k, const ct_arg *args, int nargs, uint8_t *codes,
                            spec_entry **out)
 {
@@ -469,6 +503,8 @@ ct_status ct_launch(ct_kernel *k, ct_dim3 grid, ct_stream stream, const ct_arg *
     ct_status s = get_entry(k, args, nargs, codes, &e);
     if (s != CT_OK)
         return s;
+    if (e->hash != atomic_load_explicit(&k->last_hash, memory_order_relaxed))
+        note_churn(k, codes, e->hash);
     const ct_cuda_api *cu = ct_cuda();
     if (!cu)
         return CT_ERR_NO_DRIVER;

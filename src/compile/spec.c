@@ -182,6 +182,9 @@ ct_status ct_spec_codes(const ct_arg *args, int n, const ct_spec_flags *f,
                 codes[i] |= CT_SPEC_D;
             }
             break;
+        case CT_ARG_NONE:
+            codes[i] = CT_SPEC_CONSTNONE;
+            break;
         case CT_ARG_DESC: {
             codes[i] = CT_SPEC_DESC | CT_SPEC_NONE;
             ct_status s = desc_codes(a->v.desc, arg_name(names, i, nb, sizeof nb), codes, &len);
@@ -230,8 +233,8 @@ void ct_spec_key_str(const uint8_t *codes, int n, char *buf, size_t cap)
         uint8_t c = codes[i];
         int t = c & CT_SPEC_TYPE_MASK;
         const char *sep = i ? ", " : "";
-        if (t == CT_SPEC_CONST1) {
-            put(buf, cap, &len, "%s('constexpr', 1)%s", sep, "");
+        if (t == CT_SPEC_CONST1 || t == CT_SPEC_CONSTNONE) {
+            put(buf, cap, &len, "%s('constexpr', %s)", sep, t == CT_SPEC_CONST1 ? "1" : "None");
             continue;
         }
         if (t == CT_SPEC_DESC) {
@@ -267,8 +270,8 @@ void ct_spec_signature(const uint8_t *codes, int n, const char *const *names, ch
         int t = c & CT_SPEC_TYPE_MASK;
         const char *sep = i ? " " : "";
         put(buf, cap, &len, "%s%s=", sep, names[i]);
-        if (t == CT_SPEC_CONST1) {
-            put(buf, cap, &len, "%s%s", "1", "");
+        if (t == CT_SPEC_CONST1 || t == CT_SPEC_CONSTNONE) {
+            put(buf, cap, &len, "%s%s", t == CT_SPEC_CONST1 ? "1" : "None", "");
             continue;
         }
         if (t == CT_SPEC_DESC) {
@@ -290,7 +293,7 @@ int ct_pack_args(const ct_arg *args, const uint8_t *codes, int n, uint64_t *slot
     int j = 0;
     for (int i = 0; i < n; i++) {
         int t = codes[i] & CT_SPEC_TYPE_MASK;
-        if (t == CT_SPEC_CONST1)
+        if (t == CT_SPEC_CONST1 || t == CT_SPEC_CONSTNONE)
             continue;
         const ct_arg *a = &args[i];
         uint64_t *s = &slots[j];
@@ -347,4 +350,73 @@ int ct_pack_args(const ct_arg *args, const uint8_t *codes, int n, uint64_t *slot
         j++;
     }
     return j;
+}
+
+/* ---- specialization churn -------------------------------------------- */
+
+/* Whether two codes of one argument differ only in what its value decides. */
+static bool value_flip(uint8_t a, uint8_t b)
+{
+    if (a == b)
+        return false;
+    if ((a & ~CT_SPEC_D) == (b & ~CT_SPEC_D))
+        return true; /* a multiple of 16, then not (or the reverse) */
+    int ta = a & CT_SPEC_TYPE_MASK, tb = b & CT_SPEC_TYPE_MASK;
+    if (ta != CT_SPEC_CONST1 && tb != CT_SPEC_CONST1)
+        return false;
+    int other = ta == CT_SPEC_CONST1 ? tb : ta;
+    int sc = other - CT_SPEC_SCALAR;
+    return other >= CT_SPEC_SCALAR && other < CT_SPEC_PTR &&
+           (sc == TL_INT32 || sc == TL_INT64 || sc == TL_UINT64); /* 1, then another int */
+}
+
+_Static_assert(sizeof(((ct_churn *)0)->last) == CT_SPEC_CODES_MAX, "ct_churn.last");
+
+int ct__churn_step(ct_churn *c, const uint8_t *codes, int n)
+{
+    int len = ct_spec_len(codes, n);
+    int changed = -1, nchanged = 0;
+    if (c->nlast == len) {
+        for (int i = 0; i < n && i < 64; i++)
+            if (c->last[i] != codes[i]) {
+                changed = i;
+                nchanged++;
+            }
+    }
+    int report = -1;
+    if (nchanged == 1 && value_flip(c->last[changed], codes[changed])) {
+        c->flips[changed]++;
+        if (c->flips[changed] >= 2 && !(c->reported >> changed & 1)) {
+            c->reported |= 1ull << changed;
+            c->nreports++;
+            report = changed;
+        }
+    }
+    if (len <= (int)sizeof c->last) {
+        memcpy(c->last, codes, (size_t)len);
+        c->nlast = len;
+    }
+    return report;
+}
+
+void ct__churn_message(const char *kernel, const char *const *names, int i, uint8_t a, uint8_t b,
+                       int flips, char *buf, size_t cap)
+{
+    char ka[64], kb[64];
+    ct_spec_key_str(&a, 1, ka, sizeof ka);
+    ct_spec_key_str(&b, 1, kb, sizeof kb);
+    /* "[('i32', '')]" -> "('i32', '')" */
+    size_t la = strlen(ka), lb = strlen(kb);
+    if (la >= 2) { memmove(ka, ka + 1, la - 2); ka[la - 2] = 0; }
+    if (lb >= 2) { memmove(kb, kb + 1, lb - 2); kb[lb - 2] = 0; }
+    bool align = (a & ~CT_SPEC_D) == (b & ~CT_SPEC_D);
+    const char *name = names ? names[i] : "?";
+    snprintf(buf, cap,
+             "ctriton: warning: %s: the specialization of argument %d (`%s`) keeps changing "
+             "between launches (%d times so far: %s, then %s), and each new one is compiled: "
+             "if its value does not matter for speed, pass %s = \"%s\" to ct_kernel_new "
+             "(Python: @triton.jit(%s=[\"%s\"]))",
+             kernel, i, name, flips, ka, kb,
+             align ? "do_not_specialize_on_alignment" : "do_not_specialize", name,
+             align ? "do_not_specialize_on_alignment" : "do_not_specialize", name);
 }

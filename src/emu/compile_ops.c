@@ -918,6 +918,12 @@ bool emu_cc_dot(cctx *C, const ct_op *op)
         return false;
     }
     x->max_imprecise = emu_cc_attr_int(op, "maxNumImpreciseAcc", 0);
+    /* Triton's choice on sm_90 (AccelerateMatmul's MMA v3 conditions, as measured on the H200's
+     * captures, tests/golden/dots): wgmma for 2-D dots with num_warps a multiple of 4, M a
+     * multiple of 64 and N of 16, and for fp8 into f32 maxNumImpreciseAcc >= 32; else mma.sync */
+    bool fp8 = x->a_ek == EK_F8E4NV || x->a_ek == EK_F8E5;
+    x->wgmma = r == 2 && C->num_warps % 4 == 0 && x->M % 64 == 0 && x->N % 16 == 0 &&
+               !(fp8 && x->c_ek == EK_F32 && x->max_imprecise < 32);
     x->fast = C->fast_dot && x->c_ek == EK_F32 && emu_ek_is_float(x->a_ek) &&
               emu_ek_size(x->a_ek) <= 2 && emu_ek_size(x->b_ek) <= 2;
     x->scratch = (uint32_t)emu_cc_alloc_frame(C, emu_dot_scratch_bytes(x));

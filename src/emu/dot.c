@@ -306,15 +306,19 @@ static void fp8_dot(const emu_dot_aux *x, const double *A, const int32_t *ea, co
  * (emu_gemm_hopper_f16 in dot_gemm.c) computes the same in integers. */
 enum { F16_MMA_K = 16, F16_FRAC = 25 };
 
-/* an f16 operand's exponent (a finite value held in a double) */
-static inline int f16_exp(double v)
+/* an operand's exponent (a finite value held in a double): its binary exponent, subnormals and
+ * zero counting as the format's smallest normal exponent emin */
+static inline int opnd_exp(double v, int emin)
 {
-    int e = v != 0 ? dexp(v) : -14;
-    return e > -14 ? e : -14;
+    int e = v != 0 ? dexp(v) : emin;
+    return e > emin ? e : emin;
 }
 
-/* one instruction for one output: acc (an f32 value), n products a[k] b[k * ldb] */
-static double f16_mma_step(double acc, const double *a, const double *b, int64_t ldb, int64_t n)
+/* One instruction for one output: acc (a value of out_ek), n products a[k] b[k * ldb] whose
+ * operand exponents are floored at emin_a and emin_b.  out_ek F32: the sum cut to 24 significant
+ * bits; F16 (an f16 accumulator): the exact sum rounded to nearest f16 (measured: no cut). */
+static double mma_step(double acc, const double *a, const double *b, int64_t ldb, int64_t n,
+                       int emin_a, int emin_b, emu_ek out_ek)
 {
     bool special = !isfinite(acc);
     double ieee = acc;
@@ -324,22 +328,85 @@ static double f16_mma_step(double acc, const double *a, const double *b, int64_t
         special |= !isfinite(x) || !isfinite(y);
         ieee += x * y;
         if (!special) {
-            int e = f16_exp(x) + f16_exp(y);
+            int e = opnd_exp(x, emin_a) + opnd_exp(y, emin_b);
             emax = e > emax ? e : emax;
         }
     }
     if (special)
-        return (double)(float)ieee;
-    /* every term is exact in double: products of f16 values have 22 bits, the scale is a power
-     * of two, the cut terms are integers below 2^27 and their sum below 2^33 */
+        return round_out(ieee, out_ek);
+    /* every term is exact in double: products of operands of at most 11 significant bits, the
+     * scale a power of two, the cut terms integers below 2^27 and their sum below 2^33 */
     double sc = ldexp(1.0, F16_FRAC - emax), t = trunc(acc * sc);
     for (int64_t k = 0; k < n; k++)
         t += trunc(a[k] * b[k * ldb] * sc);
-    if (t != 0 && dexp(t) > 23) {
+    if (out_ek == EK_F32 && t != 0 && dexp(t) > 23) {
         int sh = dexp(t) - 23; /* keep 24 significant bits */
         t = ldexp(trunc(ldexp(t, -sh)), sh);
     }
-    return (double)(float)ldexp(t, emax - F16_FRAC);
+    double v = ldexp(t, emax - F16_FRAC);
+    if (out_ek == EK_F16 && v != 0) {
+        /* once to nearest even f16 (not through f32: that would round twice) */
+        int e = dexp(v) > -14 ? dexp(v) : -14;
+        double q = ldexp(1.0, e - 10);
+        v = nearbyint(v / q) * q;
+        if (fabs(v) > 65504.0)
+            v = copysign(INFINITY, v);
+        return v;
+    }
+    return round_out(v, out_ek);
+}
+
+static double f16_mma_step(double acc, const double *a, const double *b, int64_t ldb, int64_t n)
+{
+    return mma_step(acc, a, b, ldb, n, -14, -14, EK_F32);
+}
+
+/* acc (M x N, values of out_ek) += A x B, one mma_step per instruction of G products in k
+ * order; kw4: the k slots of an mma.sync fed fp8 operands converted to f16 (kWidth = 4 in
+ * Triton's dot_op layout): in each block of 2G k, the first instruction takes the k with
+ * k mod 4 < 2, the second the others (measured on the H200's mma.sync m16n8k16 captures) */
+static void hopper_mma(const double *A, const double *B, double *acc, int64_t M, int64_t N, int64_t K,
+                       int G, int emin_a, int emin_b, emu_ek out_ek, bool kw4)
+{
+    double ta[64], tb[64];
+    for (int64_t m = 0; m < M; m++)
+        for (int64_t n = 0; n < N; n++) {
+            double v = acc[m * N + n];
+            if (!kw4) {
+                for (int64_t k0 = 0; k0 < K; k0 += G) {
+                    int64_t k1 = k0 + G < K ? k0 + G : K;
+                    v = mma_step(v, A + m * K + k0, B + k0 * N + n, N, k1 - k0, emin_a, emin_b, out_ek);
+                }
+            } else {
+                for (int64_t k0 = 0; k0 < K; k0 += 2 * G)
+                    for (int half = 0; half < 2; half++) {
+                        int c = 0;
+                        for (int64_t k = k0; k < k0 + 2 * G && k < K; k++)
+                            if (((k % 4) < 2) == (half == 0)) {
+                                ta[c] = A[m * K + k];
+                                tb[c++] = B[k * N + n];
+                            }
+                        if (c)
+                            v = mma_step(v, ta, tb, 1, c, emin_a, emin_b, out_ek);
+                    }
+            }
+            acc[m * N + n] = v;
+        }
+}
+
+/* the smallest normal exponent of a tensor-core operand type (tf32: f32's) */
+static int opnd_emin(emu_ek ek)
+{
+    switch (ek) {
+    case EK_F16:
+        return -14;
+    case EK_F8E4NV:
+        return -6;
+    case EK_F8E5:
+        return -14;
+    default:
+        return -126;
+    }
 }
 
 void emu_dot_f16_hopper_ref(const double *A, const double *B, double *acc, int64_t M, int64_t N,
@@ -363,28 +430,6 @@ static void nan_to_zero(double *v, int64_t n)
     for (int64_t i = 0; i < n; i++)
         if (v[i] != v[i])
             v[i] = 0;
-}
-
-static void nan_to_zero_f(float *v, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        if (v[i] != v[i])
-            v[i] = 0;
-}
-
-/* the fast path of one product of the decompositions: acc (f32) += A x B, A and B decoded parts */
-static void split_mma(const double *A, const double *B, float *acc, int64_t M, int64_t N,
-                      int64_t K, int G, void *scratch)
-{
-    emu_gemm_opnd ga = {A, EK_F64, false}, gb = {B, EK_F64, false};
-    emu_gemm_groups_f32(&ga, &gb, acc, M, N, K, G, scratch);
-}
-
-/* D = the decomposition's sum plus the accumulator C, rounded once (f32) */
-static void add_acc(const float *s, const float *C, float *D, int64_t n)
-{
-    for (int64_t i = 0; i < n; i++)
-        D[i] = (float)((double)s[i] + (double)C[i]);
 }
 
 /* x = hi + mid + lo in bf16 parts, as splitF32 does (truncf is RNE) */
@@ -413,7 +458,6 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
     double *row = acc2 + M * N;
     /* the fast paths' decoded operands, 64-byte aligned */
     void *gs = (void *)(((uintptr_t)(row + 3 * N) + 63) & ~(uintptr_t)63);
-    float *acc2f = (float *)(void *)acc2;
     bool fast = x->c_ek == EK_F32 && !atomic_load_explicit(&emu_dot_use_reference, memory_order_relaxed);
 
     for (int64_t bt = 0; bt < x->batch; bt++) {
@@ -470,7 +514,13 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
         }
         int G = group_k(x->a_ek);
         bool f32in = x->a_ek == EK_F32;
-        if (hopper_fp8(x)) {
+        if (hopper_fp8(x) && !x->wgmma) {
+            /* mma.sync: Triton converts the fp8 operands to f16 (exactly) first */
+            decode(x->c_ek, C, M * N, acc, false);
+            decode(x->a_ek, A, M * K, da, false);
+            decode(x->b_ek, B, K * N, db, false);
+            hopper_mma(da, db, acc, M, N, K, 16, -14, -14, EK_F32, true);
+        } else if (hopper_fp8(x)) {
             int32_t *ea = (int32_t *)(void *)(da + M * K), *eb = (int32_t *)(void *)(db + K * N);
             decode(x->c_ek, C, M * N, acc, false);
             decode(x->a_ek, A, M * K, da, false);
@@ -491,17 +541,11 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
             decode(x->b_ek, B, K * N, db, false);
             emu_dot_f16_hopper_ref(da, db, acc, M, N, K);
         } else if (!f32in || x->precision == PREC_TF32) {
-            if (fast) {
-                emu_gemm_opnd ga = {A, x->a_ek, f32in}, gb = {B, x->b_ek, f32in};
-                if (D != C)
-                    memmove(D, C, sizeof(float) * (size_t)(M * N));
-                emu_gemm_groups_f32(&ga, &gb, (float *)(void *)D, M, N, K, G, gs);
-                continue;
-            }
+            /* bf16, tf32 (truncated f32), f16 into f16, fp8 into f16: the same instruction model */
             decode(x->c_ek, C, M * N, acc, false);
             decode(x->a_ek, A, M * K, da, f32in);
             decode(x->b_ek, B, K * N, db, f32in);
-            mma_rows(da, db, acc, M, N, K, G, x->c_ek, row);
+            hopper_mma(da, db, acc, M, N, K, G, opnd_emin(x->a_ek), opnd_emin(x->b_ek), x->c_ek, false);
         } else if (x->precision == PREC_TF32X3) {
             double *as = da + M * K, *bs = db + K * N;
             for (int64_t i = 0; i < M * K; i++) {
@@ -514,21 +558,12 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
                 db[i] = big;
                 bs[i] = tf32_trunc(v - big);
             }
-            if (fast) {
-                memset(acc2f, 0, sizeof(float) * (size_t)(M * N));
-                split_mma(as, db, acc2f, M, N, K, 8, gs);
-                split_mma(da, bs, acc2f, M, N, K, 8, gs);
-                nan_to_zero_f(acc2f, M * N);
-                split_mma(da, db, acc2f, M, N, K, 8, gs);
-                add_acc(acc2f, (const float *)(const void *)C, (float *)(void *)D, M * N);
-                continue;
-            }
             for (int64_t i = 0; i < M * N; i++)
                 acc2[i] = 0;
-            mma_rows(as, db, acc2, M, N, K, 8, EK_F32, row);
-            mma_rows(da, bs, acc2, M, N, K, 8, EK_F32, row);
+            hopper_mma(as, db, acc2, M, N, K, 8, -126, -126, EK_F32, false);
+            hopper_mma(da, bs, acc2, M, N, K, 8, -126, -126, EK_F32, false);
             nan_to_zero(acc2, M * N);
-            mma_rows(da, db, acc2, M, N, K, 8, EK_F32, row);
+            hopper_mma(da, db, acc2, M, N, K, 8, -126, -126, EK_F32, false);
             for (int64_t i = 0; i < M * N; i++)
                 acc[i] = (double)(float)(acc2[i] + emu_load_f64(x->c_ek, C, i));
         } else {
@@ -539,31 +574,17 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
                 split_bf16((float)emu_load_f64(EK_F32, A, i), &a0[i], &a1[i], &a2[i]);
             for (int64_t i = 0; i < K * N; i++)
                 split_bf16((float)emu_load_f64(EK_F32, B, i), &b0[i], &b1[i], &b2[i]);
-            if (fast) {
-                memset(acc2f, 0, sizeof(float) * (size_t)(M * N));
-                if (x->precision == PREC_BF16X6) {
-                    split_mma(a1, b1, acc2f, M, N, K, 16, gs);
-                    split_mma(a2, b0, acc2f, M, N, K, 16, gs);
-                    split_mma(a0, b2, acc2f, M, N, K, 16, gs);
-                }
-                split_mma(a1, b0, acc2f, M, N, K, 16, gs);
-                split_mma(a0, b1, acc2f, M, N, K, 16, gs);
-                nan_to_zero_f(acc2f, M * N);
-                split_mma(a0, b0, acc2f, M, N, K, 16, gs);
-                add_acc(acc2f, (const float *)(const void *)C, (float *)(void *)D, M * N);
-                continue;
-            }
             for (int64_t i = 0; i < M * N; i++)
                 acc2[i] = 0;
             if (x->precision == PREC_BF16X6) {
-                mma_rows(a1, b1, acc2, M, N, K, 16, EK_F32, row);
-                mma_rows(a2, b0, acc2, M, N, K, 16, EK_F32, row);
-                mma_rows(a0, b2, acc2, M, N, K, 16, EK_F32, row);
+                hopper_mma(a1, b1, acc2, M, N, K, 16, -126, -126, EK_F32, false);
+                hopper_mma(a2, b0, acc2, M, N, K, 16, -126, -126, EK_F32, false);
+                hopper_mma(a0, b2, acc2, M, N, K, 16, -126, -126, EK_F32, false);
             }
-            mma_rows(a1, b0, acc2, M, N, K, 16, EK_F32, row);
-            mma_rows(a0, b1, acc2, M, N, K, 16, EK_F32, row);
+            hopper_mma(a1, b0, acc2, M, N, K, 16, -126, -126, EK_F32, false);
+            hopper_mma(a0, b1, acc2, M, N, K, 16, -126, -126, EK_F32, false);
             nan_to_zero(acc2, M * N);
-            mma_rows(a0, b0, acc2, M, N, K, 16, EK_F32, row);
+            hopper_mma(a0, b0, acc2, M, N, K, 16, -126, -126, EK_F32, false);
             for (int64_t i = 0; i < M * N; i++)
                 acc[i] = (double)(float)(acc2[i] + emu_load_f64(x->c_ek, C, i));
         }

@@ -393,6 +393,7 @@ typedef struct emu_dot_aux {
     int precision;           /* 0 tf32, 1 tf32x3, 2 ieee, 3 bf16x3, 4 bf16x6 */
     int64_t max_imprecise;   /* maxNumImpreciseAcc (0 when absent) */
     bool fast;               /* CT_EMU_DOT_FAST and 16- or 8-bit float operands into f32 */
+    bool wgmma;              /* Triton picks wgmma (else mma.sync) for this dot on sm_90 */
     uint32_t acc;            /* offset of the accumulator operand */
     uint32_t scratch;        /* frame scratch for decoded operands */
 } emu_dot_aux;

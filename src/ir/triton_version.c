@@ -29,7 +29,12 @@
 /* Each release's facts are the previous release's plus what it changed
  * (a later designated initializer overrides an earlier one); the comment
  * says where in Triton's sources. */
+/* 3.6.0's facts that are words rather than switches */
+#define FACTS_3_6                                                                                 \
+    .none_arith_error = "AttributeError(\"'NoneType' object has no attribute 'type'\")",          \
+    .none_load_attr = "is_ptr"
 #define CHANGES_3_7                                                                               \
+    FACTS_3_6,                                                                                    \
     .block_ptrs = CT_BLOCK_PTR_OPS,                                                               \
     .mangle_in_order = true,      /* code_generator.mangle_fn */                                  \
     .constexpr_returns = true,    /* code_generator.handle_returns */                             \
@@ -47,7 +52,8 @@
     .topk_descending = true,              /* standard.topk */                                     \
     .atomic_min_typed = true,             /* semantic.atomic_min */                               \
     .load_cache_cs = true,                /* semantic._str_to_load_cache_modifier */              \
-    .tensordesc_bare = true               /* TritonTypes.td TT_TensorDescType */
+    .tensordesc_bare = true,              /* TritonTypes.td TT_TensorDescType */                  \
+    .none_load_attr = "scalar"            /* semantic.load: ptr.type.scalar */
 #define CHANGES_3_9                                                                               \
     CHANGES_3_8,                                                                                  \
     .block_ptrs = CT_BLOCK_PTR_REMOVED,   /* core.make_block_ptr raises */                        \
@@ -63,10 +69,11 @@
     .softmax_keeps_dims = true,           /* standard.softmax */                                  \
     .can_reorder_deprecated = true,       /* core.cat, core.reshape */                            \
     .inline_asm_broadcast_tensors = true, /* core.inline_asm_elementwise */                       \
-    .cache_policy_attr = true             /* TritonAttrDefs.td TT_CachePolicyAttr */
+    .cache_policy_attr = true,            /* TritonAttrDefs.td TT_CachePolicyAttr */              \
+    .none_arith_error = "'NoneType' object has no attribute 'dtype'" /* core.tensor.__add__ */
 
 static const ct_triton rows[] = {
-    {.name = "3.6.0", .major = 3, .minor = 6, .patch = 0, .block_ptrs = CT_BLOCK_PTR_OPS},
+    {.name = "3.6.0", .major = 3, .minor = 6, .patch = 0, .block_ptrs = CT_BLOCK_PTR_OPS, FACTS_3_6},
     {.name = "3.7.0", .major = 3, .minor = 7, .patch = 0, CHANGES_3_7},
     {.name = "3.7.1", .major = 3, .minor = 7, .patch = 1, CHANGES_3_7},
     {.name = "3.8.0", .major = 3, .minor = 8, .patch = 0, CHANGES_3_8},

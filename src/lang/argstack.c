@@ -14,7 +14,7 @@
 
 static _Thread_local tl_tensor stack[STACK_MAX];
 static _Thread_local int sp;
-static _Thread_local tl_tensor popped[16];
+static _Thread_local tl_tensor popped[TL_MAX_ARGS];
 
 /* keyword options: a byte stack of (struct, size) records */
 #define KSTACK_MAX 16384
@@ -69,8 +69,8 @@ tl_tensor tl__pop(void)
 
 const tl_tensor *tl__popn(int n)
 {
-    if (n > 16)
-        n = 16;
+    if (n > TL_MAX_ARGS)
+        n = TL_MAX_ARGS;
     for (int i = n - 1; i >= 0; i--)
         popped[i] = tl__pop();
     return popped;
@@ -377,8 +377,8 @@ void tl__device_assert_s(const char *msg, tl_src at)
 void tl__device_print_s(const char *prefix, int n, bool hex, tl_src at)
 {
     const tl_tensor *a = tl__popn(n);
-    tl_tensor args[16];
-    for (int i = 0; i < n && i < 16; i++)
+    tl_tensor args[TL_MAX_ARGS];
+    for (int i = 0; i < n && i < TL_MAX_ARGS; i++)
         args[i] = a[i];
     tl__device_print(prefix, n, args, hex, at);
 }
@@ -394,8 +394,8 @@ tl_range_t tl__range_s(tl_range_t r)
 void tl__return_s(int n, tl_src at)
 {
     const tl_tensor *a = tl__popn(n);
-    tl_tensor vals[16];
-    for (int i = 0; i < n && i < 16; i++)
+    tl_tensor vals[TL_MAX_ARGS];
+    for (int i = 0; i < n && i < TL_MAX_ARGS; i++)
         vals[i] = a[i];
     tl__return(n, vals, at);
 }
@@ -404,7 +404,7 @@ tl_tuple_t tl__tuple_s(int n)
 {
     tl_tuple_t t = {0};
     const tl_tensor *a = tl__popn(n);
-    t.n = n > 8 ? 8 : n;
+    t.n = n > TL_MAX_ARGS ? TL_MAX_ARGS : n;
     for (int i = 0; i < t.n; i++)
         t.v[i] = a[i];
     return t;

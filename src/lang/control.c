@@ -81,16 +81,16 @@ static bool type_check_carried(tl_tensor init, tl_tensor now, const char *what)
 
 /* The IR values all carried variables may hold together (a 3.8 block
  * pointer is several, flattened as Python flattens it). */
-enum { MAXC = 64 };
+enum { MAXC = 4 * TL_MAX_ARGS };
 
 typedef struct loop_state {
     ct_op *op;
     ct_block *body;
     ct_block *sblock;         /* insertion point around the loop */
     ct_op *sbefore;
-    tl_tensor init[32];       /* values of the listed variables before the loop */
-    int carried[32];          /* index of the first iter_arg of each variable, -1 if none */
-    int cnt[32];              /* how many iter_args it has */
+    tl_tensor init[TL_MAX_ARGS];       /* values of the listed variables before the loop */
+    int carried[TL_MAX_ARGS];          /* index of the first iter_arg of each variable, -1 if none */
+    int cnt[TL_MAX_ARGS];              /* how many iter_args it has */
     int ncarried;
     ct_value *placeholder;    /* the ub.poison standing for the induction variable */
     const tl_type *iv_type;
@@ -196,8 +196,8 @@ tl__ctl tl__for_begin(tl_range_t r, int n, tl_tensor **vars, tl_src at)
     tl__at(at);
     if (!tl__named(r.tl__unnamed, "tl_range", at))
         return failed_ctl();
-    if (n > 32) {
-        tl__err("too many loop-carried variables (%d, at most 32)", n);
+    if (n > TL_MAX_ARGS) {
+        tl__err("too many loop-carried variables (%d, at most %d)", n, TL_MAX_ARGS);
         return failed_ctl();
     }
     tl_tensor lb = r.start, ub = r.end, step = r.step;
@@ -407,8 +407,8 @@ tl__ctl tl__while_begin(int n, tl_tensor **vars, tl_src at)
     if (!tl__active())
         return failed_ctl();
     tl__at(at);
-    if (n > 32) {
-        tl__err("too many loop-carried variables (%d, at most 32)", n);
+    if (n > TL_MAX_ARGS) {
+        tl__err("too many loop-carried variables (%d, at most %d)", n, TL_MAX_ARGS);
         return failed_ctl();
     }
     loop_state *s = new_state();
@@ -502,7 +502,7 @@ struct tl_ifstate {
     ct_op *sbefore;
     ct_block *then_b, *else_b;
     ct_block *then_end, *else_end;
-    tl_tensor live[32], then_v[32];
+    tl_tensor live[TL_MAX_ARGS], then_v[TL_MAX_ARGS];
     tl_src at;
     /* blocks made under this if, in the order Python makes them */
     ct_block **blocks;
@@ -536,7 +536,7 @@ static ct_block *cf_block(void)
 tl__ctl tl__if_begin(tl_tensor cond, int n, tl_tensor **vars, tl_src at)
 {
     tl__ctl c = {0};
-    c.n = n;
+    c.n = n > TL_MAX_ARGS ? TL_MAX_ARGS : n; /* more is an error below */
     c.vars = vars;
     if (!tl__active()) {
         c.done = true;
@@ -545,8 +545,8 @@ tl__ctl tl__if_begin(tl_tensor cond, int n, tl_tensor **vars, tl_src at)
     tl__at(at);
     tl_ifstate *s = ct_arena_alloc(B->m->arena, sizeof *s);
     c.state = s;
-    if (n > 32) {
-        tl__err("too many variables assigned in an if (%d, at most 32)", n);
+    if (n > TL_MAX_ARGS) {
+        tl__err("too many variables assigned in an if (%d, at most %d)", n, TL_MAX_ARGS);
         s->failed = true;
     }
     if (tl__is_number(cond) || cond.kind == TL_K_NONE) {
@@ -569,7 +569,7 @@ tl__ctl tl__if_begin(tl_tensor cond, int n, tl_tensor **vars, tl_src at)
     }
     s->cond = cond;
     s->at = at;
-    for (int i = 0; i < n && i < 32; i++)
+    for (int i = 0; i < n && i < TL_MAX_ARGS; i++)
         s->live[i] = *vars[i];
     s->sblock = B->block;
     s->sbefore = B->before;
@@ -623,9 +623,9 @@ bool tl__if_step(tl__ctl *c)
 
 static void if_finish(tl__ctl *c, tl_ifstate *s)
 {
-    tl_tensor else_v[32];
+    tl_tensor else_v[TL_MAX_ARGS];
     tl__at(s->at);
-    int names[32], nn = 0;
+    int names[TL_MAX_ARGS], nn = 0;
     bool ok = !s->failed;
     for (int i = 0; i < c->n; i++) {
         else_v[i] = *c->vars[i];
@@ -676,10 +676,10 @@ static void if_finish(tl__ctl *c, tl_ifstate *s)
         return;
     }
     /* the values the if gives out: every IR value of each variable, flattened */
-    enum { MAXV = 64 };
+    enum { MAXV = 4 * TL_MAX_ARGS };
     const ct_type *rts[MAXV];
     ct_value *tv[MAXV], *ev[MAXV];
-    int first[32], nv = 0;
+    int first[TL_MAX_ARGS], nv = 0;
     for (int k = 0; k < nn; k++) {
         int i = names[k];
         ct_value *th[TL_AGG_MAX], *eh[TL_AGG_MAX];
@@ -857,8 +857,8 @@ void tl__return(int n, const tl_tensor *vals, tl_src at)
         tl__err("Cannot have `return` statements inside `while` or `for` statements in triton.");
         return;
     }
-    if (n > 16)
-        n = 16;
+    if (n > TL_MAX_ARGS)
+        n = TL_MAX_ARGS;
     if (TV->constexpr_returns && fn->parent) {
         /* 3.7: visit_Return records the value where it is returned; the type is
          * decided after the body (jit.c, handle_returns) */
@@ -880,8 +880,8 @@ void tl__return(int n, const tl_tensor *vals, tl_src at)
         b_set_ip(cf_block(), NULL);
         return;
     }
-    ct_value *hs[16];
-    const tl_type *ts[16];
+    ct_value *hs[TL_MAX_ARGS];
+    const tl_type *ts[TL_MAX_ARGS];
     for (int i = 0; i < n; i++) {
         tl_tensor v = sem_to_tensor(vals[i]);
         if (tl__is_poison(v))

@@ -127,6 +127,42 @@ static tl_tensor fold(tl_binop op, tl_tensor a, tl_tensor b)
     return tl__poison();
 }
 
+/* Python's class name of a constexpr value */
+static const char *py_class(tl_tensor x)
+{
+    switch (x.kind) {
+    case TL_K_NONE: return "NoneType";
+    case TL_K_INT: return "int";
+    case TL_K_FLOAT: return "float";
+    case TL_K_BOOL: return "bool";
+    case TL_K_STR: return "str";
+    case TL_K_DTYPE: return "dtype";
+    default: return "tensor";
+    }
+}
+
+/* constexpr(a) <op> constexpr(b) where one is not a number (None, a dtype, a string):
+ * Python's operator on the two values; == and != compare them, the rest raise */
+static tl_tensor py_constexpr_binop(tl_binop op, tl_tensor a, tl_tensor b)
+{
+    static const char *const sym[] = {
+        [TL_ADD] = "+", [TL_SUB] = "-", [TL_MUL] = "*", [TL_TRUEDIV] = "/",
+        [TL_FLOORDIV] = "//", [TL_MOD] = "%", [TL_LT] = "<", [TL_LE] = "<=", [TL_GT] = ">",
+        [TL_GE] = ">=", [TL_AND] = "&", [TL_OR] = "|", [TL_XOR] = "^", [TL_SHL] = "<<",
+        [TL_SHR] = ">>"};
+    if (op == TL_EQ || op == TL_NE) {
+        bool eq = a.kind == b.kind &&
+                  (a.kind == TL_K_NONE || (a.kind == TL_K_DTYPE && tl_type_eq(a.type, b.type)) ||
+                   (a.kind == TL_K_STR && a.s && b.s && !strcmp(a.s, b.s)));
+        return tl__from_bool(eq == (op == TL_EQ));
+    }
+    if (op >= TL_LT && op <= TL_GE)
+        return tl__err("'%s' not supported between instances of '%s' and '%s'", sym[op],
+                       py_class(a), py_class(b));
+    return tl__err("unsupported operand type(s) for %s: '%s' and '%s'", sym[op], py_class(a),
+                   py_class(b));
+}
+
 static void check_bit_width(tl_tensor value, tl_tensor shift)
 {
     if (value.kind == TL_K_TENSOR && shift.kind == TL_K_INT) {
@@ -164,7 +200,7 @@ tl_tensor tl__binop(tl_binop op, tl_tensor a, tl_tensor b, tl_src at)
     }
     if (!at_ && !bt) {
         if (!tl__is_number(a) || !tl__is_number(b))
-            return tl__err("invalid operand None");
+            return py_constexpr_binop(op, a, b);
         return fold(op, a, b);
     }
     switch (op) {
@@ -385,6 +421,10 @@ tl_tensor tl__load(tl_tensor ptr, tl_load_opts o, tl_src at)
             return tl__err("load() got an unexpected keyword argument 'padding_option' (Triton %s "
                            "removed block pointers)", TV->name);
     }
+    if (ptr.kind == TL_K_NONE)
+        return tl__err("'constexpr_type' object has no attribute '%s' (tl_load of None: the "
+                       "pointer is a parameter specialized to None, or TL_NONE)",
+                       TV->none_load_attr);
     if (agg_is_block_ptr(ptr))
         return agg_load(ptr, o.mask, o.other, o.boundary_check, o.padding_option,
                         o.cache_modifier, o.eviction_policy, o.is_volatile);
@@ -418,6 +458,11 @@ void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at)
     if (TV->block_ptrs == CT_BLOCK_PTR_REMOVED && o.boundary_check.rank) {
         tl__err("store() got an unexpected keyword argument 'boundary_check' (Triton %s removed "
                 "block pointers)", TV->name);
+        return;
+    }
+    if (ptr.kind == TL_K_NONE) {
+        tl__err("'constexpr_type' object has no attribute 'is_const' (tl_store to None: the "
+                "pointer is a parameter specialized to None, or TL_NONE)");
         return;
     }
     if (agg_is_block_ptr(ptr)) {
@@ -956,10 +1001,10 @@ void tl__device_print(const char *prefix, int n, const tl_tensor *args, bool hex
         ct_sb_free(&p);
         p = q;
     }
-    ct_value *vals[16];
-    int64_t sgn[16];
-    if (n > 16)
-        n = 16;
+    ct_value *vals[TL_MAX_ARGS];
+    int64_t sgn[TL_MAX_ARGS];
+    if (n > TL_MAX_ARGS)
+        n = TL_MAX_ARGS;
     for (int i = 0; i < n; i++) {
         tl_tensor t = sem_to_tensor(args[i]);
         if (tl__is_poison(t)) {

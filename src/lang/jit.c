@@ -26,8 +26,8 @@ typedef struct jit_rec {
     const char *name;
     int nrets;                 /* values the call gives */
     bool failed;
-    const tl_type *rets[16];   /* the type of each, NULL for a constexpr (3.7) ... */
-    tl_tensor cx[16];          /* ... which is this value, not a result of the call */
+    const tl_type *rets[TL_MAX_ARGS];   /* the type of each, NULL for a constexpr (3.7) ... */
+    tl_tensor cx[TL_MAX_ARGS];          /* ... which is this value, not a result of the call */
 } jit_rec;
 
 static jit_rec *find_rec(const char *name)
@@ -303,7 +303,7 @@ static int handle_returns_at(tl_pending_ret *first, tl_tensor *cx, const tl_type
     for (tl_pending_ret *r = first; r; r = r->next) {
         b_set_ip(r->op->parent, r->op);
         B->loc = r->loc;
-        ct_value *hs[16];
+        ct_value *hs[TL_MAX_ARGS];
         int nh = 0;
         for (int i = 0; i < n; i++) {
             if (!rt[i])
@@ -384,14 +384,14 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
         b->ifs = NULL;
         b->loop_depth = 0;
         b_set_ip(entry, NULL);
-        tl_tensor out[16] = {{0}};
+        tl_tensor out[TL_MAX_ARGS] = {{0}};
         body(bound, out, ud);
         int n = 0;
-        while (n < 16 && out[n].kind != TL_K_NONE)
+        while (n < TL_MAX_ARGS && out[n].kind != TL_K_NONE)
             n++;
         /* the trailing `return` of the body: before 3.7 visit_Return decays
          * numbers to tensors there; from 3.7 handle_returns types all returns */
-        tl_tensor dec[16];
+        tl_tensor dec[TL_MAX_ARGS];
         bool bad = b->nerrors > errors_before;
         for (int i = 0; i < n; i++) {
             dec[i] = TV->constexpr_returns ? out[i] : sem_to_tensor(out[i]);
@@ -399,8 +399,8 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
         }
         if (!bad && n > 0)
             tl__return(n, dec, b->loc_src);
-        const tl_type *allt[16] = {0}; /* each returned value's type, NULL: constexpr */
-        tl_tensor allcx[16];
+        const tl_type *allt[TL_MAX_ARGS] = {0}; /* each returned value's type, NULL: constexpr */
+        tl_tensor allcx[TL_MAX_ARGS];
         int nall;
         if (TV->constexpr_returns) {
             nall = bad ? -1 : handle_returns(&fn, allcx, allt);
@@ -413,7 +413,7 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
                 allt[i] = fn.ret_types[i];
         }
         /* finalize: void functions end with tt.return; others have the dead block */
-        const tl_type *rt[16];
+        const tl_type *rt[TL_MAX_ARGS];
         int nr = 0;
         for (int i = 0; i < nall; i++)
             if (allt[i])
@@ -423,12 +423,12 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
             if (!ct_block_terminator(last))
                 b_op(CT_OP_TT_RETURN, 0, NULL, 0, NULL);
         } else {
-            ct_value *ps[16];
+            ct_value *ps[TL_MAX_ARGS];
             for (int i = 0; i < nr; i++)
                 ps[i] = b_poison(tl__ir_type(rt[i]));
             b_op(CT_OP_TT_RETURN, nr, ps, 0, NULL);
         }
-        const ct_type *outs[16];
+        const ct_type *outs[TL_MAX_ARGS];
         for (int i = 0; i < nr; i++)
             outs[i] = tl__ir_type(rt[i]);
         ct_op_set_attr_lit(b->m, func, "function_type",
@@ -460,7 +460,7 @@ int tl__jit(const char *fullname, int nargs, const char *const *argnames, const 
     for (int i = 0; i < nargs && no < 64; i++)
         if (args[i].kind == TL_K_TENSOR)
             ops[no++] = args[i].handle;
-    const ct_type *rts[16];
+    const ct_type *rts[TL_MAX_ARGS];
     int nres = 0;
     for (int i = 0; i < rec->nrets; i++)
         if (rec->rets[i])
@@ -502,7 +502,7 @@ int tl__call_jit(const char *name, const char *file, int nargs, const char *cons
     for (int i = 0; i < nargs && ncx < 64; i++)
         if (args[i].kind == TL_K_NONE)
             cx[ncx++] = (tl_jit_cx){.pos = i, .explicit_none = true};
-    tl_tensor out[16];
+    tl_tensor out[TL_MAX_ARGS];
     int n = tl__jit(full, nargs, argnames, args, ncx, cx, body, ud, out);
     for (int i = 0; i < nrets; i++)
         rets[i] = i < n ? out[i] : (n < 0 ? tl__poison() : TL_NONE);

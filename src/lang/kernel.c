@@ -6,13 +6,16 @@
  * Signature strings use Triton's spelling, per runtime parameter in order
  * or as name=type pairs: "*fp32:16" (a pointer known to be 16-byte
  * aligned: tt.divisibility = 16), "*kfp16" (const pointer), "i32",
- * "i64:16" (an int divisible by 16), "fp32", or "1" (an int equal to 1,
- * which the JIT turns into a constant and drops from the signature).
+ * "i64:16" (an int divisible by 16), "fp32", "1" (an int equal to 1,
+ * which the JIT turns into a constant and drops from the signature) or
+ * "None" (a None argument: a constexpr None, dropped from the signature
+ * too; the body sees TL_NONE).
  */
 #include "ctriton/check.h"
 #include "lang.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,8 +154,23 @@ bool tl_parse_signature(const tl_kernel_def *k, const char *sig, tl_sig_param *o
                     ok = false;
                 }
             }
-            if (!strcmp(tok, "1") || !strcmp(tok, "constexpr")) {
-                out[idx].is_const_one = true;
+            if (!strcmp(tok, "1") || !strcmp(tok, "None")) {
+                /* the JIT's constexpr specializations: ('constexpr', 1), ('constexpr', None) */
+                out[idx].is_const_one = tok[0] == '1';
+                out[idx].is_none = tok[0] == 'N';
+                if (colon) {
+                    ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                                "`%s` of %s is specialized to %s: it takes no divisibility",
+                                k->params[idx], k->name, tok);
+                    ok = false;
+                }
+            } else if (!strcmp(tok, "constexpr")) {
+                ct_diag_add(d, CT_ERROR, k->file, 0, 0,
+                            "parameter `%s` of %s: `constexpr` does not say the value; a "
+                            "runtime parameter is specialized to `1` or `None`, a constexpr "
+                            "parameter gets its value from the constexprs",
+                            k->params[idx], k->name);
+                ok = false;
             } else {
                 const tl_type *t = parse_ty(tok);
                 if (!t) {
@@ -175,7 +193,7 @@ bool tl_parse_signature(const tl_kernel_def *k, const char *sig, tl_sig_param *o
         p = skip_ws(p);
     }
     for (int i = 0; i < k->nparams && ok; i++) {
-        if (!out[i].type && !out[i].is_const_one) {
+        if (!out[i].type && !out[i].is_const_one && !out[i].is_none) {
             ct_diag_add(d, CT_ERROR, k->file, 0, 0,
                         "signature of %s gives no type for parameter `%s`", k->name,
                         k->params[i]);
@@ -281,11 +299,19 @@ static bool parse_constexprs(const tl_kernel_def *k, const char *text, tl_cx *cx
         }
     }
     for (int i = 0; i < k->ncx && ok; i++) {
-        if (!set[i]) {
-            ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s of %s has no value",
-                        k->cx_names[i], k->name);
-            ok = false;
+        if (set[i])
+            continue;
+        /* Python's default (`BLOCK: tl.constexpr = 64`), which the JIT binds when the
+         * caller leaves the argument out */
+        if (k->cx_defaults && k->cx_defaults[i].kind != TL_CX_NONE) {
+            cx[i] = k->cx_defaults[i];
+            if (cx[i].kind == TL_CX_STR && cx[i].s)
+                cx[i].s = strdup(cx[i].s);
+            continue;
         }
+        ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s of %s has no value (and no default)",
+                    k->cx_names[i], k->name);
+        ok = false;
     }
     return ok;
 }
@@ -336,7 +362,7 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     ct_attr const *aattrs[256];
     int nin = 0;
     for (int i = 0; i < k->nparams; i++) {
-        if (sig[i].is_const_one)
+        if (sig[i].is_const_one || sig[i].is_none)
             continue;
         ins[nin] = tl__ir_type(sig[i].type);
         ct_named_attr na = {"tt.divisibility",
@@ -368,8 +394,8 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     ct_block *entry = b_new_block_in(&func->regions[0]);
     tl_tensor args[64];
     for (int i = 0, j = 0; i < k->nparams; i++) {
-        if (sig[i].is_const_one) {
-            args[i] = tl__from_i64(1);
+        if (sig[i].is_const_one || sig[i].is_none) {
+            args[i] = sig[i].is_none ? TL_NONE : tl__from_i64(1);
             continue;
         }
         ct_value *a = ct_block_add_arg(b.m, entry, ins[j++], ct_loc_name(b.m, k->params[i], floc));
@@ -404,6 +430,73 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
     return b.m;
 }
 
+bool tl_options_parse(tl_options *o, const char *text, ct_diags *d)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+        bool is_bool;
+    } keys[] = {
+        {"implicit_store_casts", offsetof(tl_options, implicit_store_casts), true},
+        {"debug", offsetof(tl_options, debug), true},
+        {"sanitize_overflow", offsetof(tl_options, sanitize_overflow), true},
+        {"enable_fp_fusion", offsetof(tl_options, enable_fp_fusion), true},
+        {"num_warps", offsetof(tl_options, num_warps), false},
+        {"num_stages", offsetof(tl_options, num_stages), false},
+        {"num_ctas", offsetof(tl_options, num_ctas), false},
+        {"maxnreg", offsetof(tl_options, maxnreg), false},
+        {"arch", offsetof(tl_options, arch), false},
+    };
+    const char *p = text ? text : "";
+    while (*p) {
+        while (*p && (isspace((unsigned char)*p) || *p == ','))
+            p++;
+        if (!*p)
+            break;
+        const char *ns = p;
+        while (*p && *p != '=' && !isspace((unsigned char)*p))
+            p++;
+        size_t nl = (size_t)(p - ns);
+        const char *vs = *p == '=' ? ++p : p;
+        while (*p && !isspace((unsigned char)*p) && *p != ',')
+            p++;
+        size_t vl = (size_t)(p - vs);
+        int idx = -1;
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            if (strlen(keys[i].name) == nl && !strncmp(keys[i].name, ns, nl))
+                idx = (int)i;
+        char val[32] = {0};
+        memcpy(val, vs, vl < sizeof val - 1 ? vl : sizeof val - 1);
+        if (idx < 0 || !vl) {
+            ct_diag_add(d, CT_ERROR, NULL, 0, 0,
+                        "options: `%.*s` is not an option (implicit_store_casts, debug, "
+                        "sanitize_overflow, enable_fp_fusion, num_warps, num_stages, num_ctas, "
+                        "maxnreg, arch), or has no value", (int)nl, ns);
+            return false;
+        }
+        char *field = (char *)o + keys[idx].off;
+        if (keys[idx].is_bool) {
+            bool v = !strcmp(val, "True") || !strcmp(val, "true") || !strcmp(val, "1");
+            if (!v && strcmp(val, "False") && strcmp(val, "false") && strcmp(val, "0")) {
+                ct_diag_add(d, CT_ERROR, NULL, 0, 0, "options: %s must be True or False, not `%s`",
+                            keys[idx].name, val);
+                return false;
+            }
+            *(bool *)field = v;
+        } else {
+            char *end;
+            long v = strtol(val, &end, 10);
+            if (*end || v < 0 || v > 1 << 16) {
+                ct_diag_add(d, CT_ERROR, NULL, 0, 0, "options: %s must be an int, not `%s`",
+                            keys[idx].name, val);
+                return false;
+            }
+            *(int *)field = (int)v;
+        }
+    }
+    return true;
+}
+
 void tl_options_for_config(tl_options *o, const tl_config *cfg)
 {
     tl_options_default(o);
@@ -411,11 +504,15 @@ void tl_options_for_config(tl_options *o, const tl_config *cfg)
         o->num_warps = cfg->num_warps;
     if (cfg->num_stages)
         o->num_stages = cfg->num_stages;
+    tl_options_parse(o, cfg->options, NULL); /* errors: tl_build_config reports them */
 }
 
 ct_module *tl_build_config(const tl_kernel_def *k, const tl_config *cfg, ct_diags *diags)
 {
     tl_options o;
+    tl_options_default(&o);
+    if (!tl_options_parse(&o, cfg->options, diags))
+        return NULL;
     tl_options_for_config(&o, cfg);
     return tl_build(k, cfg->signature, cfg->constexprs, &o, diags);
 }

@@ -29,7 +29,7 @@ typedef struct tl_pending_ret {
     ct_op *op;
     const ct_loc *loc;
     int n;
-    tl_tensor vals[16];
+    tl_tensor vals[TL_MAX_ARGS];
 } tl_pending_ret;
 
 /* A function being built (the kernel, or a @jit callee). */
@@ -37,7 +37,7 @@ typedef struct tl_fn {
     struct tl_fn *parent;
     ct_op *func;
     int nrets;                 /* -1 until the first return */
-    const tl_type *ret_types[16];
+    const tl_type *ret_types[TL_MAX_ARGS];
     bool returned;             /* a return was emitted in the current block */
     tl_pending_ret *pending, **pending_tail; /* the returns, in program order (3.7) */
 } tl_fn;

@@ -298,7 +298,8 @@ bool sem_binary_checking(tl_tensor *lhs, tl_tensor *rhs, bool allow_lhs_ptr, boo
     bool lhs_is_scalar = tl__is_number(*lhs), rhs_is_scalar = tl__is_number(*rhs);
     tl_tensor lhs_scalar = *lhs, rhs_scalar = *rhs;
     if (lhs->kind == TL_K_NONE || rhs->kind == TL_K_NONE) {
-        tl__err("invalid operand None in an arithmetic expression");
+        tl__err("%s (an operand is None: a parameter specialized to None, or TL_NONE)",
+                TV->none_arith_error);
         return false;
     }
     /* before 3.9 the numbers become tensors (their own constants) before typing;
@@ -896,8 +897,11 @@ tl_tensor sem_expand_dims(tl_tensor input, int axis)
     int r = tl_rank(input);
     if (r + 1 > CT_MAX_RANK)
         return tl__err("tensors of rank above %d are not supported", CT_MAX_RANK);
+    /* Python's dst_shape.insert(axis, 1): an axis past the end appends (a scalar's
+     * s[:, None] is a splat to [1]) */
+    int at = axis > r ? r : axis;
     for (int i = 0, j = 0; i <= r; i++)
-        dst[i] = (i == axis) ? 1 : input.type->shape[j++];
+        dst[i] = (i == at) ? 1 : input.type->shape[j++];
     if (!is_block(input))
         return sem_splat(input, r + 1, dst);
     const tl_type *rt = tl__block_type(sca(input), r + 1, dst);

@@ -438,3 +438,126 @@ const char *tl_type_name(tl_dtype t, char *buf, size_t cap)
     ct_sb_free(&b);
     return buf;
 }
+
+/* ---- the dtype API (core.dtype's methods) --------------------------------------------- */
+
+static const char *const pred_names[] = {[TL_DT_FP8] = "is_fp8", [TL_DT_FP8E4NV] = "is_fp8e4nv", [TL_DT_FP8E4B8] = "is_fp8e4b8", [TL_DT_FP8E4B15] = "is_fp8e4b15", [TL_DT_FP8E5] = "is_fp8e5", [TL_DT_FP8E5B16] = "is_fp8e5b16", [TL_DT_FP16] = "is_fp16", [TL_DT_BF16] = "is_bf16", [TL_DT_FP32] = "is_fp32", [TL_DT_FP64] = "is_fp64", [TL_DT_INT1] = "is_int1", [TL_DT_INT8] = "is_int8", [TL_DT_INT16] = "is_int16", [TL_DT_INT32] = "is_int32", [TL_DT_INT64] = "is_int64", [TL_DT_UINT8] = "is_uint8", [TL_DT_UINT16] = "is_uint16", [TL_DT_UINT32] = "is_uint32", [TL_DT_UINT64] = "is_uint64", [TL_DT_FLOATING] = "is_floating", [TL_DT_STANDARD_FLOATING] = "is_standard_floating", [TL_DT_INT_SIGNED] = "is_int_signed", [TL_DT_INT_UNSIGNED] = "is_int_unsigned", [TL_DT_INT] = "is_int", [TL_DT_BOOL] = "is_bool", [TL_DT_PTR] = "is_ptr", [TL_DT_BLOCK] = "is_block", [TL_DT_CONST] = "is_const"};
+
+static bool in(tl_scalar s, tl_scalar lo, tl_scalar hi)
+{
+    return s >= lo && s <= hi;
+}
+
+bool tl__dtype_pred(tl_dtype_pred p, tl_dtype t, tl_src at)
+{
+    if (!t || (unsigned)p >= sizeof pred_names / sizeof pred_names[0]) {
+        if (tl__active()) {
+            tl__at(at);
+            tl__err("%s(): not a dtype (a Python number or None has no dtype; a tensor's is "
+                    "tl_dtype_of(x))", (unsigned)p < sizeof pred_names / sizeof pred_names[0]
+                                           ? pred_names[p] : "dtype predicate");
+        }
+        return false;
+    }
+    if (p == TL_DT_PTR)
+        return t->kind == TL_TY_PTR;
+    if (p == TL_DT_BLOCK)
+        return t->kind == TL_TY_BLOCK;
+    if (p == TL_DT_CONST)
+        return t->kind == TL_TY_PTR && t->is_const;
+    if (t->kind != TL_TY_SCALAR)
+        return false; /* a pointer_type's name is pointer<...>: none of the others */
+    tl_scalar s = t->sc;
+    switch (p) {
+    case TL_DT_FP8: return in(s, TL_FP8E4B15, TL_FP8E5B16);
+    case TL_DT_FP8E4NV: return s == TL_FP8E4NV;
+    case TL_DT_FP8E4B8: return s == TL_FP8E4B8;
+    case TL_DT_FP8E4B15: return s == TL_FP8E4B15;
+    case TL_DT_FP8E5: return s == TL_FP8E5;
+    case TL_DT_FP8E5B16: return s == TL_FP8E5B16;
+    case TL_DT_FP16: return s == TL_FP16;
+    case TL_DT_BF16: return s == TL_BF16;
+    case TL_DT_FP32: return s == TL_FP32;
+    case TL_DT_FP64: return s == TL_FP64;
+    case TL_DT_INT1: case TL_DT_BOOL: return s == TL_INT1;
+    case TL_DT_INT8: return s == TL_INT8;
+    case TL_DT_INT16: return s == TL_INT16;
+    case TL_DT_INT32: return s == TL_INT32;
+    case TL_DT_INT64: return s == TL_INT64;
+    case TL_DT_UINT8: return s == TL_UINT8;
+    case TL_DT_UINT16: return s == TL_UINT16;
+    case TL_DT_UINT32: return s == TL_UINT32;
+    case TL_DT_UINT64: return s == TL_UINT64;
+    case TL_DT_FLOATING: return in(s, TL_FP8E4B15, TL_FP64);
+    case TL_DT_STANDARD_FLOATING: return in(s, TL_FP16, TL_FP64);
+    /* SINT_TYPES int8..int64; UINT_TYPES int1, uint8..uint64 */
+    case TL_DT_INT_SIGNED: return in(s, TL_INT8, TL_INT64);
+    case TL_DT_INT_UNSIGNED: return s == TL_INT1 || in(s, TL_UINT8, TL_UINT64);
+    case TL_DT_INT: return in(s, TL_INT1, TL_UINT64);
+    default: return false;
+    }
+}
+
+bool tl__dtype_pred_t(tl_dtype_pred p, tl_tensor x, tl_src at)
+{
+    (void)x;
+    if (tl__active()) {
+        tl__at(at);
+        tl__err("'tensor' object has no attribute '%s' (a dtype predicate takes the dtype: "
+                "tl_dtype_of(x), Python's x.dtype)",
+                (unsigned)p < sizeof pred_names / sizeof pred_names[0] ? pred_names[p] : "is_");
+    }
+    return false;
+}
+
+int tl__primitive_bitwidth(tl_dtype t, tl_src at)
+{
+    if (t && t->kind == TL_TY_BLOCK)
+        t = t->elem;
+    if (!t || t->kind != TL_TY_SCALAR || t->sc == TL_VOID) {
+        if (tl__active()) {
+            tl__at(at);
+            tl__err("'%s' object has no attribute 'primitive_bitwidth'",
+                    !t ? "NoneType" : t->kind == TL_TY_PTR ? "pointer_type" : "dtype");
+        }
+        return 0;
+    }
+    return tl__prim_bits(t);
+}
+
+tl_dtype tl_dtype_scalar(tl_dtype t)
+{
+    return t && t->kind == TL_TY_BLOCK ? t->elem : t;
+}
+
+tl_dtype tl__dtype_element_ty(tl_dtype t, tl_src at)
+{
+    if (t && (t->kind == TL_TY_PTR || t->kind == TL_TY_BLOCK))
+        return t->elem;
+    if (tl__active()) {
+        tl__at(at);
+        tl__err("'%s' object has no attribute 'element_ty'", t ? "dtype" : "NoneType");
+    }
+    return NULL;
+}
+
+tl_dtype tl__get_int_dtype(int bitwidth, bool is_signed, tl_src at)
+{
+    static const struct {
+        int bits;
+        bool is_signed;
+        tl_scalar sc;
+    } table[] = {{8, true, TL_INT8},    {8, false, TL_UINT8},   {16, true, TL_INT16},
+                 {16, false, TL_UINT16}, {32, true, TL_INT32},  {32, false, TL_UINT32},
+                 {64, true, TL_INT64},   {64, false, TL_UINT64}};
+    if (bitwidth == 1)
+        return tl_int1;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (table[i].bits == bitwidth && table[i].is_signed == is_signed)
+            return &tl__dtypes[table[i].sc];
+    if (tl__active()) {
+        tl__at(at);
+        tl__err("Unsupported bitwidth %d and signedness %s", bitwidth, is_signed ? "True" : "False");
+    }
+    return NULL;
+}

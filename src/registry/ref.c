@@ -104,6 +104,14 @@ int64_t ct_ref_problem(const ct_ref_case *c, const char *name, int64_t dflt)
     return strtoll(buf, NULL, 0);
 }
 
+double ct_ref_problem_float(const ct_ref_case *c, const char *name, double dflt)
+{
+    char buf[64];
+    if (!c->cfg || !lookup(c->cfg->problem, name, buf, sizeof buf))
+        return dflt;
+    return strtod(buf, NULL);
+}
+
 int64_t ct_ref_constexpr(const ct_ref_case *c, const char *name, int64_t dflt)
 {
     char buf[64];

@@ -345,12 +345,12 @@ def ops_memory(x_ptr, y_ptr, i_ptr, b_ptr, n, BLOCK: tl.constexpr):
     tl.atomic_add(y_ptr + offs, x, mask=m)
     tl.atomic_max(y_ptr + offs, x, mask=m, sem="relaxed", scope="cta")
     tl.atomic_min(y_ptr + offs, x, mask=m)
-    iv = tl.load(i_ptr + offs)
-    tl.atomic_and(i_ptr + offs, iv)
-    tl.atomic_or(i_ptr + offs, iv, sem="release")
-    tl.atomic_xor(i_ptr + offs, iv, scope="sys")
-    tl.atomic_xchg(i_ptr + offs, iv)
-    tl.atomic_max(i_ptr + offs, iv)
+    iv = tl.load(i_ptr + offs)  # lint-ok: unmasked-dim i_ptr holds BLOCK elements; n bounds x, y and b only
+    tl.atomic_and(i_ptr + offs, iv)  # lint-ok: unmasked-dim i_ptr holds BLOCK elements; n bounds x, y and b only
+    tl.atomic_or(i_ptr + offs, iv, sem="release")  # lint-ok: unmasked-dim i_ptr holds BLOCK elements; n bounds x, y and b only
+    tl.atomic_xor(i_ptr + offs, iv, scope="sys")  # lint-ok: unmasked-dim i_ptr holds BLOCK elements; n bounds x, y and b only
+    tl.atomic_xchg(i_ptr + offs, iv)  # lint-ok: unmasked-dim i_ptr holds BLOCK elements; n bounds x, y and b only
+    tl.atomic_max(i_ptr + offs, iv)  # lint-ok: unmasked-dim i_ptr holds BLOCK elements; n bounds x, y and b only
     tl.atomic_cas(i_ptr, 0, 1, sem="acquire")
     tl.store(i_ptr + 1, (i_ptr + 3).to(tl.int64).to(tl.int32))
 
@@ -367,7 +367,7 @@ def ops_dot(a_ptr, b_ptr, c_ptr, f_ptr, M: tl.constexpr, N: tl.constexpr, K: tl.
     fa = tl.load(f_ptr + rm[:, None] * K + rk[None, :])
     fb = tl.load(f_ptr + rk[:, None] * N + rn[None, :])
     e = tl.dot(fa, fb, input_precision="ieee") + tl.dot(fa, fb, input_precision="tf32x3")
-    e = e + tl.dot(fa, fb, c)
+    e = e + tl.dot(fa, fb, c)  # lint-ok: tf32-dot the default precision is what this case covers
     tl.store(c_ptr + rm[:, None] * N + rn[None, :], (c + d.to(tl.float32) + e).to(tl.float16))
 
 

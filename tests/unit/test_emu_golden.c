@@ -449,7 +449,9 @@ static int run_module(ct_module *m, const char *kname, const tl_config *cfg, ct_
                   : a->kind == CT_REF_INT ? ct_emu_int(a->i) : ct_emu_float(a->f);
     }
     ct_emu_result r;
-    ct_emu_launch l = {{c->grid[0], c->grid[1], c->grid[2]}, 0, 0, NULL};
+    /* one thread: programs in order, so that kernels whose programs race on atomics or take
+     * locks in turn (norm_bwd.c's partial sums) give the same bits on both sides */
+    ct_emu_launch l = {{c->grid[0], c->grid[1], c->grid[2]}, 1, 0, NULL};
     int rc = ct_emu_run(e, k, &l, np, args, &r) == CT_EMU_OK ? 0 : -1;
     if (rc)
         printf("    %s\n", r.fault.message);

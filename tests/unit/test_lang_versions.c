@@ -23,12 +23,16 @@
 
 /* Builds `k` for `release`; the printed module (malloc'd) or NULL with the
  * first error in *err (static buffer). */
+/* a config's options (tl_config.options): NULL for none */
+static const char *build_options;
+
 static char *build(const tl_kernel_def *k, const char *sig, const char *cx, const char *release,
                    const char **err)
 {
     static char msg[2048];
     tl_options o;
     tl_options_default(&o);
+    assert_true(tl_options_parse(&o, build_options, NULL));
     o.triton = release;
     ct_diags d;
     ct_diags_init(&d);
@@ -59,7 +63,9 @@ static void t_every_kernel_every_release(void **state)
             for (int c = 0; c < ks[i]->nconfigs; c++) {
                 const tl_config *cfg = &ks[i]->configs[c];
                 const char *err;
+                build_options = cfg->options;
                 char *text = build(ks[i]->def, cfg->signature, cfg->constexprs, tv->name, &err);
+                build_options = NULL;
                 bool block_ptrs = !strcmp(ks[i]->def->name, "ops_block_ptr");
                 if (block_ptrs && tv->block_ptrs == CT_BLOCK_PTR_REMOVED) {
                     if (text || !strstr(err, "Block pointers have been removed in favor of the "

@@ -349,6 +349,49 @@ static void t_threads(void **state)
     ct_mem_free(x);
 }
 
+/* A launch loop that alternates a scalar between 1 and 2 compiles two
+ * specializations and reports the churn exactly once, naming the argument;
+ * with do_not_specialize there is one specialization and no report. */
+static int nchurn;
+static char churn_msg[1024];
+static void on_churn(const char *msg, void *ud)
+{
+    (void)ud;
+    nchurn++;
+    snprintf(churn_msg, sizeof churn_msg, "%s", msg);
+}
+
+static void t_churn(void **state)
+{
+    (void)state;
+    for (int dns = 0; dns < 2; dns++) {
+        ct_kernel *k;
+        ct_kernel_opts o = {.constexprs = "BLOCK_SIZE=1024", .churn_report = on_churn,
+                            .do_not_specialize = dns ? "n_elements" : NULL};
+        assert_int_equal(ct_kernel_new(tu_kernel("add_kernel")->def, &o, &k), CT_OK);
+        ct_devptr x;
+        assert_int_equal(ct_mem_alloc(&x, 1 << 16), CT_OK);
+        nchurn = 0;
+        for (int i = 0; i < 12; i++)
+            assert_int_equal(CT_LAUNCH(k, ct_grid(1), NULL, ct_ptr(x, tl_float32),
+                                       ct_ptr(x, tl_float32), ct_ptr(x, tl_float32),
+                                       ct_int(1 + i % 2)),
+                             CT_OK);
+        ct_kernel_stats st;
+        ct_kernel_get_stats(k, &st);
+        assert_int_equal(st.specializations, dns ? 1 : 2);
+        assert_int_equal(nchurn, dns ? 0 : 1);
+        assert_int_equal(st.churn_reports, dns ? 0 : 1);
+        if (!dns) {
+            assert_non_null(strstr(churn_msg, "add_kernel"));
+            assert_non_null(strstr(churn_msg, "`n_elements`"));
+            assert_non_null(strstr(churn_msg, "do_not_specialize = \"n_elements\""));
+        }
+        ct_kernel_free(k);
+        ct_mem_free(x);
+    }
+}
+
 static ct_status bench_fn(void *ud, ct_stream s)
 {
     ct_kernel *k = ud;
@@ -528,6 +571,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_cluster, setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_scratch, setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_threads, setup, tu_cache_teardown),
+        cmocka_unit_test_setup_teardown(t_churn, setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_do_bench, setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_autotune, setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_aot_launcher, setup, tu_cache_teardown),

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile/compile_internal.h"
 #include "ctriton/launch.h"
 #include "kernels_testutil.h"
 #include "launch_testutil.h"
@@ -281,6 +282,36 @@ static void t_const_one(void **state)
     ct_kernel_free(k);
 }
 
+/* None for an optional pointer: ('constexpr', None), not passed, the body specialized. */
+static void t_none_arg(void **state)
+{
+    (void)state;
+    ct_arg args[] = {ct_ptr(0x10000, tl_float32), ct_none(), ct_none(), ct_ptr(0x20000, tl_float32),
+                     ct_int(100)};
+    const char *const names[] = {"x_ptr", "scale_ptr", "idx_ptr", "y_ptr", "n"};
+    uint8_t codes[CT_SPEC_CODES_MAX];
+    assert_int_equal(ct_spec_codes(args, 5, NULL, names, codes), CT_OK);
+    char key[256], sig[256];
+    ct_spec_key_str(codes, 5, key, sizeof key);
+    ct_spec_signature(codes, 5, names, sig, sizeof sig);
+    assert_string_equal(key, "[('*fp32', 'D'), ('constexpr', None), ('constexpr', None), "
+                             "('*fp32', 'D'), ('i32', '')]");
+    assert_string_equal(sig, "x_ptr=*fp32:16 scale_ptr=None idx_ptr=None y_ptr=*fp32:16 n=i32");
+    uint64_t slots[8];
+    void *params[10];
+    assert_int_equal(ct_pack_args(args, codes, 5, slots, params), 3);
+
+    ct_kernel *k;
+    ct_kernel_opts o = {.constexprs = "BLOCK=128", .arch = 90, .types = "*fp32 *fp32 *i32 *fp32 i32"};
+    assert_int_equal(ct_kernel_new(tu_kernel("port_none_args")->def, &o, &k), CT_OK);
+    assert_int_equal(ct_kernel_warmup(k, args, 5, false), CT_OK);
+    char *src = ct_artifact_stage(ct_kernel_artifact(k, args, 5), "source", NULL);
+    assert_null(strstr(src, "%scale_ptr"));
+    assert_non_null(strstr(src, "%y_ptr"));
+    free(src);
+    ct_kernel_free(k);
+}
+
 /* What ct_launch refuses before anything reaches the GPU. */
 static void t_launch_checks(void **state)
 {
@@ -326,6 +357,59 @@ static void t_launch_checks(void **state)
     }
 }
 
+/* Specialization churn: an argument whose specialization keeps flipping between
+ * launches is reported once, by name, with the opt-out to pass. */
+static int churn_run(const int64_t *vals, int n, const ct_spec_flags *fl, int *at, char *msg,
+                     size_t cap)
+{
+    const char *names[] = {"x_ptr", "n"};
+    ct_churn c;
+    memset(&c, 0, sizeof c);
+    int reports = 0;
+    for (int i = 0; i < n; i++) {
+        ct_arg args[] = {ct_ptr(0x1000, tl_float32), ct_int(vals[i])};
+        uint8_t codes[CT_SPEC_CODES_MAX], prev[CT_SPEC_CODES_MAX];
+        assert_int_equal(ct_spec_codes(args, 2, fl, names, codes), CT_OK);
+        memcpy(prev, c.last, sizeof prev);
+        int r = ct__churn_step(&c, codes, 2);
+        if (r >= 0) {
+            reports++;
+            *at = i;
+            ct__churn_message("k", names, r, prev[r], codes[r], c.flips[r], msg, cap);
+        }
+    }
+    assert_int_equal(c.nreports, reports);
+    return reports;
+}
+
+static void t_churn(void **state)
+{
+    (void)state;
+    ct_spec_flags none = {0, 0};
+    char msg[1024] = "";
+    int at = -1;
+    /* 1, 2, 1, 2, ...: the constant-1 case flips; one report, at the second flip */
+    int64_t alt[] = {1, 2, 1, 2, 1, 2, 1, 2, 1, 2};
+    assert_int_equal(churn_run(alt, 10, &none, &at, msg, sizeof msg), 1);
+    assert_int_equal(at, 2);
+    assert_non_null(strstr(msg, "`n`"));
+    assert_non_null(strstr(msg, "do_not_specialize = \"n\""));
+    assert_non_null(strstr(msg, "('constexpr', 1)"));
+    /* 1024, 1000, ...: the divisibility flips: the alignment opt-out is the one to name */
+    int64_t div[] = {1024, 1000, 1024, 1000};
+    assert_int_equal(churn_run(div, 4, &none, &at, msg, sizeof msg), 1);
+    assert_non_null(strstr(msg, "do_not_specialize_on_alignment = \"n\""));
+    /* one change and then steady: no churn */
+    int64_t once[] = {1, 2, 2, 2, 2, 2, 2};
+    assert_int_equal(churn_run(once, 7, &none, &at, msg, sizeof msg), 0);
+    /* values that keep the specialization (3, 5, 7: all i32, not multiples of 16) */
+    int64_t same[] = {3, 5, 7, 9, 11};
+    assert_int_equal(churn_run(same, 5, &none, &at, msg, sizeof msg), 0);
+    /* do_not_specialize: the flips are gone */
+    ct_spec_flags dns = {1u << 1, 0};
+    assert_int_equal(churn_run(alt, 10, &dns, &at, msg, sizeof msg), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest t[] = {
@@ -333,9 +417,11 @@ int main(void)
         cmocka_unit_test(t_bad_args),
         cmocka_unit_test(t_desc_codes),
         cmocka_unit_test(t_grid),
+        cmocka_unit_test(t_churn),
         cmocka_unit_test_setup_teardown(t_specializations_compile, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_const_one, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_launch_checks, tu_cache_setup, tu_cache_teardown),
+        cmocka_unit_test_setup_teardown(t_none_arg, tu_cache_setup, tu_cache_teardown),
     };
     return cmocka_run_group_tests(t, NULL, NULL);
 }

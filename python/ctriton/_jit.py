@@ -1,0 +1,248 @@
+"""Python kernels on the emulator: Triton's own frontend makes the TTIR.
+
+A launch of a ``@triton.jit`` function is specialized as Triton's JIT does it
+(its binder: divisibility by 16, ``== 1`` and ``None`` made constexprs,
+``do_not_specialize``), the specialization's TTIR is made by Triton's
+``ASTSource.make_ir`` for an sm_90 target (no GPU involved), Triton's ttir and
+ttgir passes give the layouts of its reductions (the order the GPU adds in),
+and the emulator compiles it, once per specialization (cached on the
+function).  Then the grid runs on the caller's arrays.
+"""
+import os
+import sys
+import threading
+
+import numpy as np
+
+from . import _emu
+from . import errors
+
+_ARCH = 90
+_backend = None
+_lock = threading.RLock()
+
+
+def backend():
+    """Triton's CUDA backend for sm_90, made without a GPU (for its frontend and passes)."""
+    global _backend
+    if _backend is None:
+        from triton.backends.compiler import GPUTarget
+        from triton.compiler import make_backend
+        _backend = make_backend(GPUTarget("cuda", _ARCH, 32))
+    return _backend
+
+
+class NumpyArg:
+    """A NumPy array as Triton's binder sees tensors: data_ptr() and dtype."""
+    __slots__ = ("array",)
+
+    def __init__(self, a):
+        self.array = a
+
+    def data_ptr(self):
+        return self.array.ctypes.data
+
+    @property
+    def dtype(self):
+        return self.array.dtype
+
+    def __getattr__(self, name):  # shape, strides, ... for grid callables and hooks
+        return getattr(self.array, name)
+
+    def __repr__(self):
+        return "NumpyArg(%r)" % (self.array,)
+
+
+def _unwrap(v):
+    return v.array if isinstance(v, NumpyArg) else v
+
+
+def _convert(name, v):
+    """A caller's value as the binder takes it; refuses GPU tensors and what no kernel takes."""
+    if isinstance(v, np.ndarray):
+        if v.dtype.kind in "cOUSV":
+            raise TypeError("ctriton: argument %s: a NumPy array of %s, which no Triton kernel takes" %
+                            (name, v.dtype))
+        return NumpyArg(v)
+    if isinstance(v, np.generic):
+        return v.item()
+    dev = getattr(v, "device", None)
+    if dev is not None and getattr(dev, "type", "cpu") != "cpu" and hasattr(v, "data_ptr"):
+        raise ValueError("ctriton: argument %s is a tensor on %s: the emulator runs kernels on the CPU; pass "
+                         "CPU tensors (.cpu()) or NumPy arrays" % (name, dev))
+    if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
+        return type(v)(_convert("%s[%d]" % (name, i), x) for i, x in enumerate(v))
+    return v
+
+
+class Compiled:
+    """One specialization of a Python kernel, compiled for the emulator.
+
+    asm: {"source": Triton's raw TTIR (what the emulator runs), "ttir": after
+    Triton's ttir passes, "ttgir"}; name; num_warps; kernel: the emulator's."""
+
+    def __init__(self, fn, kernel, asm, options, signature, constexprs):
+        self.fn, self.kernel, self.asm, self.options = fn, kernel, asm, options
+        self.signature, self.constexprs = signature, constexprs
+        self.name = kernel.name
+        self.metadata = options
+
+    def __repr__(self):
+        return "<ctriton kernel %s %s>" % (self.name, self.signature)
+
+
+def _param_names(fn):
+    return [p.name for p in fn.params]
+
+
+def _bind(fn, args, kwargs):
+    names = _param_names(fn)
+    args = tuple(_convert(names[i] if i < len(names) else "#%d" % i, a) for i, a in enumerate(args))
+    kwargs = {k: _convert(k, v) for k, v in kwargs.items()}
+    binder = getattr(fn, "_ctriton_binder", None)
+    if binder is None:
+        from triton.runtime.jit import create_function_from_signature
+        binder = create_function_from_signature(fn.signature, fn.params, backend())
+        fn._ctriton_binder = binder
+    if len(args) > len(names):
+        raise TypeError("ctriton: kernel %s(%s) takes %d arguments, got %d" %
+                        (fn.__name__, ", ".join(names), len(names), len(args)))
+    try:
+        return binder(*args, **kwargs)
+    except TypeError as e:
+        msg = str(e)
+        if "dynamic_func()" in msg:
+            msg = msg.replace("dynamic_func()", "%s(%s)" % (fn.__name__, ", ".join(names)))
+            raise TypeError("ctriton: " + msg) from None
+        bad = _find_bad_arg(fn, names, args, kwargs)
+        raise TypeError("ctriton: kernel %s: %s%s" % (fn.__name__, bad, msg)) from None
+
+
+def _find_bad_arg(fn, names, args, kwargs):
+    from triton._C.libtriton import native_specialize_impl
+    vals = dict(zip(names, args))
+    vals.update(kwargs)
+    for p in fn.params:
+        if p.is_constexpr or p.name not in vals:
+            continue
+        try:
+            native_specialize_impl(backend(), vals[p.name], False, True, True)
+        except Exception:
+            return "argument %s (%s): " % (p.name, type(_unwrap(vals[p.name])).__name__)
+    return ""
+
+
+def _runtime_values(fn, bound_args, specialization):
+    """(name, value, pointee) of each runtime argument, in the TTIR's order."""
+    out = []
+
+    def walk(name, ty, val):
+        if isinstance(ty, tuple):
+            for i, (t, v) in enumerate(zip(ty, val)):
+                walk("%s[%d]" % (name, i), t, v)
+            return
+        if ty == "constexpr":
+            return
+        elem = None
+        if isinstance(ty, str) and ty.startswith("*"):
+            elem = ty[1:]
+            if elem.startswith("k"):
+                elem = elem[1:]
+        out.append((name, _unwrap(val), elem))
+
+    for (name, val), spec in zip(bound_args.items(), specialization):
+        walk(name, spec[0], val)
+    return out
+
+
+def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
+    from triton._C.libtriton import ir
+    from triton.compiler import ASTSource
+    be = backend()
+    options, signature, constexprs, attrs = fn._pack_args(be, kwargs, bound_args, specialization, options_kw)
+    src = ASTSource(fn, signature, constexprs, attrs)
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    be.load_dialects(ctx)
+    # Triton's own CompilationError (a typing error in the kernel) goes to the caller as it is
+    mod = src.make_ir(be.target, options, be.get_codegen_implementation(options), be.get_module_map(), ctx)
+    raw = str(mod)
+    asm = {"source": raw}
+    ttgir = None
+    try:
+        # the passes only tell the reductions' and scans' layouts: skipped without any
+        if "tt.reduce" not in raw and "tt.scan" not in raw:
+            raise LookupError
+        md = {}
+        m2 = be.make_ttir(mod, md, options, _ARCH)
+        asm["ttir"] = str(m2)
+        m3 = be.make_ttgir(m2, md, options, _ARCH)
+        ttgir = asm["ttgir"] = str(m3)
+    except Exception:
+        pass  # no reductions, or the passes refused: the default layouts (docs/python.md)
+    filename = getattr(fn.fn, "__code__", None)
+    filename = filename.co_filename if filename else None
+    k = _emu.Kernel(raw, filename=filename, ttgir=ttgir, num_warps=options.num_warps, fast_dot=fast_dot)
+    sig = " ".join("%s=%s" % kv for kv in signature.items())
+    return Compiled(fn, k, asm, options, sig, constexprs)
+
+
+def normalize_grid(grid, bound_args, name):
+    if callable(grid):
+        grid = grid(bound_args)
+    if isinstance(grid, (int, np.integer)) and not isinstance(grid, bool):
+        grid = (grid,)
+    if not isinstance(grid, (tuple, list)):
+        raise TypeError("ctriton: the grid of kernel %s must be a tuple of 1 to 3 ints or a callable "
+                        "returning one, got %s" % (name, type(grid).__name__))
+    if not 1 <= len(grid) <= 3:
+        raise TypeError("ctriton: the grid of kernel %s has %d dimensions (1 to 3 allowed): %r" %
+                        (name, len(grid), tuple(grid)))
+    g = []
+    for x in grid:
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+            raise TypeError("ctriton: the grid of kernel %s must hold ints, got %r" % (name, tuple(grid)))
+        if x < 0 or x >= 2 ** 31:
+            raise ValueError("ctriton: the grid of kernel %s: %d programs along one axis" % (name, x))
+        g.append(int(x))
+    return g
+
+
+def launch(fn, grid, args, kwargs, warmup=False, fast_dot=None, threads=None, report=False, outputs=()):
+    """Specializes, compiles (once per specialization) and runs the JITFunction fn.
+    Returns the Compiled kernel (and the run's statistics when report)."""
+    from triton import knobs
+    from triton.runtime.jit import compute_cache_key
+    if fast_dot is None:
+        fast_dot = _emu.fast_dot_default()
+    kwargs = dict(kwargs)
+    kwargs["debug"] = kwargs.get("debug", fn.debug) or knobs.runtime.debug
+    kwargs["instrumentation_mode"] = knobs.compilation.instrumentation_mode
+    for hook in fn.pre_run_hooks:
+        hook(*args, **kwargs)
+    bound_args, specialization, options = _bind(fn, args, kwargs)
+    with _lock:
+        cache = fn.__dict__.setdefault("_ctriton_cache", {})
+        kkc = fn.__dict__.setdefault("_ctriton_key_cache", {})
+        key = compute_cache_key(kkc, specialization, options) + ("/fast" if fast_dot else "")
+        kernel = cache.get(key)
+        if kernel is None:
+            kernel = _compile(fn, bound_args, specialization, kwargs, options, fast_dot)
+            cache[key] = kernel
+    not_present = object()
+    for (name, _), (val, globals_dict) in fn.used_global_vals.items():
+        if (new := globals_dict.get(name, not_present)) != val:
+            raise RuntimeError("Global variable %s has changed since we compiled this kernel, from %s to %s" %
+                               (name, val, new))
+    if warmup:
+        return kernel
+    g = normalize_grid(grid, bound_args, fn.__name__)
+    verbose = os.environ.get("CTRITON_REPORT", "0") not in ("", "0")
+    stats = kernel.kernel.run(g, _runtime_values(fn, bound_args, specialization), threads=threads,
+                              report=report or verbose, outputs=outputs)
+    if verbose:
+        from . import RunReport
+        problems = RunReport(kernel, stats).problems()
+        if problems:
+            sys.stderr.write("ctriton: %s grid %s: %s\n" % (kernel.name, tuple(g), "; ".join(problems)))
+    return (kernel, stats) if report else kernel

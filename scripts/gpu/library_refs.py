@@ -1,0 +1,381 @@
+"""Inputs, PyTorch references and PyTorch baselines of the inference-engine kernels
+(issue 15): cross entropy with its gradient, the norm backward passes, top-k, and the
+matmul the launch comparison redoes.
+
+Used by scripts/gpu/check_py_kernels.py (the Python original against PyTorch at the
+config's problem) and scripts/gpu/library_gpu.py (the C launch bit for bit against the
+Python original, and the benchmarks against PyTorch, at larger problems).
+
+build(kernel, cfg, problem, gen, device) -> Run: the arguments in the kernel's order
+(tensors on `device`, Python ints and floats as the caller passes them), the grid, which
+arguments are outputs, and two functions of the outputs and inputs: `reference` (a list of
+(name, got, want float64, atol, rtol)) and `torch_fn` (PyTorch's own way to compute the
+same, for timing).  Inputs are drawn on the CPU from `gen` (the same values wherever they
+run) and are exact in their dtype.
+"""
+import math
+
+import torch
+import torch.nn.functional as F
+
+IGNORE_INDEX = -100
+
+TOL = {torch.float32: (1e-5, 1e-5), torch.float16: (1e-3, 2e-3), torch.bfloat16: (1e-2, 1.6e-2)}
+DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "i32": torch.int32,
+          "i64": torch.int64}
+
+
+def sig_dtypes(signature):
+    """'x=*fp32:16 n=i32' -> {'x': torch.float32} (pointers only)."""
+    out = {}
+    for word in signature.split():
+        name, ty = word.split("=", 1)
+        ty = ty.split(":")[0]
+        if ty.startswith("*"):
+            out[name] = DTYPES[ty[1:]]
+    return out
+
+
+def words(text):
+    out = {}
+    for w in (text or "").split():
+        k, v = w.split("=", 1)
+        try:
+            out[k] = int(v)
+        except ValueError:
+            try:
+                out[k] = float(v)
+            except ValueError:
+                out[k] = {"True": True, "False": False, "None": None}.get(v, v.strip("'\""))
+    return out
+
+
+def cdiv(a, b):
+    return (a + b - 1) // b
+
+
+class Run:
+    def __init__(self, args, grid, outputs, reference, torch_fn, nondet=(), bytes_moved=0.0, flops=0.0):
+        self.args = args              # in the kernel's order
+        self.grid = grid
+        self.outputs = outputs        # {name: index into args}
+        self.reference = reference    # f(args) -> [(name, got, want64, atol, rtol)]
+        self.torch_fn = torch_fn      # f() -> PyTorch's result (timed)
+        self.nondet = set(nondet)     # outputs whose bits depend on the order of programs
+        self.bytes = bytes_moved
+        self.flops = flops
+
+    def fresh(self):
+        """The arguments with every output and in-place tensor copied (inputs shared)."""
+        idx = set(self.outputs.values())
+        return [a.clone() if i in idx else a for i, a in enumerate(self.args)]
+
+
+def randn(gen, *shape, scale=1.0, shift=0.0, dtype=torch.float32):
+    return (torch.randn(*shape, generator=gen) * scale + shift).to(dtype)
+
+
+def poison(shape, dtype, device):
+    t = torch.empty(*shape, dtype=dtype, device=device)
+    if dtype.is_floating_point:
+        t.fill_(float("nan"))
+    else:
+        t.fill_(-0x5A5A5A5A if dtype.itemsize >= 4 else 0x5A)
+    return t
+
+
+# ---- cross_entropy_fwd_bwd_kernel --------------------------------------------------------
+
+def build_cross_entropy(cfg, p, gen, dev):
+    m, v, eps = p["M"], p["V"], float(p.get("SMOOTHING", 0.0))
+    dt = sig_dtypes(cfg["signature"])["logits_ptr"]
+    x = randn(gen, m, v, scale=2.0, dtype=dt)
+    labels = torch.randint(0, v, (m,), generator=gen, dtype=torch.int64)
+    labels[1::3] = IGNORE_INDEX
+    counted = int((labels != IGNORE_INDEX).sum())
+    scale = 1.0 / counted if counted else 0.0
+    xd, ld = x.to(dev), labels.to(dev)
+    loss = poison((m,), torch.float32, dev)
+    args = [xd, ld, loss, v, v, IGNORE_INDEX, eps, scale]
+
+    def reference(a):
+        x64 = x.double()
+        logp = torch.log_softmax(x64, dim=1)
+        keep = labels != IGNORE_INDEX
+        q = torch.full_like(x64, eps / v)
+        q[keep, labels[keep]] += 1 - eps
+        want_loss = torch.where(keep, -(q * logp).sum(1), torch.zeros(m, dtype=torch.float64))
+        grad = (logp.exp() - q) * torch.tensor(scale, dtype=torch.float32).double()
+        grad[~keep] = 0
+        atol, rtol = TOL[dt]
+        # the gradient is about scale / V where the softmax is flat: the absolute tolerance
+        # follows it; fp16 stores values that small as subnormals, 2**-24 apart, so the
+        # reference is rounded to the dtype and one subnormal step is allowed
+        grad_atol = (1e-5 if dt == torch.float32 else rtol) * scale / v
+        if dt == torch.float16:
+            grad_atol = max(grad_atol, 2.0 ** -24)
+        return [("loss", a[2], want_loss, 1e-4, 1e-5),
+                ("grad (in place)", a[0], grad.to(dt).double(), grad_atol, rtol)]
+
+    def torch_fn():
+        xg = xd.detach().requires_grad_()
+        out = F.cross_entropy(xg, ld, ignore_index=IGNORE_INDEX, label_smoothing=eps, reduction="none")
+        return torch.autograd.grad(out, xg, grad_outputs=torch.full_like(out, scale))[0]
+
+    return Run(args, (m,), {"logits (grad)": 0, "loss": 2}, reference, torch_fn,
+               bytes_moved=2.0 * m * v * x.element_size())
+
+
+# ---- layer_norm_bwd_dx_kernel, rms_norm_bwd_dx_kernel -----------------------------------
+
+def build_norm_bwd(cfg, p, gen, dev, rms):
+    m, n, groups = p["M"], p["N"], p["GROUP_SIZE_M"]
+    ty = sig_dtypes(cfg["signature"])
+    dt = ty["X"]
+    x = randn(gen, m, n, shift=0.0 if rms else 0.5, dtype=dt)
+    dy = randn(gen, m, n, dtype=dt)
+    w = randn(gen, n, scale=0.1, shift=1.0, dtype=ty["W"])
+    x64 = x.double()
+    mean = torch.zeros(m, dtype=torch.float64) if rms else x64.mean(1)
+    var = ((x64 - mean[:, None]) ** 2).mean(1)
+    rstd = (1 / torch.sqrt(var + 1e-5)).float()
+    mean = mean.float()
+    d = {k: t.to(dev) for k, t in dict(x=x, dy=dy, w=w, mean=mean, rstd=rstd).items()}
+    dxo = poison((m, n), ty["DX"], dev)
+    dw_p = torch.zeros(groups, n, dtype=torch.float32, device=dev)
+    db_p = torch.zeros(groups, n, dtype=torch.float32, device=dev)
+    locks = torch.zeros(groups, dtype=torch.int32, device=dev)
+    if rms:
+        args = [dxo, d["dy"], d["x"], d["w"], d["rstd"], dw_p, locks, n, n]
+        outs = {"DX": 0, "DW_partial": 5, "Locks": 6}
+    else:
+        args = [dxo, d["dy"], d["x"], d["w"], d["mean"], d["rstd"], dw_p, db_p, locks, n, n]
+        outs = {"DX": 0, "DW_partial": 6, "DB_partial": 7, "Locks": 8}
+
+    def reference(a):
+        mu, rs = mean.double()[:, None], rstd.double()[:, None]
+        xh = (x64 - mu) * rs
+        g = w.double() * dy.double()
+        c1 = (g * xh).mean(1, keepdim=True)
+        c2 = torch.zeros_like(c1) if rms else g.mean(1, keepdim=True)
+        dx = (g - (xh * c1 + c2)) * rs
+        rows = torch.arange(m) % groups
+        dw = torch.zeros(groups, n, dtype=torch.float64).index_add_(0, rows, dy.double() * xh)
+        atol, rtol = TOL[ty["DX"]]
+        # a partial row sums m / groups terms of size ~1 in fp32, in the order programs take the lock
+        patol = 1e-4 * max(1.0, m / groups / 64)
+        out = [("DX", a[outs["DX"]], dx, atol, rtol), ("DW_partial", a[outs["DW_partial"]], dw, patol, 1e-5),
+               ("Locks released", a[outs["Locks"]], torch.zeros(groups, dtype=torch.float64), 0, 0)]
+        if not rms:
+            db = torch.zeros(groups, n, dtype=torch.float64).index_add_(0, rows, dy.double())
+            out.append(("DB_partial", a[outs["DB_partial"]], db, patol, 1e-5))
+        return out
+
+    xg = d["x"].detach().requires_grad_()
+    wg = d["w"].to(dt).detach().requires_grad_()
+    if rms:
+        y = F.rms_norm(xg, (n,), wg, 1e-5) if hasattr(F, "rms_norm") else \
+            xg * torch.rsqrt(xg.float().pow(2).mean(-1, keepdim=True) + 1e-5).to(dt) * wg
+        leaves = (xg, wg)
+    else:
+        bg = torch.zeros(n, dtype=dt, device=dev, requires_grad=True)
+        y = F.layer_norm(xg, (n,), wg, bg, 1e-5)
+        leaves = (xg, wg, bg)
+
+    def torch_fn():
+        # PyTorch's backward of the same normalization: dx, dw (and db) from dy
+        return torch.autograd.grad(y, leaves, d["dy"], retain_graph=True)
+
+    return Run(args, (m,), outs, reference, torch_fn, nondet=("DW_partial", "DB_partial"),
+               bytes_moved=3.0 * m * n * x.element_size())
+
+
+def build_norm_dwdb(cfg, p, gen, dev):
+    g, n, bias = p["G"], p["N"], bool(p["HAS_BIAS"])
+    ty = sig_dtypes(cfg["signature"])
+    pw = randn(gen, g, n)
+    pb = randn(gen, g, n) if bias else torch.zeros(1)
+    pwd, pbd = pw.to(dev), pb.to(dev)
+    dw = poison((n,), ty["DW"], dev)
+    db = poison((n,) if bias else (1,), ty["DB"], dev)
+    args = [pwd, pbd, dw, db, g, n]
+    outs = {"DW": 2, "DB": 3} if bias else {"DW": 2}
+
+    def reference(a):
+        atol, rtol = TOL[ty["DW"]]
+        out = [("DW", a[2], pw.double().sum(0), atol, rtol)]
+        if bias:
+            out.append(("DB", a[3], pb.double().sum(0), atol, rtol))
+        return out
+
+    def torch_fn():
+        return (pwd.sum(0), pbd.sum(0)) if bias else pwd.sum(0)
+
+    return Run(args, (cdiv(n, p["BLOCK_N"]),), outs, reference, torch_fn,
+               bytes_moved=4.0 * g * n * (2 if bias else 1))
+
+
+# ---- topk_kernel --------------------------------------------------------------------------
+
+def build_topk(cfg, p, gen, dev):
+    m, n, k = p["M"], p["N"], p["K"]
+    ty = sig_dtypes(cfg["signature"])
+    # multiples of 1/8: equal values are frequent (the smaller column must come first)
+    x = (torch.round(torch.randn(m, n, generator=gen) * 8) / 8).to(ty["x_ptr"])
+    x[x == 0] = 0.0   # no negative zeros (torch's sort takes -0 == +0, the kernel's keys do not)
+    xd = x.to(dev)
+    vals = poison((m, k), ty["values_ptr"], dev)
+    idx = poison((m, k), torch.int32, dev)
+    args = [xd, vals, idx, n, n]
+
+    def reference(a):
+        # a stable descending sort keeps the smaller column first among equal values
+        sv, si = torch.sort(x.double(), dim=1, descending=True, stable=True)
+        return [("values", a[1], sv[:, :k], 0, 0), ("indices", a[2], si[:, :k].double(), 0, 0)]
+
+    def torch_fn():
+        return torch.topk(xd, k, dim=1)
+
+    return Run(args, (m,), {"values": 1, "indices": 2}, reference, torch_fn,
+               bytes_moved=1.0 * m * n * x.element_size())
+
+
+# ---- matmul_kernel (the 8192^3 comparison of issue 15) ------------------------------------
+
+def build_matmul(cfg, p, gen, dev):
+    m, n, k = p["M"], p["N"], p["K"]
+    ty = sig_dtypes(cfg["signature"])
+    a = randn(gen, m, k, dtype=ty["a_ptr"])
+    b = randn(gen, k, n, scale=1 / math.sqrt(k), dtype=ty["b_ptr"])
+    ad, bd = a.to(dev), b.to(dev)
+    c = poison((m, n), ty["c_ptr"], dev)
+    args = [ad, bd, c, m, n, k, k, 1, n, 1, n, 1]
+    grid = (cdiv(m, p["BLOCK_SIZE_M"]) * cdiv(n, p["BLOCK_SIZE_N"]),)
+
+    def reference(out):
+        want = (ad.double() @ bd.double()).cpu() if m * n * k > 2 ** 30 else a.double() @ b.double()
+        atol, rtol = TOL[ty["c_ptr"]]
+        return [("c", out[2], want, atol, rtol)]
+
+    def torch_fn():
+        return torch.matmul(ad, bd)
+
+    return Run(args, grid, {"c": 2}, reference, torch_fn,
+               bytes_moved=2.0 * (m * k + k * n + m * n), flops=2.0 * m * n * k)
+
+
+# ---- flash_attn_fwd_kernel ----------------------------------------------------------------
+
+def build_flash_attn(cfg, p, gen, dev):
+    zh, n, d = p["Z_H"], p["N_CTX"], p["HEAD_DIM"]
+    causal = bool(p["CAUSAL"])
+    dt = sig_dtypes(cfg["signature"])["Q"]
+    q, k, v = (randn(gen, zh, n, d, dtype=dt) for _ in range(3))
+    qd, kd, vd = q.to(dev), k.to(dev), v.to(dev)
+    o = poison((zh, n, d), dt, dev)
+    lse = poison((zh, n), torch.float32, dev)
+    scale = 1.0 / math.sqrt(d)
+    args = [qd, kd, vd, o, lse, scale, zh, n]
+    grid = (cdiv(n, p["BLOCK_M"]), zh)
+
+    def reference(a):
+        s = (qd.double() @ kd.double().transpose(1, 2)) * torch.tensor(scale, dtype=torch.float32).double()
+        if causal:
+            s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=dev).triu(1), float("-inf"))
+        want_lse = torch.logsumexp(s, dim=-1) / math.log(2.0)
+        want_o = torch.softmax(s, dim=-1) @ vd.double()
+        atol, rtol = TOL[dt]
+        return [("O", a[3], want_o.cpu(), atol, rtol), ("LSE", a[4], want_lse.cpu(), 1e-4, 1e-5)]
+
+    # PyTorch's best on the GPU: scaled_dot_product_attention ([Z, H, N, D]; here Z*H heads of one batch)
+    q4, k4, v4 = qd.view(1, zh, n, d), kd.view(1, zh, n, d), vd.view(1, zh, n, d)
+
+    def torch_fn():
+        return F.scaled_dot_product_attention(q4, k4, v4, is_causal=causal, scale=scale)
+
+    flops = 4.0 * zh * n * n * d * (0.5 if causal else 1.0)
+    return Run(args, grid, {"O": 3, "LSE": 4}, reference, torch_fn,
+               bytes_moved=4.0 * zh * n * d * q.element_size(), flops=flops)
+
+
+# ---- radix_histogram_kernel, radix_sort_pass_kernel --------------------------------------
+
+def radix_keys(gen, n):
+    return torch.randint(-2 ** 31, 2 ** 31, (n,), generator=gen, dtype=torch.int64).to(torch.int32)
+
+
+def radix_digits(keys, shift, radix):
+    return ((keys.to(torch.int64) & 0xFFFFFFFF) >> shift) & (radix - 1)
+
+
+def build_radix_hist(cfg, p, gen, dev):
+    n, shift, radix, block = p["N"], p["SHIFT"], 1 << p["RADIX_BITS"], p["BLOCK"]
+    keys = radix_keys(gen, n)
+    kd = keys.to(dev)
+    hist = torch.zeros(radix, dtype=torch.int32, device=dev)
+    args = [kd, hist, n, shift]
+
+    def reference(a):
+        return [("hist", a[1], torch.bincount(radix_digits(keys, shift, radix), minlength=radix).double(), 0, 0)]
+
+    def torch_fn():
+        return torch.bincount((kd >> shift) & (radix - 1), minlength=radix)
+
+    return Run(args, (cdiv(n, block),), {"hist": 1}, reference, torch_fn, bytes_moved=4.0 * n)
+
+
+def build_radix_pass(cfg, p, gen, dev):
+    n, shift, radix, block = p["N"], p["SHIFT"], 1 << p["RADIX_BITS"], p["BLOCK"]
+    tiles = cdiv(n, block)
+    keys = radix_keys(gen, n)
+    dig = radix_digits(keys, shift, radix)
+    kd = keys.to(dev)
+    hist = torch.bincount(dig, minlength=radix).to(torch.int32).to(dev)
+    out = poison((n,), torch.int32, dev)
+    status = torch.zeros(tiles * radix, dtype=torch.int32, device=dev)
+    counter = torch.zeros(1, dtype=torch.int32, device=dev)
+    args = [kd, out, hist, status, counter, n, shift]
+
+    def reference(a):
+        order = torch.sort(dig, stable=True).indices
+        onehot = torch.nn.functional.one_hot(dig, radix).reshape(-1)
+        per_tile = torch.zeros(tiles * block * radix, dtype=torch.int64)
+        per_tile[:onehot.numel()] = onehot
+        incl = per_tile.reshape(tiles, block, radix).sum(1).cumsum(0).reshape(-1)
+        return [("out", a[1], keys[order].double(), 0, 0),
+                ("status", a[3], (incl | (2 << 29)).to(torch.int32).double(), 0, 0),
+                ("tile counter", a[4], torch.tensor([float(tiles)], dtype=torch.float64), 0, 0)]
+
+    def torch_fn():
+        d = (kd >> shift) & (radix - 1)
+        return kd[torch.sort(d, stable=True).indices]
+
+    def reset(a):
+        # every launch starts from zeroed status words and tile counter
+        a[3].zero_()
+        a[4].zero_()
+
+    r = Run(args, (tiles,), {"out": 1, "status": 3, "tile counter": 4}, reference, torch_fn,
+            bytes_moved=8.0 * n)
+    r.reset = reset
+    return r
+
+
+BUILDERS = {
+    "radix_histogram_kernel": build_radix_hist,
+    "radix_sort_pass_kernel": build_radix_pass,
+    "flash_attn_fwd_kernel": build_flash_attn,
+    "cross_entropy_fwd_bwd_kernel": build_cross_entropy,
+    "layer_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=False),
+    "rms_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=True),
+    "norm_bwd_dwdb_kernel": build_norm_dwdb,
+    "topk_kernel": build_topk,
+    "matmul_kernel": build_matmul,
+}
+
+
+def build(cfg, problem, gen, device):
+    """The Run of a config (a `ctriton list --json` entry) at `problem` (a dict; None: the config's)."""
+    p = dict(words(cfg.get("constexprs", "")))
+    p.update(words(cfg.get("problem", "")) if problem is None else problem)
+    return BUILDERS[cfg["kernel"]](cfg, p, gen, device)

@@ -1,0 +1,274 @@
+"""The Python package's tests: ctriton.run/check/compile/aot, the faults as
+exceptions, bad input, and CTRITON_INTERPRET=1 on a script written for Triton.
+
+Run with the package installed (make python-test), or from the tree with
+PYTHONPATH=python CTRITON_LIBRARY=build/libctriton.so (CTest's python_package).
+PyTorch is optional: its tests run where it is installed (make python-test
+installs it)."""
+import inspect
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import ctriton  # noqa: E402
+import kernels  # noqa: E402
+
+try:
+    import torch
+except ImportError:
+    torch = None
+
+
+def line_of(fn, text):
+    src, first = inspect.getsourcelines(fn.fn)
+    for i, s in enumerate(src):
+        if text in s:
+            return first + i
+    raise AssertionError(text)
+
+
+class Run(unittest.TestCase):
+
+    def test_add_numpy(self):
+        n = 1000
+        x, y = np.random.rand(n).astype(np.float32), np.random.rand(n).astype(np.float32)
+        out = np.zeros(n, np.float32)
+        k = ctriton.run(kernels.add_kernel, (8,), x, y, out, n, BLOCK=128)
+        self.assertTrue(ctriton.check(out, x + y, rtol=0, atol=0), ctriton.check(out, x + y).message)
+        self.assertIn("x_ptr=*fp32", k.signature)
+        self.assertIn("tt.func public @add_kernel", k.asm["source"])
+
+    def test_specializations_cached(self):
+        n = 64
+        x = np.ones(n, np.float32)
+        out = np.zeros(n, np.float32)
+        k1 = ctriton.run(kernels.add_kernel, (1,), x, x, out, n, BLOCK=64)
+        k2 = ctriton.run(kernels.add_kernel, (1,), x, x, out, n, BLOCK=64)
+        self.assertIs(k1, k2)
+        k3 = ctriton.run(kernels.add_kernel, (1,), x, x, out, 1, BLOCK=64)  # n == 1: a constexpr
+        self.assertIsNot(k1, k3)
+        self.assertNotIn("n=i32", k3.signature)
+        self.assertEqual(out[0], 2.0)
+        self.assertEqual(out[1], 2.0)  # from the first run: n=1 wrote only element 0
+        x16 = np.ones(n + 3, np.float32)[3:]  # not 16-byte aligned: no tt.divisibility on x_ptr
+        k4 = ctriton.run(kernels.add_kernel, (1,), x16, x, out, n, BLOCK=64)
+        self.assertIsNot(k1, k4)
+        self.assertIn("tt.divisibility", k1.asm["source"].split("%x_ptr:")[1].split(",")[0])
+        self.assertNotIn("tt.divisibility", k4.asm["source"].split("%x_ptr:")[1].split(",")[0])
+
+    def test_softmax_strided_and_loop(self):
+        a = np.random.RandomState(0).randn(37, 200).astype(np.float32)
+        out = np.empty_like(a)
+        ctriton.run(kernels.softmax_kernel, (37,), out, a, a.shape[1], out.shape[1], 200, BLOCK=256)
+        e = np.exp(a - a.max(1, keepdims=True))
+        r = ctriton.check(out, e / e.sum(1, keepdims=True), rtol=1e-5, atol=1e-6)
+        self.assertTrue(r, r.message)
+        x = np.arange(1000, dtype=np.float32)
+        s = np.zeros(1, np.float32)
+        ctriton.run(kernels.loop_sum, (1,), x, s, 1000, BLOCK=128)  # a runtime loop bound
+        self.assertEqual(s[0], x.sum())
+
+    def test_matmul_gpu_and_fast_dot(self):
+        rs = np.random.RandomState(2)
+        a = rs.randn(64, 48).astype(np.float16)
+        b = rs.randn(48, 32).astype(np.float16)
+        ref = a.astype(np.float32) @ b.astype(np.float32)
+        for fast in (False, True):
+            c = np.zeros((64, 32), np.float32)
+            ctriton.run(kernels.matmul_kernel, (2, 2), a, b, c, 64, 32, 48, 48, 1, 32, 1, 32, 1, BM=32, BN=16, BK=16,
+                        fast_dot=fast)
+            r = ctriton.check(c, ref, rtol=1e-3, atol=1e-3)
+            self.assertTrue(r, r.message)
+
+    def test_autotune_and_heuristics(self):
+        x = np.arange(300, dtype=np.float32)
+        out = np.zeros(300, np.float32)
+        ctriton.run(kernels.autotuned_scale, lambda m: (triton_cdiv(300, m["BLOCK"]),), x, out, 300)
+        self.assertTrue(np.array_equal(out, 3 * x))
+        self.assertEqual(kernels.autotuned_scale.best_config.kwargs["BLOCK"], 64)  # the first config
+        out[:] = 0
+        ctriton.run(kernels.heuristic_neg, (1,), x, out, 300)
+        self.assertTrue(np.array_equal(out, -x))
+
+    def test_threads(self):
+        x = np.ones(4096, np.float32)
+        out = np.zeros(4096, np.float32)
+        for t in (1, 2):
+            ctriton.set_threads(t)
+            r = ctriton.run(kernels.add_kernel, (32,), x, x, out, 4096, BLOCK=128, report=True)
+            self.assertEqual(r.threads, min(t, os.cpu_count()))
+        ctriton.set_threads(0)
+        self.assertRaises(ValueError, ctriton.set_threads, -1)
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed")
+    def test_torch_tensors(self):
+        x = torch.randn(1000)
+        y = torch.randn(1000)
+        out = torch.empty(1000)
+        ctriton.run(kernels.add_kernel, (8,), x, y, out, 1000, BLOCK=128)
+        self.assertTrue(torch.equal(out, x + y))
+        b = torch.randn(16, 40, dtype=torch.bfloat16)
+        o = torch.empty(16, 40, dtype=torch.bfloat16)
+        ctriton.run(kernels.add_kernel, (1,), b, b, o, 640, BLOCK=1024)
+        self.assertTrue(torch.equal(o, b + b))
+        t = torch.randn(8, 64)[:, :50]  # a strided view: the row stride is 64
+        o = torch.empty(8, 50)
+        ctriton.run(kernels.softmax_kernel, (8,), o, t, t.stride(0), o.stride(0), 50, BLOCK=64)
+        self.assertTrue(ctriton.check(o, torch.softmax(t, 1), rtol=1e-5, atol=1e-6))
+
+
+def triton_cdiv(a, b):
+    return (a + b - 1) // b
+
+
+class Faults(unittest.TestCase):
+
+    def test_out_of_bounds_names_line_arg_lane(self):
+        x = np.ones(1000, np.float32)
+        out = np.zeros(1024, np.float32)
+        with self.assertRaises(ctriton.OutOfBoundsError) as cm:
+            ctriton.run(kernels.add_unmasked, (8,), x, out, BLOCK=128)
+        e = cm.exception
+        self.assertEqual(e.line, line_of(kernels.add_unmasked, "the line an OOB names"))
+        self.assertTrue(e.file.endswith("kernels.py"), e.file)
+        self.assertEqual(e.arg, "x_ptr")
+        self.assertEqual(e.pid, (7, 0, 0))
+        self.assertEqual(e.lane, 1000 - 7 * 128)
+        self.assertEqual(e.offset, 4000)
+        self.assertIn("kernels.py:%d" % e.line, str(e))
+        self.assertIsInstance(e, IndexError)
+
+    def test_device_assert(self):
+        x = -np.ones(16, np.float32)
+        with self.assertRaises(AssertionError) as cm:
+            ctriton.run(kernels.assert_kernel, (1,), x, BLOCK=16, debug=True)
+        self.assertIn("x must be non-negative", str(cm.exception))
+        ctriton.run(kernels.assert_kernel, (1,), -x, BLOCK=16, debug=True)
+
+    def test_unwritten_nan_all_zero_reported(self):
+        x = np.zeros(1000, np.float32)
+        out = np.empty(1000, np.float32)
+        r = ctriton.run(kernels.add_kernel, (4,), x, x, out, 1000, BLOCK=128, outputs=["out_ptr"])
+        self.assertEqual(r.arrays["out_ptr"]["unwritten"], 1000 - 512)
+        x[3] = np.nan
+        r = ctriton.run(kernels.add_kernel, (8,), x, x, out, 1000, BLOCK=128, report=True)
+        self.assertEqual(r.arrays["out_ptr"]["nan"], 1)
+        self.assertTrue(any("NaN" in p for p in r.problems()))
+
+    def test_check_verdicts(self):
+        a = np.ones((4, 5), np.float32)
+        self.assertEqual(ctriton.check(a, np.ones((5, 4), np.float32)).verdict, "SHAPE")
+        b = a.copy()
+        b[2, 3] = 1.5
+        r = ctriton.check(b, a, rtol=1e-3, atol=0)
+        self.assertEqual(r.verdict, "MISMATCH")
+        self.assertEqual(r.where, (2, 3))
+        self.assertAlmostEqual(r.max_abs, 0.5)
+        b[2, 3] = np.nan
+        self.assertIn("HAS_NAN", ctriton.check(b, a).flags)
+        self.assertIn("ALL_ZERO", ctriton.check(np.zeros_like(a), a).flags)
+        self.assertTrue(ctriton.check(a, a, rtol=0, atol=0))
+        self.assertRaises(AssertionError, ctriton.check(b, a).raise_if_failed)
+
+
+class BadInput(unittest.TestCase):
+    x = np.ones(64, np.float32)
+
+    def test_wrong_number_of_arguments(self):
+        with self.assertRaisesRegex(TypeError, "add_kernel"):
+            ctriton.run(kernels.add_kernel, (1,), self.x, self.x, 64, BLOCK=64)
+        with self.assertRaisesRegex(TypeError, "takes 5 arguments"):
+            ctriton.run(kernels.add_kernel, (1,), self.x, self.x, self.x, 64, 64, 7)
+
+    def test_bad_dtype(self):
+        with self.assertRaisesRegex(TypeError, "x_ptr"):
+            ctriton.run(kernels.add_kernel, (1,), self.x.astype(np.complex64), self.x, self.x, 64, BLOCK=64)
+        with self.assertRaisesRegex(TypeError, "x_ptr"):
+            ctriton.run(kernels.add_kernel, (1,), "not an array", self.x, self.x, 64, BLOCK=64)
+
+    def test_bad_grid(self):
+        for g in ("8", None, 3.0, (1, 2, 3, 4), (1.5,)):
+            with self.assertRaisesRegex(TypeError, "grid"):
+                ctriton.run(kernels.add_kernel, g, self.x, self.x, self.x, 64, BLOCK=64)
+        with self.assertRaisesRegex(TypeError, "grid"):
+            ctriton.run(kernels.add_kernel, lambda m: "x", self.x, self.x, self.x, 64, BLOCK=64)
+
+    def test_not_a_kernel(self):
+        with self.assertRaisesRegex(TypeError, "triton.jit"):
+            ctriton.run(print, (1,), self.x)
+
+    @unittest.skipIf(torch is None, "PyTorch is not installed")
+    def test_gpu_tensor(self):
+        t = torch.ones(64, device="meta")
+        with self.assertRaisesRegex(ValueError, "x_ptr is a tensor on meta"):
+            ctriton.run(kernels.add_kernel, (1,), t, self.x, self.x, 64, BLOCK=64)
+
+
+class Lowering(unittest.TestCase):
+
+    def test_versions(self):
+        import triton
+        self.assertRegex(ctriton.__version__, r"^\d+\.\d+\.\d+$")
+        self.assertEqual(ctriton.__version__, ctriton.library_version())
+        self.assertEqual(ctriton.triton_version(), triton.__version__.split("+")[0])
+
+    def test_compile_and_aot(self):
+        x = np.ones(64, np.float32)
+        k = ctriton.compile(kernels.add_kernel, x, x, x, 64, BLOCK=64, num_warps=2)
+        self.assertIn(".visible .entry add_kernel", k.asm["ptx"])
+        self.assertEqual(k.num_warps, 2)
+        self.assertGreater(len(k.asm["cubin"]), 1000)
+        self.assertIn("ttg.num-warps\" = 2", k.asm["ttgir"])
+        with tempfile.TemporaryDirectory() as d:
+            h, c = ctriton.aot(kernels.add_kernel, x, x, x, 64, BLOCK=64, out_dir=d, name="add64")
+            self.assertTrue(h.endswith("add64.h"))
+            with open(h) as f, open(c) as g:
+                text = f.read() + g.read()
+            self.assertIn("add64", text)
+            self.assertIn("CUresult", text)
+
+
+class DropIn(unittest.TestCase):
+
+    def test_ctriton_interpret_script(self):
+        env = dict(os.environ, CTRITON_INTERPRET="1", PYTHONPATH=os.pathsep.join(
+            [HERE] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        script = os.path.join(HERE, "dropin_script.py")
+        import ctriton._hook as hook  # noqa: F401
+        installed = os.path.exists(os.path.join(os.path.dirname(os.path.dirname(ctriton.__file__)),
+                                                "ctriton_interpret.pth"))
+        # installed: the .pth hook; from the tree: the same hook, applied by hand
+        cmd = [sys.executable, script] if installed else [
+            sys.executable, "-c", "import ctriton._hook as h, runpy, sys; h.install_lazily(); "
+            "sys.argv=[%r]; runpy.run_path(%r, run_name='__main__')" % (script, script)]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("numpy ok", p.stdout)
+        self.assertIn("exec ok", p.stdout)
+        if torch is not None:
+            self.assertIn("torch ok", p.stdout)
+        line = line_of(kernels.add_unmasked, "the line an OOB names")
+        self.assertIn("raised OutOfBoundsError line=%d arg=x_ptr pid=(7, 0, 0) lane=104 offset=4000" % line,
+                      p.stdout)
+
+    def test_ctriton_report(self):
+        # CTRITON_REPORT=1: after each launch, what looks wrong in the arrays, on stderr
+        code = ("import numpy as np, ctriton, kernels; x = np.zeros(256, np.float32); o = np.ones(256, np.float32); "
+                "x[5] = np.nan; ctriton.run(kernels.add_kernel, (2,), x, x, o, 256, BLOCK=128)")
+        env = dict(os.environ, CTRITON_REPORT="1", PYTHONPATH=os.pathsep.join(
+            [HERE] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+        p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("ctriton: add_kernel grid (2,): x_ptr: 1 NaN", p.stderr)
+        self.assertIn("out_ptr: 1 NaN", p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
