@@ -32,7 +32,7 @@ ACC_IN, ACC_OUT, ACC_INOUT = 1, 2, 3
 NO_POISON, STOP_AT_FIRST = 1, 2
 # ct_emu_status
 (OK, ERR_ARGS, ERR_OOB, ERR_NULL, ERR_MISALIGNED, ERR_READONLY, ERR_ASSERT, ERR_UNSUPPORTED,
- ERR_NOMEM) = range(9)
+ ERR_NOMEM, ERR_BUDGET) = range(10)
 # ct_emu_check.flags
 HAS_NAN, ALL_ZERO, UNWRITTEN, HAS_INF = 1, 2, 4, 8
 VERDICTS = ["PASS", "CRASH", "SHAPE", "MISMATCH"]
@@ -69,7 +69,8 @@ class Arg(ctypes.Structure):
 
 
 class Launch(ctypes.Structure):
-    _fields_ = [("grid", c_int * 3), ("threads", c_int), ("flags", c_uint), ("print", c_void_p)]
+    _fields_ = [("grid", c_int * 3), ("threads", c_int), ("flags", c_uint), ("print", c_void_p),
+                ("max_steps", c_int64)]
 
 
 class Fault(ctypes.Structure):
