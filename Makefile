@@ -208,7 +208,7 @@ demo: build-cli deps-py
 # OUT=dir receives launch_results.md, launch_bench.tgz and run.log
 # tests/golden/EMU_VS_GPU.md from the recorded GPU launches (tests/golden/gpu_runs)
 emu-vs-gpu: build
-	CTRITON_SOURCE_DIR=$(CURDIR) CTRITON_EMU_VS_GPU=write CTRITON_TRITON_VERSION=3.6.0 $(BUILD)/tests/test_emu_gpu_runs
+	CTRITON_SOURCE_DIR=$(CURDIR) CTRITON_GPU_RUNS=$(CURDIR)/$(BUILD)/golden/gpu_runs CTRITON_EMU_VS_GPU=write CTRITON_TRITON_VERSION=3.6.0 $(BUILD)/tests/test_emu_gpu_runs
 
 bench-launch:
 	OUT=$${OUT:-out/launch} bash scripts/gpu/run_launch_bench.sh

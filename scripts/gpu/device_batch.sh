@@ -69,14 +69,17 @@ fi
 
 # everything a session needs in one slot, most important first: the Python originals against
 # PyTorch with every first launch recorded for the emulator's differential suite
-# (gpu_runs.tgz: tests/golden/gpu_runs), Python kernels AOT-compiled from their TTIR, the
+# (gpu_runs.tar.xz: tests/golden/gpu_runs.tar.xz), Python kernels AOT-compiled from their TTIR, the
 # tensor-core dot captures (dot_capture.tar.gz), the MUFU check, the emulator benchmark
 if [ "$PART" = final ]; then
 step "python originals, recorded" 180 "$PY" scripts/gpu/check_py_kernels.py --device cuda \
     --ctriton build-gpu/ctriton --json "$OUT/py_kernels.json" --record "$OUT/rec" > "$OUT/py_kernels.txt" 2>&1
 tail -n 8 "$OUT/py_kernels.txt"
-[ -d "$OUT/rec/tests" ] && tar czf "$OUT/gpu_runs.tgz" -C "$OUT/rec" tests record.log && rm -rf "$OUT/rec"
-ls -la "$OUT/gpu_runs.tgz" 2>/dev/null
+# committed as is: tests/golden/gpu_runs.tar.xz (xz: about 13 MiB, under the 16 MiB a file may
+# have to come back from the GPU machine)
+[ -d "$OUT/rec/tests" ] && tar cJf "$OUT/gpu_runs.tar.xz" -C "$OUT/rec/tests/golden" gpu_runs && \
+    cp "$OUT/rec/record.log" "$OUT/record.log" 2>/dev/null; rm -rf "$OUT/rec"
+ls -la "$OUT/gpu_runs.tar.xz" 2>/dev/null
 step "aot --ttir: Python kernels to C launchers" 90 "$PY" scripts/gpu/check_aot_ttir.py \
     --ctriton build-gpu/ctriton --out "$OUT"
 cat "$OUT/aot_ttir.txt" 2>/dev/null

@@ -39,6 +39,48 @@ const ct_op *emu_cc_fusable_mul(cctx *C, const ct_op *user, const ct_value *v)
     return m;
 }
 
+/* the f32 divf defining v, if ptxas contracts it into `user`: div.full.f32 ends in an FMUL
+ * that ptxas fuses with an add.f32 of the same block when the quotient has no other use
+ * (seen in the H200's SASS of `tl.sum(x) / N + eps`: FFMA rcp, a, eps) */
+static const ct_op *fusable_div(cctx *C, const ct_op *user, const ct_value *v)
+{
+    const ct_op *m = v->def;
+    if (!m || m->code != CT_OP_ARITH_DIVF || m->parent != user->parent || !emu_cc_is_live(C, m))
+        return NULL;
+    if (m->res[0].type != user->res[0].type || emu_cc_ek_of(m->res[0].type) != EK_F32)
+        return NULL;
+    if (emu_cc_uses_of(C, &m->res[0]) != 1)
+        return NULL;
+    for (const ct_op *o = m->next; o && o != user; o = o->next)
+        if (emu_cc_splits_block(o))
+            return NULL;
+    return m;
+}
+
+/* addf/subf of a single-use f32 divf -> one contracted instruction; returns true if emitted */
+static bool try_div_fma(cctx *C, const ct_op *op)
+{
+    const ct_op *q0 = fusable_div(C, op, op->opnds[0]);
+    const ct_op *q1 = q0 ? NULL : fusable_div(C, op, op->opnds[1]);
+    if (!q0 && !q1)
+        return false;
+    const ct_op *q = q0 ? q0 : q1;
+    const ct_value *other = q0 ? op->opnds[1] : op->opnds[0];
+    int form = op->code == CT_OP_ARITH_ADDF ? 0 : q0 ? 1 : 2;
+    int a = emu_cc_val(C, op, q->opnds[0]), b = emu_cc_val(C, op, q->opnds[1]), c = emu_cc_val(C, op, other);
+    int d = emu_cc_new_val(C, op, op->res[0].type);
+    emu_cc_bind(C, &op->res[0], d);
+    int i = emu_cc_emit(C, emu_divfma_fn(form), op);
+    emu_ins *I = INS(i);
+    I->d = OFF(d);
+    I->a = OFF(a);
+    I->b = OFF(b);
+    I->c = OFF(c);
+    I->n = C->vals[d].n;
+    I->ek = EK_F32;
+    return true;
+}
+
 /* addf/subf -> fma when contractible; returns true if emitted */
 bool emu_cc_try_fma(cctx *C, const ct_op *op)
 {
@@ -48,7 +90,7 @@ bool emu_cc_try_fma(cctx *C, const ct_op *op)
     const ct_op *m0 = emu_cc_fusable_mul(C, op, op->opnds[0]);
     const ct_op *m1 = emu_cc_fusable_mul(C, op, op->opnds[1]);
     if (!m0 && !m1)
-        return false;
+        return ek == EK_F32 && try_div_fma(C, op);
     bool prefer1 = m0 && m1 && emu_cc_uses_of(C, &m0->res[0]) > emu_cc_uses_of(C, &m1->res[0]);
     const ct_op *m;
     int form;

@@ -289,6 +289,25 @@ float emu_div_full(float a, float b)
     return d != d ? bf(0x7fffffffu) : d;
 }
 
+/* div.full.f32 whose only use is an add.f32: ptxas contracts the sequence's final FMUL with
+ * the add into one FFMA (rcp(b') * a' + c, rounded once), as it does in `sum / N + eps` */
+float emu_div_full_fma(float a, float b, float c, int form)
+{
+    float ab = fabsf(b);
+    int p0 = ab > 0x1p126f, p1 = ab >= 0x1p-126f;
+    if (p0) {
+        b *= 0.25f;
+        a *= 0.25f;
+    }
+    if (!p1) {
+        b *= 0x1p24f;
+        a *= 0x1p24f;
+    }
+    float r = emu_mufu_rcp(b);
+    float d = form == 0 ? fmaf(r, a, c) : form == 1 ? fmaf(r, a, -c) : fmaf(-r, a, c);
+    return d != d ? bf(0x7fffffffu) : d;
+}
+
 /* ---- arrays: eight lanes at a time on AVX-512, the scalar functions' bits -------------------- */
 
 #if defined(__x86_64__) && defined(__GNUC__)
