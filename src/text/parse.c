@@ -27,7 +27,9 @@
 #include "parse_internal.h"
 #include "util/alloc.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ctriton/check.h"
 
@@ -195,7 +197,8 @@ ct_module *ct_parse_file(const char *path, ct_diags *diags)
     size_t len;
     char *text = ct_read_file(path, &len);
     if (!text) {
-        ct_diag_add(diags, CT_ERROR, path, 0, 0, "cannot read the file");
+        ct_diag_add(diags, CT_ERROR, path, 0, 0, "cannot read the file: %s",
+                    errno == EFBIG ? "larger than 256 MiB" : strerror(errno));
         return NULL;
     }
     ct_module *m = ct_parse_module(text, len, path, diags);

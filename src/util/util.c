@@ -277,12 +277,18 @@ char *ct_read_file(const char *path, size_t *len)
     ct_sb_init(&b);
     char tmp[65536];
     size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-        ct_sb_putn(&b, tmp, n);
-    bool err = ferror(f);
+    bool big = false;
+    while (!big && (n = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        big = b.len + n > CT_READ_FILE_MAX; /* /dev/zero, a runaway pipe */
+        if (!big)
+            ct_sb_putn(&b, tmp, n);
+    }
+    bool err = ferror(f) || big;
+    int e = big ? EFBIG : errno;
     fclose(f);
     if (err) {
         ct_sb_free(&b);
+        errno = e;
         return NULL;
     }
     if (len)
