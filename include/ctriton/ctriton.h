@@ -2,6 +2,7 @@
  * ctriton/ctriton.h - all of ctriton's public API in one include.
  *
  *   ctriton_version.h  the version (CTRITON_VERSION, ct_version)
+ *   alloc.h            the allocator, settable by the embedder; out of memory
  *   diag.h             diagnostics: errors are values
  *   ir.h               the IR: types, attributes, values, ops, modules
  *   float.h            Triton's float formats: encode, decode, round
@@ -20,6 +21,7 @@
 #ifndef CTRITON_CTRITON_H
 #define CTRITON_CTRITON_H
 
+#include "ctriton/alloc.h"
 #include "ctriton/check.h"
 #include "ctriton/compile.h"
 #include "ctriton/ctriton_version.h"

@@ -31,6 +31,7 @@
  *   store-load, unmasked-dim, lost-update: lint_flow.c.
  */
 #include "lint_internal.h"
+#include "util/alloc.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,14 +50,14 @@ lint_uses *lint_uses_of(linter *L, const ct_value *v, bool create)
     lint_uses *u = ct_pm_get(&L->users, v);
     if (u || !create)
         return u;
-    u = calloc(1, sizeof *u);
+    u = ct_raw_calloc(1, sizeof *u);
     if (!u)
         return NULL;
     if (L->nall == L->call) {
         int ncap = L->call ? 2 * L->call : 64;
-        lint_uses **na = realloc(L->all, sizeof *na * (size_t)ncap);
+        lint_uses **na = ct_raw_realloc(L->all, sizeof *na * (size_t)ncap);
         if (!na) {
-            free(u);
+            ct_raw_free(u);
             return NULL;
         }
         L->all = na;
@@ -93,16 +94,16 @@ static const char *source_text(linter *L, const char *file)
     else
         snprintf(path, sizeof path, "%s/%s", root, file);
     char *text = ct_read_file(path, NULL); /* NULL when unreadable: no justification */
-    char **nf = realloc(L->srcfiles, sizeof *nf * (size_t)(L->nsrc + 1));
+    char **nf = ct_raw_realloc(L->srcfiles, sizeof *nf * (size_t)(L->nsrc + 1));
     if (nf)
         L->srcfiles = nf;
-    char **nt = realloc(L->srctexts, sizeof *nt * (size_t)(L->nsrc + 1));
+    char **nt = ct_raw_realloc(L->srctexts, sizeof *nt * (size_t)(L->nsrc + 1));
     if (nt)
         L->srctexts = nt;
-    char *name = strdup(file);
+    char *name = ct_raw_strdup(file);
     if (!nf || !nt || !name) {
-        free(name);
-        free(text);
+        ct_raw_free(name);
+        ct_raw_free(text);
         return NULL;
     }
     L->srcfiles[L->nsrc] = name;
@@ -267,8 +268,8 @@ static bool collect_uses(ct_op *op, void *ud)
             continue;
         if (u->n == u->cap) {
             u->cap = u->cap ? 2 * u->cap : 4;
-            u->ops = realloc(u->ops, sizeof *u->ops * (size_t)u->cap);
-            u->slots = realloc(u->slots, sizeof *u->slots * (size_t)u->cap);
+            u->ops = ct_raw_realloc(u->ops, sizeof *u->ops * (size_t)u->cap);
+            u->slots = ct_raw_realloc(u->slots, sizeof *u->slots * (size_t)u->cap);
         }
         u->ops[u->n] = op;
         u->slots[u->n++] = i;
@@ -746,17 +747,17 @@ bool ct_lint_module_ex(const ct_module *m, ct_lint_opts *o, ct_diags *d)
     lint_lost_update(&L);
     for (int i = 0; i < L.nall; i++) {
         lint_uses *u = L.all[i];
-        free(u->ops);
-        free(u->slots);
-        free(u);
+        ct_raw_free(u->ops);
+        ct_raw_free(u->slots);
+        ct_raw_free(u);
     }
-    free(L.all);
+    ct_raw_free(L.all);
     for (int i = 0; i < L.nsrc; i++) {
-        free(L.srcfiles[i]);
-        free(L.srctexts[i]);
+        ct_raw_free(L.srcfiles[i]);
+        ct_raw_free(L.srctexts[i]);
     }
-    free(L.srcfiles);
-    free(L.srctexts);
+    ct_raw_free(L.srcfiles);
+    ct_raw_free(L.srctexts);
     ct_pm_free(&L.users);
     ct_pm_free(&L.reported);
     if (o)

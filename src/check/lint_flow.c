@@ -17,6 +17,7 @@
  *                  carried out (in C: not listed in TL_FOR/TL_WHILE/TL_IF).
  */
 #include "lint_internal.h"
+#include "util/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -92,7 +93,7 @@ static void pend_add(pending *p, const ct_op *st)
             return;
     if (p->n == p->cap) {
         int ncap = p->cap ? 2 * p->cap : 8;
-        const ct_op **ns = realloc(p->stores, sizeof *ns * (size_t)ncap);
+        const ct_op **ns = ct_raw_realloc(p->stores, sizeof *ns * (size_t)ncap);
         if (!ns) {
             p->oom = true;
             return;
@@ -173,7 +174,7 @@ static void scan_block(linter *L, const ct_block *b, pending *p)
                 scan_region(L, &op->regions[1], &other);
             for (int i = 0; i < other.n; i++)
                 pend_add(p, other.stores[i]);
-            free(other.stores);
+            ct_raw_free(other.stores);
             break;
         }
         default:
@@ -189,7 +190,7 @@ void lint_store_load(linter *L)
             continue;
         pending p = {0};
         scan_region(L, &f->regions[0], &p);
-        free(p.stores);
+        ct_raw_free(p.stores);
     }
 }
 
@@ -319,7 +320,7 @@ static void add_bound(mask_lint *M, const ct_op *range, const ct_op *cmp)
             return;
     if (M->n == M->cap) {
         int ncap = M->cap ? 2 * M->cap : 16;
-        bound *nb = realloc(M->b, sizeof *nb * (size_t)ncap);
+        bound *nb = ct_raw_realloc(M->b, sizeof *nb * (size_t)ncap);
         if (!nb)
             return;
         M->b = nb;
@@ -431,7 +432,7 @@ void lint_masks(linter *L)
     ct_walk_module((ct_module *)L->m, find_bounds, &M);
     if (M.n)
         ct_walk_module((ct_module *)L->m, check_mask, &M);
-    free(M.b);
+    ct_raw_free(M.b);
 }
 
 /* ------------------------------------------------------------------ */

@@ -30,7 +30,9 @@
  * block is linked into it, so a position read for dominance is always fresh.
  */
 #include "ctriton/check.h"
+#include "util/alloc.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,15 +168,15 @@ static region_dom *region_doms(verifier *v, const ct_region *r)
     if (rd)
         return rd;
     int n = ct_region_nblocks(r);
-    rd = calloc(1, sizeof *rd);
-    unsigned char *nw = malloc((size_t)n);
+    rd = ct_xcalloc(1, sizeof *rd);
+    unsigned char *nw = ct_xmalloc((size_t)n);
     if (rd)
-        rd->dom = malloc((size_t)n * n);
+        rd->dom = ct_xmalloc((size_t)n * n);
     if (!rd || !rd->dom || !nw) {
         if (rd)
-            free(rd->dom);
-        free(rd);
-        free(nw);
+            ct_xfree(rd->dom);
+        ct_xfree(rd);
+        ct_xfree(nw);
         v->oom = true;
         return NULL;
     }
@@ -220,11 +222,11 @@ static region_dom *region_doms(verifier *v, const ct_region *r)
                 }
         }
     }
-    free(nw);
+    ct_xfree(nw);
     ct_pm_put(&v->doms, r, rd);
     if (!ct_pm_get(&v->doms, r)) { /* the map could not grow */
-        free(rd->dom);
-        free(rd);
+        ct_xfree(rd->dom);
+        ct_xfree(rd);
         v->oom = true;
         return NULL;
     }
@@ -1513,7 +1515,7 @@ static void verify_op(verifier *v, const ct_op *op)
     }
 }
 
-bool ct_verify_module_at(const ct_module *m, ct_diags *d, const ct_op_where *where)
+static bool verify_module(const ct_module *m, ct_diags *d, const ct_op_where *where)
 {
     verifier v = {.m = m, .d = d, .where = where};
     ct_pm_init(&v.doms);
@@ -1534,11 +1536,27 @@ bool ct_verify_module_at(const ct_module *m, ct_diags *d, const ct_op_where *whe
     for (size_t i = 0; i < v.doms.cap; i++)
         if (v.doms.keys[i]) {
             region_dom *rd = v.doms.vals[i];
-            free(rd->dom);
-            free(rd);
+            ct_xfree(rd->dom);
+            ct_xfree(rd);
         }
     ct_pm_free(&v.doms);
     return v.nerrors == 0;
+}
+
+/* The entry point: out of memory while verifying releases the verifier's tables
+ * and is an error (util/alloc.h). */
+bool ct_verify_module_at(const ct_module *m, ct_diags *d, const ct_op_where *where)
+{
+    ct_oom_scope s;
+    ct_oom_push(&s);
+    if (setjmp(s.jb)) {
+        ct_oom_unwind(&s);
+        ct_diag_add(d, CT_ERROR, where ? where->file : NULL, 0, 0, "verifier: out of memory");
+        return false;
+    }
+    bool ok = verify_module(m, d, where);
+    ct_oom_pop(&s);
+    return ok;
 }
 
 bool ct_verify_module(const ct_module *m, ct_diags *d)

@@ -20,7 +20,9 @@
  */
 #include "compile_internal.h"
 #include "ctriton/check.h"
+#include "util/alloc.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,9 +74,7 @@ void emu_cc_err(cctx *C, const ct_op *op, const char *fmt, ...)
 
 void emu_cc_abort_oom(void)
 {
-    /* the arena aborts on exhaustion too; there is nothing sensible to return */
-    fputs("ctriton emulator: out of memory\n", stderr);
-    abort();
+    ct_oom_fail(); /* to ct_emu_compile_ex's scope: an error, not an abort */
 }
 
 void *emu_cc_aux(cctx *C, size_t bytes)
@@ -432,7 +432,7 @@ static void compute_liveness(cctx *C)
             if (op->succ[s] && op->succ[s]->last)
                 wl_push(&w, op->succ[s]->last);
     }
-    free(w.a);
+    ct_xfree(w.a);
 }
 
 int emu_cc_uses_of(cctx *C, const ct_value *v)
@@ -1218,10 +1218,9 @@ ct_emu_kernel *ct_emu_compile(const ct_module *m, const char *func, ct_diags *d)
     return ct_emu_compile_ex(m, func, NULL, d);
 }
 
-ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_emu_options *o,
-                                 ct_diags *d)
+static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
+                                     const ct_emu_options *o, ct_diags *d)
 {
-    emu_numeric_init();
     ct_diags local;
     if (!d) {
         ct_diags_init(&local);
@@ -1313,13 +1312,13 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
         static _Atomic uint64_t next_uid = 1;
         k->uid = atomic_fetch_add(&next_uid, 1);
     }
-    free(C.code);
-    free(C.hoist);
-    free(C.vals);
-    free(C.locs);
-    free(C.inits);
-    free(C.patches);
-    free(C.reds);
+    ct_xfree(C.code);
+    ct_xfree(C.hoist);
+    ct_xfree(C.vals);
+    ct_xfree(C.locs);
+    ct_xfree(C.inits);
+    ct_xfree(C.patches);
+    ct_xfree(C.reds);
     ct_pm_free(&C.live);
     ct_pm_free(&C.uses);
     ct_pm_free(&C.blockpc);
@@ -1331,6 +1330,24 @@ ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_
         ct_arena_free(A);
         return NULL;
     }
+    return k;
+}
+
+/* The entry point: out of memory while compiling releases what the compilation
+ * allocated and is an error (util/alloc.h); the module is left as it was. */
+ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_emu_options *o,
+                                 ct_diags *d)
+{
+    emu_numeric_init();
+    ct_oom_scope s;
+    ct_oom_push(&s);
+    if (setjmp(s.jb)) {
+        ct_oom_unwind(&s);
+        ct_diag_add(d, CT_ERROR, NULL, 0, 0, "emulator: out of memory");
+        return NULL;
+    }
+    ct_emu_kernel *k = compile_kernel(m, func, o, d);
+    ct_oom_pop(&s);
     return k;
 }
 

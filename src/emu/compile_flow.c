@@ -5,6 +5,7 @@
  * scf.for/if/while, cf.br/cond_br and tt.return.
  */
 #include "compile_internal.h"
+#include "util/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,7 +302,7 @@ bool emu_cc_call(cctx *C, const ct_op *op)
         ok = emu_cc_blocks(C, f, &f->regions[0]);
         for (int i = 0; i < fr.njumps; i++)
             INS(fr.jumps[i])->target = C->ncode;
-        free(fr.jumps);
+        ct_xfree(fr.jumps);
     }
     C->depth--;
     C->ret = saved_ret;
@@ -374,7 +375,7 @@ static void remember_tiles(cctx *C, const int *carried, const int *yv, int nc, i
         INS(reset)->d = (uint32_t)base;
         INS(reset)->x.i = nacc;
     }
-    free(acc);
+    ct_xfree(acc);
 }
 
 bool emu_cc_for(cctx *C, const ct_op *op)
@@ -521,7 +522,7 @@ bool emu_cc_map_elementwise(cctx *C, const ct_op *op)
     C->kernel_level = saved_kernel;
     for (int i = 0; i < fr.njumps; i++)
         INS(fr.jumps[i])->target = C->ncode;
-    free(fr.jumps);
+    ct_xfree(fr.jumps);
     if (!ok)
         return false;
     for (int r = 0; r < nr; r++) {

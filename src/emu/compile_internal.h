@@ -7,6 +7,7 @@
 #define CTRITON_EMU_COMPILE_INTERNAL_H
 
 #include "emu_internal.h"
+#include "util/alloc.h"
 #include "util/util.h"
 
 typedef struct val {
@@ -71,7 +72,7 @@ typedef struct cctx {
     do {                                                                                       \
         if ((n) == (cap)) {                                                                    \
             int nc_ = (cap) ? (cap) * 2 : 64;                                                  \
-            void *np_ = realloc((arr), sizeof(*(arr)) * (size_t)nc_);                          \
+            void *np_ = ct_xrealloc((arr), sizeof(*(arr)) * (size_t)nc_);                          \
             if (!np_)                                                                          \
                 emu_cc_abort_oom();                                                                \
             (arr) = np_;                                                                       \

@@ -14,6 +14,7 @@
  * with an empty pool (the parent's threads do not exist there).
  */
 #include "emu_internal.h"
+#include "util/alloc.h"
 
 #include <stdlib.h>
 #include <time.h>
@@ -59,7 +60,7 @@ uint8_t *emu_scratch_get(emu_scratch *s, size_t bytes, uint64_t owner, bool *fre
     if (!need)
         need = 64;
     if (s->cap < need) {
-        free(s->mem);
+        ct_raw_free(s->mem);
         s->mem = aligned_alloc(64, need);
         s->cap = s->mem ? need : 0;
         s->owner = 0;
@@ -73,7 +74,7 @@ uint8_t *emu_scratch_get(emu_scratch *s, size_t bytes, uint64_t owner, bool *fre
 
 void emu_scratch_release(emu_scratch *s)
 {
-    free(s->mem);
+    ct_raw_free(s->mem);
     s->mem = NULL;
     s->cap = 0;
     s->owner = 0;
@@ -87,7 +88,7 @@ static void caller_free(void *p)
 {
     emu_scratch *s = p;
     emu_scratch_release(s);
-    free(s);
+    ct_raw_free(s);
 }
 
 static void caller_key_init(void)
@@ -100,9 +101,9 @@ static emu_scratch *caller_scratch(void)
     pthread_once(&caller_once, caller_key_init);
     emu_scratch *s = pthread_getspecific(caller_key);
     if (!s) {
-        s = calloc(1, sizeof *s);
+        s = ct_raw_calloc(1, sizeof *s);
         if (s && pthread_setspecific(caller_key, s) != 0) {
-            free(s);
+            ct_raw_free(s);
             s = NULL;
         }
     }
@@ -173,7 +174,7 @@ static emu_worker *take_worker(void)
     pthread_mutex_unlock(&pool_lock);
     if (w)
         return w;
-    w = calloc(1, sizeof *w);
+    w = ct_raw_calloc(1, sizeof *w);
     if (!w)
         return NULL;
     pthread_mutex_init(&w->m, NULL);
@@ -188,7 +189,7 @@ static emu_worker *take_worker(void)
         pthread_cond_destroy(&w->done_cv);
         pthread_cond_destroy(&w->wake);
         pthread_mutex_destroy(&w->m);
-        free(w);
+        ct_raw_free(w);
         return NULL;
     }
     return w;
@@ -219,7 +220,7 @@ static void wait_finished(emu_worker *w)
 int emu_pool_run(int n, void (*job)(void *arg, int index, emu_scratch *s), void *arg)
 {
     pthread_once(&fork_once, register_fork);
-    emu_worker *small[16], **ws = n - 1 <= 16 ? small : malloc(sizeof(emu_worker *) * (size_t)(n - 1));
+    emu_worker *small[16], **ws = n - 1 <= 16 ? small : ct_raw_alloc(sizeof(emu_worker *) * (size_t)(n - 1));
     int started = 1;
     if (ws)
         for (int i = 1; i < n; i++) {
@@ -245,6 +246,6 @@ int emu_pool_run(int n, void (*job)(void *arg, int index, emu_scratch *s), void 
     }
     pthread_mutex_unlock(&pool_lock);
     if (ws != small)
-        free(ws);
+        ct_raw_free(ws);
     return started;
 }

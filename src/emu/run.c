@@ -10,6 +10,7 @@
  * arguments are written into it before the first program.
  */
 #include "emu_internal.h"
+#include "util/alloc.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -163,15 +164,15 @@ uint8_t ct_emu_poison_byte(ct_emu_dtype t)
 ct_emu *ct_emu_new(void)
 {
     emu_numeric_init();
-    return calloc(1, sizeof(ct_emu));
+    return ct_raw_calloc(1, sizeof(ct_emu));
 }
 
 void ct_emu_free(ct_emu *e)
 {
     if (!e)
         return;
-    free(e->bufs);
-    free(e);
+    ct_raw_free(e->bufs);
+    ct_raw_free(e);
 }
 
 static int seterr(ct_emu *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -207,7 +208,7 @@ int ct_emu_add_buffer(ct_emu *e, const char *name, void *host, size_t bytes, ct_
         return seterr(e, "too many buffers");
     if (e->nbufs == e->cbufs) {
         int nc = e->cbufs ? e->cbufs * 2 : 8;
-        emu_buffer *nb = realloc(e->bufs, sizeof(*nb) * (size_t)nc);
+        emu_buffer *nb = ct_raw_realloc(e->bufs, sizeof(*nb) * (size_t)nc);
         if (!nb)
             return seterr(e, "out of memory");
         e->bufs = nb;
@@ -607,7 +608,7 @@ ct_emu_status ct_emu_run(ct_emu *e, const ct_emu_kernel *k, const ct_emu_launch 
         res->programs += ws[i].done;
         nomem |= ws[i].alloc_failed;
     }
-    free(ws);
+    ct_raw_free(ws);
     res->nfaults = atomic_load(&R.nfaults);
     if (R.fault_pid != INT64_MAX) {
         res->fault = R.fault;

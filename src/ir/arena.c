@@ -5,10 +5,18 @@
  * when an arena is freed; an allocation larger than a chunk gets a chunk of
  * its own.  Memory is zeroed and 16-byte aligned.  Nothing is freed
  * individually: ct_arena_free releases everything at once.
+ *
+ * Memory comes from the embedder's allocator (util/alloc.h): when it runs
+ * out inside an entry point's scope, the entry point gets the error; a chunk
+ * of an arena made outside the scope (a module the caller passed in) is not
+ * tracked by it, so an unwind leaves that arena whole.
  */
 #include "ctriton/ir.h"
 
+#include "util/alloc.h"
+
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,18 +32,9 @@ struct ct_arena {
     size_t total;
 };
 
-static void oom(void)
-{
-    fputs("ctriton: out of memory\n", stderr);
-    abort();
-}
-
 ct_arena *ct_arena_new(void)
 {
-    ct_arena *a = calloc(1, sizeof *a);
-    if (!a)
-        oom();
-    return a;
+    return ct_xcalloc(1, sizeof(ct_arena));
 }
 
 /* Chunks of the standard size are kept for reuse by this thread (up to
@@ -54,7 +53,7 @@ static void recycle_release(void *unused)
     (void)unused;
     while (recycled) {
         chunk *n = recycled->next;
-        free(recycled);
+        ct_raw_free(recycled);
         recycled = n;
     }
     nrecycled = 0;
@@ -65,18 +64,25 @@ static void recycle_key_init(void)
     pthread_key_create(&recycle_key, recycle_release);
 }
 
-static chunk *chunk_new(size_t cs)
+/* A chunk for arena a: one the scope's unwind releases when a was made within
+ * the scope, one it leaves alone when a belongs to the caller. */
+static chunk *chunk_new(const ct_arena *a, size_t cs)
 {
+    bool own = ct_oom_scoped() && ct_oom_tracked(a);
     if (cs == CHUNK_STD && recycled) {
         chunk *c = recycled;
+        if (own)
+            ct_oom_track(c);
         recycled = c->next;
         nrecycled--;
         c->used = 0;
         return c;
     }
-    chunk *n = malloc(sizeof(chunk) + cs);
+    if (cs > SIZE_MAX - sizeof(chunk))
+        ct_oom_fail();
+    chunk *n = own ? ct_xmalloc(sizeof(chunk) + cs) : ct_raw_alloc(sizeof(chunk) + cs);
     if (!n)
-        oom();
+        ct_oom_fail();
     n->size = cs;
     n->used = 0;
     return n;
@@ -94,19 +100,22 @@ void ct_arena_free(ct_arena *a)
                 pthread_once(&recycle_once, recycle_key_init);
                 pthread_setspecific(recycle_key, &recycled);
             }
+            ct_oom_untrack(c);
             c->next = recycled;
             recycled = c;
             nrecycled++;
         } else {
-            free(c);
+            ct_xfree(c);
         }
         c = n;
     }
-    free(a);
+    ct_xfree(a);
 }
 
 void *ct_arena_alloc(ct_arena *a, size_t size)
 {
+    if (size > SIZE_MAX - 15)
+        ct_oom_fail();
     size = (size + 15) & ~(size_t)15;
     if (size == 0)
         size = 16;
@@ -115,7 +124,7 @@ void *ct_arena_alloc(ct_arena *a, size_t size)
         size_t cs = CHUNK_STD;
         if (cs < size)
             cs = size;
-        chunk *n = chunk_new(cs);
+        chunk *n = chunk_new(a, cs);
         if (c && size > c->size - c->used && cs == size && c->size - c->used > 1024) {
             /* keep the current chunk in front: the big block goes behind it */
             n->next = c->next;

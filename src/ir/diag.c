@@ -1,4 +1,8 @@
-/* diag.c - collected diagnostics with file:line:col and a source excerpt. */
+/* diag.c - collected diagnostics with file:line:col and a source excerpt.
+ *
+ * The list belongs to the caller: its memory is untracked (util/alloc.h), so a
+ * diagnostic added inside an entry point's scope survives the scope's unwind,
+ * and running out of memory here loses the diagnostic (d->oom), never jumps. */
 #include "ctriton/diag.h"
 
 #include "ctriton/ir.h"
@@ -6,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/alloc.h"
 #include "util/util.h"
 
 void ct_diags_init(ct_diags *d)
@@ -16,10 +21,10 @@ void ct_diags_init(ct_diags *d)
 void ct_diags_clear(ct_diags *d)
 {
     for (int i = 0; i < d->n; i++) {
-        free(d->items[i].file);
-        free(d->items[i].message);
-        free(d->items[i].op);
-        free(d->items[i].called_from);
+        ct_raw_free(d->items[i].file);
+        ct_raw_free(d->items[i].message);
+        ct_raw_free(d->items[i].op);
+        ct_raw_free(d->items[i].called_from);
     }
     d->n = 0;
     d->nerrors = 0;
@@ -29,7 +34,7 @@ void ct_diags_clear(ct_diags *d)
 void ct_diags_free(ct_diags *d)
 {
     ct_diags_clear(d);
-    free(d->items);
+    ct_raw_free(d->items);
     ct_diags_init(d);
 }
 
@@ -40,18 +45,18 @@ static ct_diag *diag_put(ct_diags *d, ct_severity sev, const char *file, int lin
 {
     if (sev == CT_ERROR)
         d->nerrors++;
-    char *f = file ? strdup(file) : NULL;
+    char *f = file ? ct_raw_strdup(file) : NULL;
     if (d->n == d->cap && msg) {
         int nc = d->cap ? d->cap * 2 : 8;
-        ct_diag *ni = realloc(d->items, sizeof(ct_diag) * (size_t)nc);
+        ct_diag *ni = ct_raw_realloc(d->items, sizeof(ct_diag) * (size_t)nc);
         if (ni) {
             d->items = ni;
             d->cap = nc;
         }
     }
     if (!msg || (file && !f) || d->n == d->cap) {
-        free(msg);
-        free(f);
+        ct_raw_free(msg);
+        ct_raw_free(f);
         d->oom = true;
         return NULL;
     }
@@ -65,15 +70,31 @@ static ct_diag *diag_put(ct_diags *d, ct_severity sev, const char *file, int lin
     return g;
 }
 
+/* "<head><fmt...>" in untracked memory, NULL when there is none */
+static char *vformat(const char *head, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    size_t h = head ? strlen(head) : 0;
+    if (n < 0)
+        n = 0;
+    char *s = ct_raw_alloc(h + (size_t)n + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, head ? head : "", h);
+    vsnprintf(s + h, (size_t)n + 1, fmt, ap);
+    s[h + (size_t)n] = 0;
+    return s;
+}
+
 void ct_diag_vadd(ct_diags *d, ct_severity sev, const char *file, int line, int col,
                   const char *fmt, va_list ap)
 {
     if (!d)
         return;
-    ct_strbuf b;
-    ct_sb_init(&b);
-    ct_sb_vprintf(&b, fmt, ap);
-    diag_put(d, sev, file, line, col, ct_sb_take(&b));
+    diag_put(d, sev, file, line, col, vformat(NULL, fmt, ap));
 }
 
 void ct_diag_add(ct_diags *d, ct_severity sev, const char *file, int line, int col,
@@ -110,17 +131,15 @@ void ct_diag_vop(ct_diags *d, ct_severity sev, const ct_op *op, const ct_op_wher
     if (!l && op && w && w->find && w->find(w->ud, op, &line, &col))
         file = w->file;
     const char *name = op ? ct_op_info_of(op->code)->name : "";
-    ct_strbuf b;
-    ct_sb_init(&b);
+    char head[256] = "";
     if (prefix)
-        ct_sb_printf(&b, "%s%s%s", prefix, name, *name ? ": " : "");
-    ct_sb_vprintf(&b, fmt, ap);
-    ct_diag *g = diag_put(d, sev, file, line, col, ct_sb_take(&b));
+        snprintf(head, sizeof head, "%s%s%s", prefix, name, *name ? ": " : "");
+    ct_diag *g = diag_put(d, sev, file, line, col, vformat(head, fmt, ap));
     if (!g || !op)
         return;
-    g->op = strdup(name);
+    g->op = ct_raw_strdup(name);
     if (l && called[0])
-        g->called_from = strdup(called);
+        g->called_from = ct_raw_strdup(called);
     if (!g->op || (l && called[0] && !g->called_from))
         d->oom = true;
 }

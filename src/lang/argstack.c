@@ -520,3 +520,19 @@ void tl__unpack(tl_tuple_t t, int n, tl_tensor **out, tl_src at)
     for (int i = 0; i < n; i++)
         *out[i] = t.v[i];
 }
+
+/* The stacks' heights at the start of a build, put back when the build is
+ * abandoned half way (out of memory: the builtins it was in never popped). */
+void tl__stacks_save(tl__stacks *s)
+{
+    s->sp = sp;
+    s->ksp = ksp;
+    s->tsp = tsp;
+}
+
+void tl__stacks_restore(const tl__stacks *s)
+{
+    sp = s->sp;
+    ksp = s->ksp;
+    tsp = s->tsp;
+}

@@ -769,6 +769,16 @@ typedef struct ifexp_state {
 
 static _Thread_local ifexp_state *ifexps;
 
+void *tl__ifexp_top(void)
+{
+    return ifexps;
+}
+
+void tl__ifexp_reset(void *top)
+{
+    ifexps = top;
+}
+
 tl_tensor tl__ifexp_begin(tl_tensor cond, tl_src at)
 {
     if (!tl__active())

@@ -13,6 +13,9 @@
  */
 #include "ctriton/check.h"
 #include "lang.h"
+#include "util/alloc.h"
+
+#include <setjmp.h>
 
 #include <ctype.h>
 #include <stddef.h>
@@ -109,7 +112,7 @@ bool tl_parse_signature(const tl_kernel_def *k, const char *sig, tl_sig_param *o
 {
     for (int i = 0; i < k->nparams; i++)
         out[i] = (tl_sig_param){0};
-    char *buf = strdup(sig ? sig : "");
+    char *buf = ct_xstrdup(sig ? sig : "");
     if (!buf)
         return false;
     char *p = skip_ws(buf);
@@ -200,7 +203,7 @@ bool tl_parse_signature(const tl_kernel_def *k, const char *sig, tl_sig_param *o
             ok = false;
         }
     }
-    free(buf);
+    ct_xfree(buf);
     return ok;
 }
 
@@ -284,7 +287,7 @@ static bool parse_constexprs(const tl_kernel_def *k, const char *text, tl_cx *cx
             }
             break;
         case TL_CX_STR:
-            c->s = strcmp(val, "None") ? strdup(val) : NULL;
+            c->s = strcmp(val, "None") ? ct_xstrdup(val) : NULL;
             break;
         case TL_CX_DTYPE:
             c->dtype = strcmp(val, "None") ? tl_dtype_from_name(val) : NULL;
@@ -306,7 +309,7 @@ static bool parse_constexprs(const tl_kernel_def *k, const char *text, tl_cx *cx
         if (k->cx_defaults && k->cx_defaults[i].kind != TL_CX_NONE) {
             cx[i] = k->cx_defaults[i];
             if (cx[i].kind == TL_CX_STR && cx[i].s)
-                cx[i].s = strdup(cx[i].s);
+                cx[i].s = ct_xstrdup(cx[i].s);
             continue;
         }
         ct_diag_add(d, CT_ERROR, k->file, 0, 0, "constexpr %s of %s has no value (and no default)",
@@ -320,11 +323,11 @@ static void free_cx(const tl_kernel_def *k, tl_cx *cx)
 {
     for (int i = 0; i < k->ncx; i++)
         if (cx[i].kind == TL_CX_STR)
-            free((void *)cx[i].s);
+            ct_xfree((void *)cx[i].s);
 }
 
-ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *constexprs,
-                    const tl_options *opts, ct_diags *diags)
+static ct_module *build_kernel(const tl_kernel_def *k, const char *signature,
+                               const char *constexprs, const tl_options *opts, ct_diags *diags)
 {
     if (k->nparams > 64 || k->ncx > 64) {
         ct_diag_add(diags, CT_ERROR, k->file, 0, 0, "%s has too many parameters", k->name);
@@ -428,6 +431,31 @@ ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *c
         return NULL;
     }
     return b.m;
+}
+
+/* The entry point: out of memory anywhere in the build (the kernel's body
+ * included) releases what the build allocated, puts the thread's builder
+ * state back and is reported as an error (util/alloc.h). */
+ct_module *tl_build(const tl_kernel_def *k, const char *signature, const char *constexprs,
+                    const tl_options *opts, ct_diags *diags)
+{
+    tl_builder *saved = tl__cur;
+    tl__stacks st;
+    tl__stacks_save(&st);
+    void *ifx = tl__ifexp_top();
+    ct_oom_scope s;
+    ct_oom_push(&s);
+    if (setjmp(s.jb)) {
+        ct_oom_unwind(&s);
+        tl__cur = saved;
+        tl__stacks_restore(&st);
+        tl__ifexp_reset(ifx);
+        ct_diag_add(diags, CT_ERROR, k->file, 0, 0, "%s: out of memory", k->name);
+        return NULL;
+    }
+    ct_module *m = build_kernel(k, signature, constexprs, opts, diags);
+    ct_oom_pop(&s);
+    return m;
 }
 
 bool tl_options_parse(tl_options *o, const char *text, ct_diags *d)

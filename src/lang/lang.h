@@ -64,6 +64,17 @@ typedef struct tl_builder {
 extern _Thread_local tl_builder *tl__cur;
 
 #define B (tl__cur)
+
+/* The thread's argument stacks (argstack.c) and open conditional expressions
+ * (control.c), saved by tl_build and put back when memory runs out in a build. */
+typedef struct tl__stacks {
+    int sp, tsp;
+    unsigned ksp;
+} tl__stacks;
+void tl__stacks_save(tl__stacks *s);
+void tl__stacks_restore(const tl__stacks *s);
+void *tl__ifexp_top(void);
+void tl__ifexp_reset(void *top);
 /* The facts of the release being built for: `if (TV->neg_float_negf)`. */
 #define TV (tl__cur->tv)
 

@@ -3,6 +3,7 @@
  * block_type): their properties, their MLIR types, their mangled names.
  */
 #include "lang.h"
+#include "util/alloc.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -157,7 +158,7 @@ static const tl_type *alloc_type(const tl_type *key)
     }
     tl_type *t = NULL;
     if (ptr_count < 256) {
-        t = malloc(sizeof *t);
+        t = ct_raw_alloc(sizeof *t); /* process-wide: outlives any scope */
         if (t) {
             *t = *key;
             ptr_table[ptr_count++] = t;

@@ -8,6 +8,7 @@
  * the call it was inlined from), and a unified diff of the normalized text.
  */
 #include "ctriton/text.h"
+#include "util/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,8 @@ static void split_lines(char *text, lines *out)
     int n = 0;
     for (const char *c = text; *c; c++)
         n += *c == '\n';
-    out->l = malloc(sizeof(char *) * (size_t)(n + 1));
-    out->h = malloc(sizeof(uint64_t) * (size_t)(n + 1));
+    out->l = ct_raw_alloc(sizeof(char *) * (size_t)(n + 1));
+    out->h = ct_raw_alloc(sizeof(uint64_t) * (size_t)(n + 1));
     out->n = 0;
     char *c = text;
     while (*c) {
@@ -68,8 +69,8 @@ static int myers(const lines *a, const lines *b, int lo_a, int hi_a, int lo_b, i
     int n = hi_a - lo_a, m = hi_b - lo_b, max = n + m;
     int dmax = max < MAX_D ? max : MAX_D;
     int off = dmax + 1;
-    int *v = calloc((size_t)(2 * off + 1), sizeof(int));
-    int **trace = calloc((size_t)(dmax + 1), sizeof(int *));
+    int *v = ct_raw_calloc((size_t)(2 * off + 1), sizeof(int));
+    int **trace = ct_raw_calloc((size_t)(dmax + 1), sizeof(int *));
     int found = -1;
     for (int d = 0; d <= dmax && found < 0; d++) {
         for (int k = -d; k <= d; k += 2) {
@@ -87,7 +88,7 @@ static int myers(const lines *a, const lines *b, int lo_a, int hi_a, int lo_b, i
                 break;
             }
         }
-        trace[d] = malloc(sizeof(int) * (size_t)(2 * off + 1));
+        trace[d] = ct_raw_alloc(sizeof(int) * (size_t)(2 * off + 1));
         memcpy(trace[d], v, sizeof(int) * (size_t)(2 * off + 1));
     }
     int ne = 0;
@@ -98,7 +99,7 @@ static int myers(const lines *a, const lines *b, int lo_a, int hi_a, int lo_b, i
             out[ne++] = (edit){'+', -1, lo_b + j};
     } else {
         /* backtrack from the end, collecting the script in reverse */
-        edit *rev = malloc(sizeof(edit) * (size_t)(n + m + 1));
+        edit *rev = ct_raw_alloc(sizeof(edit) * (size_t)(n + m + 1));
         int nr = 0, x = n, y = m;
         for (int d = found; d > 0; d--) {
             int *pv = trace[d - 1];
@@ -120,12 +121,12 @@ static int myers(const lines *a, const lines *b, int lo_a, int hi_a, int lo_b, i
         }
         for (int i = nr - 1; i >= 0; i--)
             out[ne++] = rev[i];
-        free(rev);
+        ct_raw_free(rev);
     }
     for (int d = 0; d <= dmax; d++)
-        free(trace[d]);
-    free(trace);
-    free(v);
+        ct_raw_free(trace[d]);
+    ct_raw_free(trace);
+    ct_raw_free(v);
     return ne;
 }
 
@@ -138,7 +139,7 @@ static int diff_lines(const lines *a, const lines *b, edit **out)
     int suf = 0;
     while (suf < a->n - pre && suf < b->n - pre && same_line(a, a->n - 1 - suf, b, b->n - 1 - suf))
         suf++;
-    edit *e = malloc(sizeof(edit) * (size_t)(a->n + b->n + 1));
+    edit *e = ct_raw_alloc(sizeof(edit) * (size_t)(a->n + b->n + 1));
     int ne = 0;
     for (int i = 0; i < pre; i++)
         e[ne++] = (edit){' ', i, i};
@@ -301,7 +302,7 @@ bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char 
     b->triton = bt;
     out->equal = !strcmp(ta, tb);
     if (out->equal) {
-        out->text = strdup("");
+        out->text = ct_raw_strdup("");
     } else {
         lines la, lb;
         split_lines(ta, &la);
@@ -350,16 +351,16 @@ bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char 
         ct_sb_init(&u);
         unified(&u, &la, &lb, e, ne, name_a, name_b, 3);
         out->text = ct_sb_take(&u);
-        free(e);
-        free(la.l);
-        free(la.h);
-        free(lb.l);
-        free(lb.h);
+        ct_raw_free(e);
+        ct_raw_free(la.l);
+        ct_raw_free(la.h);
+        ct_raw_free(lb.l);
+        ct_raw_free(lb.h);
     }
-    free(ta);
-    free(tb);
-    free(ma);
-    free(mb);
+    ct_raw_free(ta);
+    ct_raw_free(tb);
+    ct_raw_free(ma);
+    ct_raw_free(mb);
     return true;
 }
 
@@ -367,7 +368,7 @@ void ct_diff_result_free(ct_diff_result *r)
 {
     if (!r)
         return;
-    free(r->text);
-    free(r->first);
+    ct_raw_free(r->text);
+    ct_raw_free(r->first);
     memset(r, 0, sizeof *r);
 }

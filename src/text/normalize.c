@@ -47,6 +47,7 @@
  *     accumulator, broadcast moved after elementwise ops, ...).
  */
 #include "ctriton/text.h"
+#include "util/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,7 @@ static void drop_unreachable(norm *N, ct_region *r)
         ct_ptrmap seen;
         ct_pm_init(&seen);
         int n = ct_region_nblocks(r);
-        ct_block **stack = malloc(sizeof(*stack) * (size_t)n);
+        ct_block **stack = ct_raw_alloc(sizeof(*stack) * (size_t)n);
         int sp = 0;
         stack[sp++] = r->first;
         ct_pm_put(&seen, r->first, (void *)1);
@@ -104,7 +105,7 @@ static void drop_unreachable(norm *N, ct_region *r)
                 ct_block_unlink(b);
             b = next;
         }
-        free(stack);
+        ct_raw_free(stack);
         ct_pm_free(&seen);
     }
     for (ct_block *b = r->first; b; b = b->next)
@@ -168,8 +169,8 @@ static ct_op *clone_op(cloner *C, const ct_op *op)
     ct_module *m = C->N->m;
     ct_value *small_o[8];
     const ct_type *small_t[8];
-    ct_value **opnds = op->nopnds <= 8 ? small_o : malloc(sizeof(*opnds) * (size_t)op->nopnds);
-    const ct_type **rt = op->nres <= 8 ? small_t : malloc(sizeof(*rt) * (size_t)op->nres);
+    ct_value **opnds = op->nopnds <= 8 ? small_o : ct_raw_alloc(sizeof(*opnds) * (size_t)op->nopnds);
+    const ct_type **rt = op->nres <= 8 ? small_t : ct_raw_alloc(sizeof(*rt) * (size_t)op->nres);
     for (int i = 0; i < op->nopnds; i++)
         opnds[i] = map_value(C, op->opnds[i]);
     for (int i = 0; i < op->nres; i++)
@@ -177,9 +178,9 @@ static ct_op *clone_op(cloner *C, const ct_op *op)
     ct_op *n = ct_op_new(m, op->code, op->nopnds, opnds, op->nres, rt, op->nregions,
                          map_loc(C, op->loc));
     if (opnds != small_o)
-        free(opnds);
+        ct_raw_free(opnds);
     if (rt != small_t)
-        free(rt);
+        ct_raw_free(rt);
     /* attributes are immutable and live in this module: share them (the
      * array is already sorted by name) */
     if (op->nattrs) {
@@ -274,7 +275,7 @@ static ct_op *inline_call(norm *N, ct_op *call, long *budget)
     for (int i = 0; i < e->nargs; i++)
         ct_pm_put(&C.vmap, e->args[i], call->opnds[i]);
     /* copy from a snapshot: the callee may be the function being edited */
-    const ct_op **body = malloc(sizeof(*body) * (size_t)size);
+    const ct_op **body = ct_raw_alloc(sizeof(*body) * (size_t)size);
     long k = 0;
     for (const ct_op *op = e->first; op != e->last; op = op->next)
         body[k++] = op;
@@ -286,7 +287,7 @@ static ct_op *inline_call(norm *N, ct_op *call, long *budget)
         if (!first)
             first = n;
     }
-    free(body);
+    ct_raw_free(body);
     /* uses of the results are rewritten once, after all inlining (resolve) */
     const ct_op *ret = e->last;
     for (int i = 0; i < call->nres; i++)
@@ -363,7 +364,7 @@ static bool cg_edges(ct_op *op, void *ud)
             int f = w->from;
             if (g->nedges[f] == g->cedges[f]) {
                 g->cedges[f] = g->cedges[f] ? g->cedges[f] * 2 : 8;
-                g->edges[f] = realloc(g->edges[f], sizeof(int) * (size_t)g->cedges[f]);
+                g->edges[f] = ct_raw_realloc(g->edges[f], sizeof(int) * (size_t)g->cedges[f]);
             }
             g->edges[f][g->nedges[f]++] = to;
         }
@@ -377,11 +378,11 @@ static void cg_build(cgraph *g, ct_module *m)
     for (ct_op *f = m->body->first; f; f = f->next)
         g->n++;
     int n = g->n ? g->n : 1;
-    g->funcs = calloc((size_t)n, sizeof(ct_op *));
-    g->nedges = calloc((size_t)n, sizeof(int));
-    g->cedges = calloc((size_t)n, sizeof(int));
-    g->edges = calloc((size_t)n, sizeof(int *));
-    g->byname = calloc((size_t)n, sizeof(*g->byname));
+    g->funcs = ct_raw_calloc((size_t)n, sizeof(ct_op *));
+    g->nedges = ct_raw_calloc((size_t)n, sizeof(int));
+    g->cedges = ct_raw_calloc((size_t)n, sizeof(int));
+    g->edges = ct_raw_calloc((size_t)n, sizeof(int *));
+    g->byname = ct_raw_calloc((size_t)n, sizeof(*g->byname));
     int k = 0;
     for (ct_op *f = m->body->first; f; f = f->next, k++) {
         const char *name = f->code == CT_OP_TT_FUNC ? ct_func_name(f) : NULL;
@@ -399,12 +400,12 @@ static void cg_build(cgraph *g, ct_module *m)
 static void cg_free(cgraph *g)
 {
     for (int i = 0; i < g->n; i++)
-        free(g->edges[i]);
-    free(g->edges);
-    free(g->nedges);
-    free(g->cedges);
-    free(g->funcs);
-    free(g->byname);
+        ct_raw_free(g->edges[i]);
+    ct_raw_free(g->edges);
+    ct_raw_free(g->nedges);
+    ct_raw_free(g->cedges);
+    ct_raw_free(g->funcs);
+    ct_raw_free(g->byname);
 }
 
 /* Marks in `seen` the functions reachable from f through calls (f itself
@@ -433,8 +434,8 @@ static void find_recursive(norm *N)
 {
     cgraph g;
     cg_build(&g, N->m);
-    char *seen = malloc((size_t)g.n + 1);
-    int *stack = malloc(sizeof(int) * ((size_t)g.n + 1));
+    char *seen = ct_raw_alloc((size_t)g.n + 1);
+    int *stack = ct_raw_alloc(sizeof(int) * ((size_t)g.n + 1));
     for (int f = 0; f < g.n; f++) {
         memset(seen, 0, (size_t)g.n + 1);
         cg_reach(&g, f, seen, stack);
@@ -442,8 +443,8 @@ static void find_recursive(norm *N)
         if (seen[f] && name)
             ct_ss_add(&N->recursive, name);
     }
-    free(seen);
-    free(stack);
+    ct_raw_free(seen);
+    ct_raw_free(stack);
     cg_free(&g);
 }
 
@@ -583,8 +584,8 @@ static void drop_unused_functions(norm *N)
 {
     cgraph g;
     cg_build(&g, N->m);
-    char *live = calloc((size_t)g.n + 1, 1);
-    int *stack = malloc(sizeof(int) * ((size_t)g.n + 1));
+    char *live = ct_raw_calloc((size_t)g.n + 1, 1);
+    int *stack = ct_raw_alloc(sizeof(int) * ((size_t)g.n + 1));
     for (int f = 0; f < g.n; f++) {
         if (g.funcs[f]->code != CT_OP_TT_FUNC || !is_private(g.funcs[f])) {
             live[f] = 1;
@@ -594,8 +595,8 @@ static void drop_unused_functions(norm *N)
     for (int f = 0; f < g.n; f++)
         if (!live[f])
             ct_op_unlink(g.funcs[f]);
-    free(live);
-    free(stack);
+    ct_raw_free(live);
+    ct_raw_free(stack);
     cg_free(&g);
 }
 

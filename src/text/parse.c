@@ -25,8 +25,11 @@
  * lists them); this file holds the module production and the entry points.
  */
 #include "parse_internal.h"
+#include "util/alloc.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ctriton/check.h"
 
@@ -113,16 +116,17 @@ static void parser_free(parser *P)
     smap_free(&P->vnames);
     smap_free(&P->anames);
     smap_free(&P->opnames);
-    free(P->binds.items);
-    free(P->undo.items);
-    free(P->labels.items);
-    free(P->aliases.items);
-    free(P->branches.items);
+    ct_xfree(P->binds.items);
+    ct_xfree(P->undo.items);
+    ct_xfree(P->labels.items);
+    ct_xfree(P->aliases.items);
+    ct_xfree(P->branches.items);
 }
 
-ct_module *ct_parse_module(const char *text, size_t len, const char *filename, ct_diags *diags)
+static ct_module *parse_text(const char *text, size_t len, const char *filename,
+                             ct_diags *diags)
 {
-    parser *P = calloc(1, sizeof *P);
+    parser *P = ct_xcalloc(1, sizeof *P);
     if (!P) {
         ct_diag_add(diags, CT_ERROR, filename, 0, 0, "out of memory");
         return NULL;
@@ -142,7 +146,7 @@ ct_module *ct_parse_module(const char *text, size_t len, const char *filename, c
     ct_module *volatile m = P->m;
     if (setjmp(P->fail)) {
         parser_free(P);
-        free(P);
+        ct_xfree(P);
         ct_module_destroy(m);
         return NULL;
     }
@@ -164,11 +168,27 @@ ct_module *ct_parse_module(const char *text, size_t len, const char *filename, c
     ct_op_where w = {P->file, find_position, P};
     bool ok = ct_verify_module_at(P->m, diags, &w);
     parser_free(P);
-    free(P);
+    ct_xfree(P);
     if (!ok) {
         ct_module_destroy(m);
         return NULL;
     }
+    return m;
+}
+
+/* The entry point: out of memory anywhere in the parse (or in the verifier it
+ * ends with) releases what the parse allocated and is an error (util/alloc.h). */
+ct_module *ct_parse_module(const char *text, size_t len, const char *filename, ct_diags *diags)
+{
+    ct_oom_scope s;
+    ct_oom_push(&s);
+    if (setjmp(s.jb)) {
+        ct_oom_unwind(&s);
+        ct_diag_add(diags, CT_ERROR, filename ? filename : "<input>", 0, 0, "out of memory");
+        return NULL;
+    }
+    ct_module *m = parse_text(text, len, filename, diags);
+    ct_oom_pop(&s);
     return m;
 }
 
@@ -177,10 +197,11 @@ ct_module *ct_parse_file(const char *path, ct_diags *diags)
     size_t len;
     char *text = ct_read_file(path, &len);
     if (!text) {
-        ct_diag_add(diags, CT_ERROR, path, 0, 0, "cannot read the file");
+        ct_diag_add(diags, CT_ERROR, path, 0, 0, "cannot read the file: %s",
+                    errno == EFBIG ? "larger than 256 MiB" : strerror(errno));
         return NULL;
     }
     ct_module *m = ct_parse_module(text, len, path, diags);
-    free(text);
+    ct_xfree(text);
     return m;
 }

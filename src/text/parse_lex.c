@@ -2,6 +2,7 @@
  * parse_lex.c - the parser's name tables, errors, characters and literals.
  */
 #include "parse_internal.h"
+#include "util/alloc.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,8 +16,8 @@
 
 void smap_free(smap *m)
 {
-    free(m->keys);
-    free(m->vals);
+    ct_xfree(m->keys);
+    ct_xfree(m->vals);
     memset(m, 0, sizeof *m);
 }
 
@@ -39,11 +40,11 @@ static bool smap_grow(smap *m)
     span *ok = m->keys;
     int *ov = m->vals;
     size_t oc = m->cap;
-    m->keys = calloc(nc, sizeof(span));
-    m->vals = calloc(nc, sizeof(int));
+    m->keys = ct_xcalloc(nc, sizeof(span));
+    m->vals = ct_xcalloc(nc, sizeof(int));
     if (!m->keys || !m->vals) {
-        free(m->keys);
-        free(m->vals);
+        ct_xfree(m->keys);
+        ct_xfree(m->vals);
         m->keys = ok;
         m->vals = ov;
         return false;
@@ -53,8 +54,8 @@ static bool smap_grow(smap *m)
     for (size_t i = 0; i < oc; i++)
         if (ok[i].s)
             smap_put(m, ok[i], ov[i]);
-    free(ok);
-    free(ov);
+    ct_xfree(ok);
+    ct_xfree(ov);
     return true;
 }
 
@@ -80,7 +81,7 @@ static void *vec_push(vec *v)
 {
     if (v->len == v->cap) {
         size_t nc = v->cap ? v->cap * 2 : 32;
-        void *ni = realloc(v->items, nc * v->size);
+        void *ni = ct_xrealloc(v->items, nc * v->size);
         if (!ni)
             return NULL;
         v->items = ni;

@@ -27,6 +27,7 @@
  */
 #include "format_internal.h"
 #include "ctriton/triton_version.h"
+#include "util/alloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -155,8 +156,8 @@ static void print_op(printer *p, const ct_op *op)
     if (p->record) {
         if (p->nrec == p->caprec) {
             p->caprec = p->caprec ? p->caprec * 2 : 256;
-            p->rec_op = realloc(p->rec_op, sizeof(*p->rec_op) * (size_t)p->caprec);
-            p->rec_off = realloc(p->rec_off, sizeof(*p->rec_off) * (size_t)p->caprec);
+            p->rec_op = ct_xrealloc(p->rec_op, sizeof(*p->rec_op) * (size_t)p->caprec);
+            p->rec_off = ct_xrealloc(p->rec_off, sizeof(*p->rec_off) * (size_t)p->caprec);
         }
         p->rec_op[p->nrec] = op;
         p->rec_off[p->nrec++] = p->out.len;
@@ -222,7 +223,7 @@ static char *print_module(const ct_module *m, unsigned flags, printer *p)
     P(p, "\n");
     if (p->al) {
         put_alias_defs(p, order, nalias, true);
-        free(order);
+        ct_xfree(order);
         al_free(&al);
         p->al = NULL;
     }
@@ -243,7 +244,7 @@ char *ct_print_module_lines(const ct_module *m, unsigned flags, const ct_op ***l
     int n = 1;
     for (const char *c = s; *c; c++)
         n += *c == '\n';
-    const ct_op **l = calloc((size_t)n + 1, sizeof(*l));
+    const ct_op **l = ct_xcalloc((size_t)n + 1, sizeof(*l));
     /* offsets were recorded in increasing order: one pass maps them to lines */
     int line = 0;
     size_t off = 0;
@@ -253,8 +254,8 @@ char *ct_print_module_lines(const ct_module *m, unsigned flags, const ct_op ***l
         if (!l[line])
             l[line] = p.rec_op[k];
     }
-    free(p.rec_op);
-    free(p.rec_off);
+    ct_xfree(p.rec_op);
+    ct_xfree(p.rec_off);
     *lines = l;
     *nlines = n;
     return s;

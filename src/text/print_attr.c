@@ -2,6 +2,7 @@
  * print_attr.c - types, values, strings, symbols, floats and attributes.
  */
 #include "print_internal.h"
+#include "util/alloc.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -45,12 +46,12 @@ void put_type(printer *p, const ct_type *t)
             if (n < sizeof buf) {
                 tp = piece_new(p->nm.arena, buf, n);
             } else {
-                char *c = malloc(n + 1);
+                char *c = ct_xmalloc(n + 1);
                 if (!c)
                     return;
                 ct_type_str_for(t, p->tv, c, n + 1);
                 tp = piece_new(p->nm.arena, c, n);
-                free(c);
+                ct_xfree(c);
             }
             ct_pm_put(&p->tstr, t, (void *)tp);
         }
@@ -73,12 +74,12 @@ void put_stripped_type(printer *p, const ct_type *t)
 {
     if (t->kind == CT_TY_PTR || t->kind == CT_TY_TENSORDESC) {
         size_t n = ct_type_str_for(t, p->tv, NULL, 0);
-        char *buf = malloc(n + 1);
+        char *buf = ct_xmalloc(n + 1);
         if (buf) {
             ct_type_str_for(t, p->tv, buf, n + 1);
             const char *lt = strchr(buf, '<');
             P(p, lt ? lt : buf);
-            free(buf);
+            ct_xfree(buf);
             return;
         }
     }

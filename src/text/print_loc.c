@@ -3,6 +3,7 @@
  * assigns.
  */
 #include "print_internal.h"
+#include "util/alloc.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -36,7 +37,7 @@ static void al_insert_key(aliases *a, int id)
 {
     if ((a->n + 1) * 2 > a->hcap) {
         int nc = a->hcap ? a->hcap * 2 : 256;
-        int *nt = calloc((size_t)nc, sizeof(int));
+        int *nt = ct_xcalloc((size_t)nc, sizeof(int));
         for (int i = 0; i < a->hcap; i++) {
             if (!a->htab[i])
                 continue;
@@ -45,7 +46,7 @@ static void al_insert_key(aliases *a, int id)
                 j = (j + 1) & (size_t)(nc - 1);
             nt[j] = a->htab[i];
         }
-        free(a->htab);
+        ct_xfree(a->htab);
         a->htab = nt;
         a->hcap = nc;
     }
@@ -90,7 +91,7 @@ static int al_canon(aliases *a, const ct_loc *l, int depth)
             ct_sb_printf(&k, "C%d:%d", kids[0], kids[1]);
             break;
         case CT_LOC_FUSED:
-            fk = malloc(sizeof(int) * (size_t)(l->nfused + 1));
+            fk = ct_xmalloc(sizeof(int) * (size_t)(l->nfused + 1));
             ct_sb_puts(&k, "S");
             for (int i = 0; i < l->nfused; i++) {
                 fk[i] = al_canon(a, l->fused[i], depth + 1);
@@ -103,11 +104,11 @@ static int al_canon(aliases *a, const ct_loc *l, int depth)
     int id = al_find_key(a, k.s);
     if (id >= 0) {
         ct_sb_free(&k);
-        free(fk);
+        ct_xfree(fk);
     } else {
         if (a->n == a->cap) {
             a->cap = a->cap ? a->cap * 2 : 64;
-            a->e = realloc(a->e, sizeof(locent) * (size_t)a->cap);
+            a->e = ct_xrealloc(a->e, sizeof(locent) * (size_t)a->cap);
         }
         id = a->n++;
         locent *e = &a->e[id];
@@ -225,7 +226,7 @@ static int cmp_depth_order(const void *x, const void *y)
  * alias order (malloc'd, n entries). */
 locent **al_number(aliases *a, int *n)
 {
-    locent **v = malloc(sizeof(locent *) * (size_t)(a->n + 1));
+    locent **v = ct_xmalloc(sizeof(locent *) * (size_t)(a->n + 1));
     int k = 0;
     for (int i = 0; i < a->n; i++)
         if (a->e[i].depth)
@@ -240,11 +241,11 @@ locent **al_number(aliases *a, int *n)
 void al_free(aliases *a)
 {
     for (int i = 0; i < a->n; i++) {
-        free(a->e[i].key);
-        free(a->e[i].fkids);
+        ct_xfree(a->e[i].key);
+        ct_xfree(a->e[i].fkids);
     }
-    free(a->e);
-    free(a->htab);
+    ct_xfree(a->e);
+    ct_xfree(a->htab);
     ct_pm_free(&a->canon);
 }
 

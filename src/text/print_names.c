@@ -3,6 +3,7 @@
  * makes them.
  */
 #include "print_internal.h"
+#include "util/alloc.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -26,8 +27,7 @@
 
 static void oom(void)
 {
-    fputs("ctriton: out of memory\n", stderr);
-    abort();
+    ct_oom_fail(); /* to the printer's scope, or an abort outside one */
 }
 
 static uint64_t hash_name(const char *s, size_t n)
@@ -57,8 +57,8 @@ static bool name_used(const namer *n, const char *s, size_t len)
 
 static void name_rehash(namer *n, size_t nb)
 {
-    free(n->buckets);
-    n->buckets = malloc(nb * sizeof *n->buckets);
+    ct_xfree(n->buckets);
+    n->buckets = ct_xmalloc(nb * sizeof *n->buckets);
     if (!n->buckets)
         oom();
     memset(n->buckets, 0xff, nb * sizeof *n->buckets); /* all -1 */
@@ -86,7 +86,7 @@ static size_t name_add(namer *n, size_t tlen, uint64_t h)
 {
     if (n->nstack == n->cstack) {
         n->cstack = n->cstack ? n->cstack * 2 : 256;
-        n->stack = realloc(n->stack, sizeof(*n->stack) * n->cstack);
+        n->stack = ct_xrealloc(n->stack, sizeof(*n->stack) * n->cstack);
         if (!n->stack)
             oom();
     }
@@ -226,7 +226,7 @@ static vname *vname_new(namer *n, const ct_value *v)
 {
     if (n->nv == n->cv) {
         n->cv = n->cv ? n->cv * 2 : 256;
-        n->v = realloc(n->v, sizeof(*n->v) * (size_t)n->cv);
+        n->v = ct_xrealloc(n->v, sizeof(*n->v) * (size_t)n->cv);
         if (!n->v)
             oom();
     }
@@ -404,9 +404,9 @@ void namer_init(namer *n)
 void namer_free(namer *n)
 {
     ct_arena_free(n->arena);
-    free(n->stack);
-    free(n->buckets);
-    free(n->v);
+    ct_xfree(n->stack);
+    ct_xfree(n->buckets);
+    ct_xfree(n->v);
     ct_sb_free(&n->text);
     ct_pm_free(&n->bnames);
     ct_pm_free(&n->vidx);

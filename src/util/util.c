@@ -1,21 +1,14 @@
 /* util.c - string buffer, pointer map, string set and file helpers. */
 #include "util/util.h"
 
+#include "util/alloc.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q) {
-        fputs("ctriton: out of memory\n", stderr);
-        abort();
-    }
-    return q;
-}
 
 void ct_sb_init(ct_strbuf *b)
 {
@@ -25,7 +18,7 @@ void ct_sb_init(ct_strbuf *b)
 
 void ct_sb_free(ct_strbuf *b)
 {
-    free(b->s);
+    ct_xfree(b->s);
     ct_sb_init(b);
 }
 
@@ -36,7 +29,7 @@ void ct_sb_reserve(ct_strbuf *b, size_t extra)
     size_t nc = b->cap ? b->cap * 2 : 256;
     while (nc < b->len + extra + 1)
         nc *= 2;
-    b->s = xrealloc(b->s, nc);
+    b->s = ct_xrealloc(b->s, nc);
     b->cap = nc;
 }
 
@@ -104,7 +97,7 @@ char *ct_sb_take(ct_strbuf *b)
 {
     char *s = b->s;
     if (!s) {
-        s = xrealloc(NULL, 1);
+        s = ct_xrealloc(NULL, 1);
         s[0] = 0;
     }
     ct_sb_init(b);
@@ -131,8 +124,8 @@ void ct_pm_init(ct_ptrmap *m)
 
 void ct_pm_free(ct_ptrmap *m)
 {
-    free(m->keys);
-    free(m->vals);
+    ct_xfree(m->keys);
+    ct_xfree(m->vals);
     ct_pm_init(m);
 }
 
@@ -145,22 +138,22 @@ void ct_pm_clear(ct_ptrmap *m)
 
 static void pm_grow(ct_ptrmap *m)
 {
-    size_t oc = m->cap;
+    size_t oc = m->cap, nc = oc ? oc * 2 : 64;
     const void **ok = m->keys;
     void **ov = m->vals;
-    m->cap = oc ? oc * 2 : 64;
-    m->keys = calloc(m->cap, sizeof(*m->keys));
-    m->vals = calloc(m->cap, sizeof(*m->vals));
-    if (!m->keys || !m->vals) {
-        fputs("ctriton: out of memory\n", stderr);
-        abort();
-    }
+    /* the map changes only once both arrays are there (an allocation that fails
+     * leaves it as it was) */
+    const void **nk = ct_xcalloc(nc, sizeof(*nk));
+    void **nv = ct_xcalloc(nc, sizeof(*nv));
+    m->keys = nk;
+    m->vals = nv;
+    m->cap = nc;
     m->len = 0;
     for (size_t i = 0; i < oc; i++)
         if (ok[i])
             ct_pm_put(m, ok[i], ov[i]);
-    free(ok);
-    free(ov);
+    ct_xfree(ok);
+    ct_xfree(ov);
 }
 
 void ct_pm_put(ct_ptrmap *m, const void *key, void *val)
@@ -224,8 +217,8 @@ void ct_ss_init(ct_strset *s)
 void ct_ss_free(ct_strset *s)
 {
     for (size_t i = 0; i < s->cap; i++)
-        free(s->keys[i]);
-    free(s->keys);
+        ct_xfree(s->keys[i]);
+    ct_xfree(s->keys);
     ct_ss_init(s);
 }
 
@@ -247,12 +240,9 @@ void ct_ss_add(ct_strset *s, const char *k)
     if ((s->len + 1) * 2 > s->cap) {
         size_t oc = s->cap;
         char **ok = s->keys;
+        char **nk = ct_xcalloc(oc ? oc * 2 : 64, sizeof(char *));
+        s->keys = nk;
         s->cap = oc ? oc * 2 : 64;
-        s->keys = calloc(s->cap, sizeof(char *));
-        if (!s->keys) {
-            fputs("ctriton: out of memory\n", stderr);
-            abort();
-        }
         s->len = 0;
         for (size_t i = 0; i < oc; i++) {
             if (ok[i]) {
@@ -263,7 +253,7 @@ void ct_ss_add(ct_strset *s, const char *k)
                 s->len++;
             }
         }
-        free(ok);
+        ct_xfree(ok);
     }
     size_t i = hstr(k) & (s->cap - 1);
     while (s->keys[i]) {
@@ -271,7 +261,8 @@ void ct_ss_add(ct_strset *s, const char *k)
             return;
         i = (i + 1) & (s->cap - 1);
     }
-    s->keys[i] = strdup(k);
+    char *d = ct_xstrdup(k);
+    s->keys[i] = d;
     s->len++;
 }
 
@@ -286,12 +277,18 @@ char *ct_read_file(const char *path, size_t *len)
     ct_sb_init(&b);
     char tmp[65536];
     size_t n;
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-        ct_sb_putn(&b, tmp, n);
-    bool err = ferror(f);
+    bool big = false;
+    while (!big && (n = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        big = b.len + n > CT_READ_FILE_MAX; /* /dev/zero, a runaway pipe */
+        if (!big)
+            ct_sb_putn(&b, tmp, n);
+    }
+    bool err = ferror(f) || big;
+    int e = big ? EFBIG : errno;
     fclose(f);
     if (err) {
         ct_sb_free(&b);
+        errno = e;
         return NULL;
     }
     if (len)
@@ -302,13 +299,13 @@ char *ct_read_file(const char *path, size_t *len)
 bool ct_write_file(const char *path, const void *data, size_t len)
 {
     size_t pl = strlen(path);
-    char *tmp = malloc(pl + 32);
+    char *tmp = ct_raw_alloc(pl + 32);
     if (!tmp)
         return false;
     snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f) {
-        free(tmp);
+        ct_raw_free(tmp);
         return false;
     }
     bool ok = fwrite(data, 1, len, f) == len;
@@ -319,7 +316,7 @@ bool ct_write_file(const char *path, const void *data, size_t len)
         ok = rename(tmp, path) == 0;
     if (!ok)
         remove(tmp);
-    free(tmp);
+    ct_raw_free(tmp);
     return ok;
 }
 

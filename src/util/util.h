@@ -112,7 +112,9 @@ void ct_ss_free(ct_strset *s);
 bool ct_ss_has(const ct_strset *s, const char *k);
 void ct_ss_add(ct_strset *s, const char *k);
 
-/* Reads a whole file; returns malloc'd text (NUL-terminated) or NULL. */
+/* Reads a whole file; returns malloc'd text (NUL-terminated) or NULL (errno
+ * says why: EFBIG above CT_READ_FILE_MAX bytes, the command's limit too). */
+#define CT_READ_FILE_MAX ((size_t)256 << 20)
 char *ct_read_file(const char *path, size_t *len);
 /* Writes text to path atomically (temp file + rename); false on error. */
 bool ct_write_file(const char *path, const void *data, size_t len);
