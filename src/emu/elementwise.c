@@ -677,6 +677,18 @@ MATH_ALL(tanh, emu_tanhf_nv(x), tanh(x))
 #define ABSI(W, S, U) DEF_IUN(absi, W, S, U, sx < 0 ? (U)(0 - x) : x)
 INT_TYPES(ABSI)
 
+/* math.absf on the fp8 types: the GPU keeps fp8 as i8 and clears the sign bit
+ * (Triton's AbsFOp lowering), for every fp8 format alike */
+static int absf_f8(emu_frame *F, const emu_ins *I)
+{
+    int64_t n = NE(F, I);
+    uint8_t *RESTRICT d = SLOT(F, I->d, uint8_t);
+    const uint8_t *a = SLOT(F, I->a, uint8_t);
+    for (int64_t i = 0; i < n; i++)
+        d[i] = (uint8_t)(a[i] & 0x7f);
+    return EMU_NEXT;
+}
+
 DEF_FMA(3, f32, float, float, LD_F32, ST_F32, fmaf, fmaf(x, y, z))
 DEF_FMA(3, f64, double, double, LD_F64, ST_F64, fma, fma(x, y, z))
 DEF_FMA(3, f16, uint16_t, float, LD_F16, ST_F16, fma16, fma16(x, y, z))
@@ -710,6 +722,8 @@ emu_fn emu_math_fn(ct_opcode code, emu_ek ek)
     case CT_OP_ARITH_NEGF:
         PICK_FLOAT(negf)
     case CT_OP_MATH_ABSF:
+        if (ek >= EK_F8E4NV && ek <= EK_F8E4B15)
+            return absf_f8;
         PICK_FLOAT(absf)
     case CT_OP_MATH_ABSI:
         PICK_INT(absi)
