@@ -136,7 +136,19 @@ def _bench_cpu(fn, warmup=1, rep=5, grad_to_none=None, quantiles=None, return_mo
         if return_mode != "min" else min(times)
 
 
+def _patch_codegen(mod):
+    """A @triton.jit(noinline=True) helper may take tensors, as under TRITON_INTERPRET=1:
+    Triton's frontend refuses that only because its GPU backend cannot lower it
+    (_check_fn_args); the emulator runs the call."""
+    if "codegen" in _installed:
+        return
+    mod._ctriton_original_check_fn_args = mod._check_fn_args
+    mod._check_fn_args = lambda node, fn, args: None
+    _installed.add("codegen")
+
+
 _PATCHES = {
+    "triton.compiler.code_generator": _patch_codegen,
     "triton.runtime.jit": _patch_jit,
     "triton.runtime.autotuner": _patch_autotuner,
     "triton._internal_testing": _patch_testing,

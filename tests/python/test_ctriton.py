@@ -252,6 +252,8 @@ class DropIn(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertIn("numpy ok", p.stdout)
         self.assertIn("exec ok", p.stdout)
+        self.assertIn("noinline ok", p.stdout)
+        self.assertIn("compile error ok", p.stdout)
         if torch is not None:
             self.assertIn("torch ok", p.stdout)
         line = line_of(kernels.add_unmasked, "the line an OOB names")
