@@ -92,3 +92,11 @@ def scale_through_noinline(x_ptr, BLOCK: tl.constexpr):
 @triton.jit
 def reshape_error():
     tl.reshape(tl.arange(0, 64), (32, ))  # 64 elements into 32: Triton's frontend refuses it
+
+
+@triton.jit
+def dot16(a_ptr, b_ptr, c_ptr):
+    r = tl.arange(0, 16)
+    a = tl.load(a_ptr + r[:, None] * 16 + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * 16 + r[None, :])
+    tl.store(c_ptr + r[:, None] * 16 + r[None, :], tl.dot(a, b))
