@@ -93,6 +93,12 @@ grep -q '"severity": "note"' "$T/lint2.json" || fail "lint --ttir --json: no not
 "$CT" list --json >"$T/list.json" && json_ok "$T/list.json" "list --json"
 "$CT" diff "$SRC/tests/golden/add_kernel/B1024/py.source" "$SRC/tests/golden/add_kernel/B1024/py.source" --json >"$T/diff.json"
 json_ok "$T/diff.json" "diff --json"
+# --exact: an unused constant is a difference the normalizer hides
+G="$SRC/tests/golden/add_kernel/B1024/py.source"
+sed 's/^\(    tt.return\)/    %unused = arith.constant 48 : i32\n\1/' "$G" >"$T/dead.source"
+expect 0 "equal after normalization" "$CT" diff "$G" "$T/dead.source"
+expect 1 "different \\(exact\\): \\+1/-0" "$CT" diff --exact "$G" "$T/dead.source"
+expect 0 "equal \\(exact\\)" "$CT" diff --exact "$G" "$G"
 
 # ---- run --ttir: @FILE:inout in place, @FILE:out --------------------------------------------
 "$PY" -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("100f", *range(100)))' "$T/x.bin"
