@@ -119,12 +119,12 @@ unit-asan: asan deps-py
 	  CTRITON_PYTHON=$${CTRITON_PYTHON:-$(PY)} ctest --output-on-failure -j $(JOBS)
 
 # C kernels against their Python originals at every stage, through Triton 3.6.0.
-# The raw column comes from the raw gate (ctriton rawgate: normalized C TTIR
-# against the committed raw goldens, no Triton); its failures fail `make unit`
+# The raw column comes from the raw gate (ctriton rawgate --exact: the C TTIR as
+# written against the committed raw goldens, no Triton); its failures fail `make unit`
 # (test_rawgate), so here it only fills the column.  Afterwards every raw ✓
 # row must be llir ✓ and ptx ✓ (the gate's soundness against Triton).
 fidelity: build deps-py
-	-$(BUILD)/ctriton --kernels $(CONFORMANCE) rawgate --quiet --json $(BUILD)/raw.json
+	-$(BUILD)/ctriton --kernels $(CONFORMANCE) rawgate --exact --quiet --json $(BUILD)/raw.json
 	$(PY) scripts/fidelity.py --all --ctriton $(BUILD)/ctriton --kernels $(CONFORMANCE) \
 	  --verdicts tests/golden/VERDICTS.md --raw-column $(BUILD)/raw.json
 	$(BUILD)/ctriton rawgate --check-verdicts tests/golden/VERDICTS.md
@@ -133,7 +133,7 @@ fidelity: build deps-py
 # The same table for every other supported release: the C kernels built for it
 # (ctriton --triton X.Y.Z) against the Python originals compiled by its own
 # Triton; the stages go to $(BUILD)/golden-X.Y.Z, the raw column comes from
-# `ctriton diff` of the two raw modules.  Fails on any row not ✓ at llir and
+# `ctriton diff --exact` of the two raw modules.  Fails on any row not ✓ at llir and
 # ptx (a kernel the release's Python refuses must be refused alike).
 fidelity-versions: build deps-py-versions
 	@for v in $(TRITON_VERSIONS); do \

@@ -20,8 +20,8 @@ release's Python (~/.cache/ctriton/venv-X.Y.Z/bin/python; `make fidelity`
 does every release) and the C side is built for it (`ctriton --triton X.Y.Z`).
 3.6.0 writes tests/golden/VERDICTS.md and the goldens under tests/golden/; any
 other release writes VERDICTS-X.Y.Z.md, keeps its stages under --golden
-(default build/golden-X.Y.Z) and fills the raw column itself (`ctriton diff`
-of the two raw modules).  A kernel the release's Python refuses (block
+(default build/golden-X.Y.Z) and fills the raw column itself (`ctriton diff
+--exact` of the two raw modules: as written, no normalization).  A kernel the release's Python refuses (block
 pointers in 3.9) is a row of its own table when the C side refuses it with
 Python's message; its descriptor-based twin is a row like any other.
 
@@ -401,9 +401,9 @@ def run_one(k, ctriton, golden_dir, version, source_copy):
         with open(os.path.join(sdir, "py-%s.source" % version), "w") as f:
             f.write(py["source"])
     if version != BASELINE:
-        # the raw column: ctriton's normalizer on both raw modules (the committed
-        # goldens the raw gate reads are the baseline's)
-        r = subprocess.run(ctriton + ["diff", "--json", os.path.join(gdir, "py.source"),
+        # the raw column: both raw modules as written (`diff --exact`, as the raw
+        # gate compares; the committed goldens the raw gate reads are the baseline's)
+        r = subprocess.run(ctriton + ["diff", "--exact", "--json", os.path.join(gdir, "py.source"),
                             os.path.join(gdir, "c.source")], capture_output=True, text=True)
         try:
             j = json.loads(r.stdout)

@@ -1,6 +1,7 @@
 /*
- * ctriton diff A B [--json] [--quiet] [--no-notes]: compare two TTIR files
- * after normalization (see ct_normalize).  Prints the first diverging op of
+ * ctriton diff A B [--json] [--quiet] [--no-notes] [--exact]: compare two TTIR
+ * files after normalization (see ct_normalize), or as written (--exact: an
+ * unused constant or an expression evaluated twice is a difference).  Prints the first diverging op of
  * each side with its source location and a unified diff of the normalized
  * text.  A file named `-` is read from the standard input:
  *   build/ctriton emit K --config C --locs | build/ctriton diff tests/golden/K/C/py.source -
@@ -24,7 +25,7 @@ static const char notes[] =
     "      invariant code motion and unrolling, block merging, tensor pointer and\n"
     "      descriptor rewriting, and the combine / reorder-broadcast patterns.\n";
 
-static bool json, quiet, no_notes;
+static bool json, quiet, no_notes, exact;
 static const char *pos[2];
 static int npos;
 
@@ -32,12 +33,15 @@ static const cli_opt opts[] = {
     {"json", 0, CLI_FLAG, &json, NULL, "{equal, added, removed, first, diff} as JSON", 0, 0, NULL},
     {"quiet", 'q', CLI_FLAG, &quiet, NULL, "no output: the exit status only", 0, 0, NULL},
     {"no-notes", 0, CLI_FLAG, &no_notes, NULL, "without the note on what the normalizer leaves out", 0, 0, NULL},
+    {"exact", 0, CLI_FLAG, &exact, NULL,
+     "no normalization: dead ops and calls count (value names and locations do not)", 0, 0, NULL},
     CLI_OPT_END,
 };
 
 const cli_spec diff_spec = {
-    "diff", "A.ttir B.ttir [--json] [--quiet] [--no-notes]",
-    "compare two TTIR files after normalization: the first diverging op of each side and a diff",
+    "diff", "A.ttir B.ttir [--json] [--quiet] [--no-notes] [--exact]",
+    "compare two TTIR files after normalization (or --exact, as written): the first diverging op "
+    "of each side and a diff",
     "A file named `-` is read from the standard input:\n"
     "  ctriton emit K --config C --locs | ctriton diff tests/golden/K/C/py.source -\n"
     "Exit status: 0 equal, 1 different, 2 bad usage or a file that does not parse.\n",
@@ -70,7 +74,7 @@ int cmd_diff(int argc, char **argv)
         }
     }
     ct_diff_result r;
-    ct_diff_modules(m[0], m[1], files[0], files[1], &r, &d);
+    ct_diff_modules_flags(m[0], m[1], files[0], files[1], exact ? CT_DIFF_EXACT : 0, &r, &d);
     ct_diags_print(&d, stderr, false);
     if (json) {
         printf("{\"equal\": %s, \"added\": %d, \"removed\": %d, \"first\": ", r.equal ? "true" : "false",
@@ -81,11 +85,11 @@ int cmd_diff(int argc, char **argv)
         printf("}\n");
     } else if (r.equal) {
         if (!quiet)
-            printf("equal after normalization\n");
+            printf(exact ? "equal (exact)\n" : "equal after normalization\n");
     } else if (!quiet) {
-        printf("different after normalization: +%d/-%d lines\n%s\n%s", r.nadded, r.nremoved,
-               r.first, r.text);
-        if (!no_notes)
+        printf("different %s: +%d/-%d lines\n%s\n%s", exact ? "(exact)" : "after normalization",
+               r.nadded, r.nremoved, r.first, r.text);
+        if (!no_notes && !exact)
             printf("\n%s", notes);
     }
     rc = r.equal ? 0 : 1;

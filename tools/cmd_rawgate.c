@@ -1,12 +1,13 @@
 /*
- * ctriton rawgate [--golden DIR] [--json FILE] [--quiet] [KERNEL...]: the
+ * ctriton rawgate [--golden DIR] [--json FILE] [--quiet] [--exact] [KERNEL...]: the
  * raw gate.  For every kernel and config of the library (and the conformance
  * kernels), the TTIR the C port
  * emits and the raw TTIR Python's frontend wrote (DIR/<kernel>/<config>/
  * py.source, default tests/golden) are normalized and compared; no Triton is
  * involved.  Prints one verdict per row (✓, or +a/-b: lines added/removed on
  * the C side) and the diff of each mismatch; --json writes the verdicts as
- * {"kernel/config": verdict} for scripts/fidelity.py --raw-column.
+ * {"kernel/config": verdict} for scripts/fidelity.py --raw-column.  --exact
+ * compares without the normalizer (ct_diff_modules_flags, CT_DIFF_EXACT).
  * Exit status: 0 when every row is ✓, 1 otherwise.
  *
  * ctriton rawgate --check-verdicts VERDICTS.md: the gate's soundness against
@@ -97,7 +98,7 @@ static int check_verdicts(const char *path)
 }
 
 static const char *golden = "tests/golden", *json, *verdicts;
-static bool quiet;
+static bool quiet, exact;
 static const char *only[256];
 static int nonly;
 
@@ -105,6 +106,9 @@ static const cli_opt opts[] = {
     {"golden", 0, CLI_STR, &golden, "DIR", "where the goldens are (default tests/golden)", 0, 0, NULL},
     {"json", 0, CLI_STR, &json, "FILE", "write the verdicts to FILE as {\"kernel/config\": verdict}", 0, 0, NULL},
     {"quiet", 'q', CLI_FLAG, &quiet, NULL, "verdicts only, no diffs", 0, 0, NULL},
+    {"exact", 0, CLI_FLAG, &exact, NULL,
+     "compare the raw modules as written, without the normalizer: an unused op or an "
+     "expression evaluated twice is a difference", 0, 0, NULL},
     {"check-verdicts", 0, CLI_STR, &verdicts, "FILE",
      "instead: every raw ✓ row of FILE (VERDICTS.md) must be llir ✓ and ptx ✓", 0, 0, NULL},
     CLI_OPT_KERNELS,
@@ -113,7 +117,7 @@ static const cli_opt opts[] = {
 };
 
 const cli_spec rawgate_spec = {
-    "rawgate", "[KERNEL...] [--golden DIR] [--json FILE] [--quiet] | --check-verdicts FILE",
+    "rawgate", "[KERNEL...] [--golden DIR] [--json FILE] [--quiet] [--exact] | --check-verdicts FILE",
     "C kernels against Python's raw TTIR goldens (DIR/KERNEL/CONFIG/py.source), normalized; no "
     "Triton involved",
     "Every registered kernel (or the ones named), every config.  Exit status: 0 when every row\n"
@@ -166,7 +170,7 @@ int cmd_rawgate(int argc, char **argv)
                 } else {
                     char cname[600];
                     snprintf(cname, sizeof cname, "C %s", key);
-                    ct_diff_modules(py, cm, path, cname, &r, &d);
+                    ct_diff_modules_flags(py, cm, path, cname, exact ? CT_DIFF_EXACT : 0, &r, &d);
                     if (r.equal)
                         snprintf(verdict, sizeof verdict, "✓");
                     else
@@ -201,6 +205,7 @@ int cmd_rawgate(int argc, char **argv)
         return cli_fail(2, "rawgate: %s", *err ? err : "out of memory");
     }
     free(js);
-    printf("raw gate: %d of %d rows identical after normalization\n", rows - bad, rows);
+    printf("raw gate: %d of %d rows identical %s\n", rows - bad, rows,
+           exact ? "(exact)" : "after normalization");
     return bad ? 1 : 0;
 }

@@ -91,6 +91,16 @@ typedef struct ct_diff_result {
  * warnings of the normalizer go to diags (may be NULL). */
 bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char *name_b,
                      ct_diff_result *out, ct_diags *diags);
+
+enum {
+    CT_DIFF_EXACT = 1, /* no normalization: the raw modules as written, an unused op or a
+                          call left to inline is a difference (value names, locations and
+                          each release's spellings still do not count) */
+};
+
+/* ct_diff_modules with `flags` (CT_DIFF_EXACT); flags 0 is ct_diff_modules. */
+bool ct_diff_modules_flags(ct_module *a, ct_module *b, const char *name_a, const char *name_b,
+                           unsigned flags, ct_diff_result *out, ct_diags *diags);
 void ct_diff_result_free(ct_diff_result *r);
 
 CT_END_DECLS

@@ -329,35 +329,6 @@ int64_t emu_cc_attr_int(const ct_op *op, const char *name, int64_t dflt)
     return dflt;
 }
 
-/* an enum attribute: its word, or its integer mapped through `words` */
-int emu_cc_attr_enum(const ct_op *op, const char *name, const char *const *words, int nwords,
-                     const int *values, int dflt)
-{
-    const ct_attr *a = emu_cc_attr(op, name);
-    if (!a)
-        return dflt;
-    if (a->kind == CT_ATTR_ENUM || a->kind == CT_ATTR_STR) {
-        for (int i = 0; i < nwords; i++)
-            if (!strcmp(a->s, words[i]))
-                return values ? values[i] : i;
-        return -2;
-    }
-    if (a->kind == CT_ATTR_INT) {
-        if (!values)
-            return (a->i >= 0 && a->i < nwords) ? (int)a->i : -2;
-        for (int i = 0; i < nwords; i++)
-            if (values[i] == a->i)
-                return values[i];
-        return -2;
-    }
-    return -2;
-}
-
-const char *const emu_cc_cmpi_words[] = {"eq", "ne", "slt", "sle", "sgt", "sge",
-                                         "ult", "ule", "ugt", "uge"};
-const char *const emu_cc_cmpf_words[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                                         "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"};
-
 /* ---- liveness -------------------------------------------------------------------------- */
 
 bool emu_cc_is_live(cctx *C, const ct_op *op)
@@ -477,114 +448,29 @@ bool emu_cc_overwritable(cctx *C, const ct_op *op, int idx, int v)
 
 /* ---- dispatch and blocks ------------------------------------------------------------ */
 
-/* the operand and result counts an op must have before its compiler reads
- * them (a parsed module is not trusted); -1: any */
+/* the counts of operands, results, regions and successors an op must have
+ * before its compiler reads them: its row in ops.def (ct_op_arity_ok); the
+ * verifier checks the same, this keeps a module that skipped it from being
+ * read out of bounds */
 static bool arity_ok(cctx *C, const ct_op *op)
 {
-    int nin = -1, nout = -1;
-    switch (op->code) {
-    case CT_OP_ARITH_CONSTANT:
-    case CT_OP_TT_GET_PROGRAM_ID:
-    case CT_OP_TT_GET_NUM_PROGRAMS:
-    case CT_OP_TT_MAKE_RANGE:
-    case CT_OP_UB_POISON:
-        nin = 0, nout = 1;
-        break;
-    case CT_OP_ARITH_NEGF:
-    case CT_OP_ARITH_EXTSI:
-    case CT_OP_ARITH_EXTUI:
-    case CT_OP_ARITH_TRUNCI:
-    case CT_OP_ARITH_EXTF:
-    case CT_OP_ARITH_TRUNCF:
-    case CT_OP_ARITH_SITOFP:
-    case CT_OP_ARITH_UITOFP:
-    case CT_OP_ARITH_FPTOSI:
-    case CT_OP_ARITH_FPTOUI:
-    case CT_OP_ARITH_BITCAST:
-    case CT_OP_ARITH_INDEX_CAST:
-    case CT_OP_MATH_EXP:
-    case CT_OP_MATH_EXP2:
-    case CT_OP_MATH_LOG:
-    case CT_OP_MATH_LOG2:
-    case CT_OP_MATH_SQRT:
-    case CT_OP_MATH_RSQRT:
-    case CT_OP_MATH_ABSF:
-    case CT_OP_MATH_ABSI:
-    case CT_OP_MATH_SIN:
-    case CT_OP_MATH_COS:
-    case CT_OP_MATH_ERF:
-    case CT_OP_MATH_FLOOR:
-    case CT_OP_MATH_CEIL:
-    case CT_OP_MATH_TANH:
-    case CT_OP_TT_SPLAT:
-    case CT_OP_TT_UNSPLAT:
-    case CT_OP_TT_BROADCAST:
-    case CT_OP_TT_EXPAND_DIMS:
-    case CT_OP_TT_RESHAPE:
-    case CT_OP_TT_TRANS:
-    case CT_OP_TT_BITCAST:
-    case CT_OP_TT_INT_TO_PTR:
-    case CT_OP_TT_PTR_TO_INT:
-    case CT_OP_TT_FP_TO_FP:
-    case CT_OP_TT_PRECISE_SQRT:
-        nin = 1, nout = 1;
-        break;
-    case CT_OP_TT_SPLIT:
-        nin = 1, nout = 2;
-        break;
-    case CT_OP_MATH_FMA:
-    case CT_OP_TT_CLAMPF:
-    case CT_OP_ARITH_SELECT:
-        nin = 3, nout = 1;
-        break;
-    case CT_OP_TT_HISTOGRAM:
-        if (op->nopnds < 1 || op->nopnds > 2 || op->nres != 1)
-            goto bad;
+    char why[160];
+    if (ct_op_arity_ok(op, why, sizeof why))
         return true;
-    case CT_OP_TT_LOAD:
-        if (op->nopnds < 1 || op->nopnds > 3 || op->nres != 1)
-            goto bad;
-        return true;
-    case CT_OP_TT_STORE:
-        if (op->nopnds < 2 || op->nopnds > 3)
-            goto bad;
-        return true;
-    case CT_OP_TT_ATOMIC_RMW:
-        if (op->nopnds < 2 || op->nopnds > 3 || op->nres != 1)
-            goto bad;
-        return true;
-    case CT_OP_TT_ATOMIC_CAS:
-        nin = 3, nout = 1;
-        break;
-    case CT_OP_TT_DOT:
-        nin = 3, nout = 1;
-        break;
-    case CT_OP_TT_EXTERN_ELEMENTWISE:
-    case CT_OP_TT_MAKE_TENSOR_PTR:
-    case CT_OP_TT_ADVANCE:
-        if (op->nres != 1 || op->nopnds < 1)
-            goto bad;
-        return true;
-    default:
-        if (op->code >= CT_OP_ARITH_ADDI && op->code <= CT_OP_ARITH_CMPF &&
-            op->code != CT_OP_ARITH_NEGF)
-            nin = 2, nout = 1;
-        else if (op->code == CT_OP_TT_ADDPTR || op->code == CT_OP_TT_JOIN ||
-                 op->code == CT_OP_TT_CAT || op->code == CT_OP_TT_GATHER ||
-                 op->code == CT_OP_TT_MULHIUI || op->code == CT_OP_TT_PRECISE_DIVF)
-            nin = 2, nout = 1;
-        break;
-    }
-    if ((nin < 0 || op->nopnds == nin) && (nout < 0 || op->nres == nout)) {
-        for (int i = 0; i < op->nopnds; i++)
-            if (!op->opnds[i])
-                goto bad;
-        return true;
-    }
-bad:
-    emu_cc_err(C, op, "unexpected number of operands (%d) or results (%d)", op->nopnds,
-               op->nres);
+    emu_cc_err(C, op, "%s", why);
     return false;
+}
+
+/* An elementwise op whose operands and result have one type (ELEM | SAME in
+ * ops.def): one function per element kind, from emu_arith_fn or emu_math_fn,
+ * applied to its operands (as many as its row has). */
+static bool same_elementwise(cctx *C, const ct_op *op)
+{
+    emu_ek ek = emu_cc_opnd_ek(op, 0);
+    emu_fn fn = emu_arith_fn(op->code, ek, 0);
+    if (!fn)
+        fn = emu_math_fn(op->code, ek);
+    return emu_cc_elementwise(C, op, fn, op->nopnds, ek);
 }
 
 static bool emu_cc_op_inner(cctx *C, const ct_op *op)
@@ -597,49 +483,16 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     case CT_OP_ARITH_CONSTANT:
         return emu_cc_constant(C, op);
     case CT_OP_ARITH_ADDF:
-    case CT_OP_ARITH_SUBF: {
+    case CT_OP_ARITH_SUBF:
+        /* a multiply whose only use is this add: one fused multiply-add, as ptxas does */
         if (emu_cc_try_fma(C, op))
             return true;
-        emu_ek ek = emu_cc_opnd_ek(op, 0);
-        return emu_cc_elementwise(C, op, emu_arith_fn(op->code, ek, 0), 2, ek);
-    }
-    case CT_OP_ARITH_ADDI:
-    case CT_OP_ARITH_SUBI:
-    case CT_OP_ARITH_MULI:
-    case CT_OP_ARITH_DIVSI:
-    case CT_OP_ARITH_DIVUI:
-    case CT_OP_ARITH_CEILDIVSI:
-    case CT_OP_ARITH_FLOORDIVSI:
-    case CT_OP_ARITH_REMSI:
-    case CT_OP_ARITH_REMUI:
-    case CT_OP_ARITH_ANDI:
-    case CT_OP_ARITH_ORI:
-    case CT_OP_ARITH_XORI:
-    case CT_OP_ARITH_SHLI:
-    case CT_OP_ARITH_SHRSI:
-    case CT_OP_ARITH_SHRUI:
-    case CT_OP_ARITH_MAXSI:
-    case CT_OP_ARITH_MAXUI:
-    case CT_OP_ARITH_MINSI:
-    case CT_OP_ARITH_MINUI:
-    case CT_OP_ARITH_MULF:
-    case CT_OP_ARITH_DIVF:
-    case CT_OP_ARITH_REMF:
-    case CT_OP_ARITH_MAXIMUMF:
-    case CT_OP_ARITH_MINIMUMF:
-    case CT_OP_ARITH_MAXNUMF:
-    case CT_OP_ARITH_MINNUMF:
-    case CT_OP_TT_MULHIUI:
-    case CT_OP_TT_PRECISE_DIVF: {
-        emu_ek ek = emu_cc_opnd_ek(op, 0);
-        return emu_cc_elementwise(C, op, emu_arith_fn(op->code, ek, 0), 2, ek);
-    }
+        return same_elementwise(C, op);
     case CT_OP_ARITH_CMPI:
     case CT_OP_ARITH_CMPF: {
         emu_ek ek = emu_cc_opnd_ek(op, 0);
         bool isi = op->code == CT_OP_ARITH_CMPI;
-        int pred = emu_cc_attr_enum(op, "predicate", isi ? emu_cc_cmpi_words : emu_cc_cmpf_words, isi ? 10 : 16, NULL,
-                             -2);
+        int pred = (int)ct_op_enum(op, "predicate", -1); /* ops.def's CMPI / CMPF values */
         if (pred < 0) {
             emu_cc_err(C, op, "missing or unknown predicate");
             return false;
@@ -649,45 +502,18 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         return emu_cc_elementwise(C, op, emu_arith_fn(op->code, ek, pred), 2, ek);
     }
     case CT_OP_ARITH_SELECT: {
-        if (op->nopnds != 3) {
-            emu_cc_err(C, op, "select needs 3 operands");
-            return false;
-        }
         bool scalar_cond = op->opnds[0]->type->kind != CT_TY_TENSOR &&
                            op->res[0].type->kind == CT_TY_TENSOR;
         return emu_cc_elementwise(C, op, scalar_cond ? emu_h_select_scalar : emu_h_select, 3,
                            emu_cc_opnd_ek(op, 1));
     }
-    case CT_OP_ARITH_NEGF:
-    case CT_OP_MATH_EXP:
-    case CT_OP_MATH_EXP2:
-    case CT_OP_MATH_LOG:
-    case CT_OP_MATH_LOG2:
-    case CT_OP_MATH_SQRT:
-    case CT_OP_MATH_RSQRT:
-    case CT_OP_MATH_ABSF:
-    case CT_OP_MATH_ABSI:
-    case CT_OP_MATH_SIN:
-    case CT_OP_MATH_COS:
-    case CT_OP_MATH_ERF:
-    case CT_OP_MATH_FLOOR:
-    case CT_OP_MATH_CEIL:
-    case CT_OP_MATH_TANH:
-    case CT_OP_TT_PRECISE_SQRT: {
-        emu_ek ek = emu_cc_opnd_ek(op, 0);
-        return emu_cc_elementwise(C, op, emu_math_fn(op->code, ek), 1, ek);
-    }
-    case CT_OP_MATH_FMA: {
-        emu_ek ek = emu_cc_opnd_ek(op, 0);
-        return emu_cc_elementwise(C, op, emu_math_fn(op->code, ek), 3, ek);
-    }
     case CT_OP_TT_CLAMPF: {
         emu_ek ek = emu_cc_opnd_ek(op, 0);
-        static const char *const w[] = {"none", "all"};
-        static const int v[] = {0, 0xFFFF};
-        int pn = emu_cc_attr_enum(op, "propagateNan", w, 2, v, 0);
-        return emu_cc_elementwise(C, op, pn == 0xFFFF ? emu_clampnan_fn(ek) : emu_math_fn(op->code, ek),
-                           3, ek);
+        int64_t all;
+        ct_enum_value(CT_EN_NAN, "all", 3, &all);
+        bool nan = ct_op_enum(op, "propagateNan", 0) == all;
+        return emu_cc_elementwise(C, op, nan ? emu_clampnan_fn(ek) : emu_math_fn(op->code, ek), 3,
+                                  ek);
     }
     case CT_OP_ARITH_EXTSI:
     case CT_OP_ARITH_EXTUI:
@@ -708,8 +534,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         return emu_cc_alias(C, op);
     case CT_OP_TT_GET_PROGRAM_ID:
     case CT_OP_TT_GET_NUM_PROGRAMS: {
-        static const char *const w[] = {"x", "y", "z"};
-        int axis = emu_cc_attr_enum(op, "axis", w, 3, NULL, 0);
+        int axis = (int)ct_op_enum(op, "axis", 0); /* x 0, y 1, z 2 */
         if (axis < 0) {
             emu_cc_err(C, op, "bad axis");
             return false;
@@ -804,7 +629,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     }
     case CT_OP_TT_ASSERT:
     case CT_OP_LLVM_ASSUME: {
-        if (!emu_cc_no_batch(C, op) || op->nopnds < 1)
+        if (!emu_cc_no_batch(C, op))
             return false;
         int c = emu_cc_val(C, op, op->opnds[0]);
         int i = emu_cc_emit(C, op->code == CT_OP_TT_ASSERT ? emu_h_assert : emu_h_assume, op);
@@ -842,17 +667,9 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     case CT_OP_TT_MAP_ELEMENTWISE:
         return emu_cc_map_elementwise(C, op);
     case CT_OP_CF_BR:
-        if (op->nsucc != 1) {
-            emu_cc_err(C, op, "malformed branch");
-            return false;
-        }
         emu_cc_branch(C, op, op->succ[0], 0, op->succ_nopnds[0]);
         return true;
     case CT_OP_CF_COND_BR: {
-        if (op->nsucc != 2 || op->nopnds < 1) {
-            emu_cc_err(C, op, "malformed conditional branch");
-            return false;
-        }
         int c = emu_cc_val(C, op, op->opnds[0]);
         int br = emu_cc_emit(C, emu_h_brz, op);
         INS(br)->a = OFF(c);
@@ -870,6 +687,9 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         return false;
     case CT_OP_TT_FUNC:
     default:
+        if ((ct_op_info_of(op->code)->flags & (CT_OPF_ELEM | CT_OPF_SAME)) ==
+            (CT_OPF_ELEM | CT_OPF_SAME))
+            return same_elementwise(C, op);
         emu_cc_err(C, op, "op not supported by the emulator");
         return false;
     }
@@ -886,66 +706,14 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
  * which are never invariant). */
 static bool hoistable_op(ct_opcode c)
 {
-    switch (c) {
-    case CT_OP_ARITH_ADDI:
-    case CT_OP_ARITH_SUBI:
-    case CT_OP_ARITH_MULI:
-    case CT_OP_ARITH_DIVSI:
-    case CT_OP_ARITH_DIVUI:
-    case CT_OP_ARITH_CEILDIVSI:
-    case CT_OP_ARITH_FLOORDIVSI:
-    case CT_OP_ARITH_REMSI:
-    case CT_OP_ARITH_REMUI:
-    case CT_OP_ARITH_ANDI:
-    case CT_OP_ARITH_ORI:
-    case CT_OP_ARITH_XORI:
-    case CT_OP_ARITH_SHLI:
-    case CT_OP_ARITH_SHRSI:
-    case CT_OP_ARITH_SHRUI:
-    case CT_OP_ARITH_MAXSI:
-    case CT_OP_ARITH_MAXUI:
-    case CT_OP_ARITH_MINSI:
-    case CT_OP_ARITH_MINUI:
-    case CT_OP_ARITH_ADDF:
-    case CT_OP_ARITH_SUBF:
-    case CT_OP_ARITH_MULF:
-    case CT_OP_ARITH_DIVF:
-    case CT_OP_ARITH_REMF:
-    case CT_OP_ARITH_MAXIMUMF:
-    case CT_OP_ARITH_MINIMUMF:
-    case CT_OP_ARITH_MAXNUMF:
-    case CT_OP_ARITH_MINNUMF:
-    case CT_OP_ARITH_NEGF:
-    case CT_OP_ARITH_CMPI:
-    case CT_OP_ARITH_CMPF:
-    case CT_OP_ARITH_SELECT:
-    case CT_OP_ARITH_EXTSI:
-    case CT_OP_ARITH_EXTUI:
-    case CT_OP_ARITH_TRUNCI:
-    case CT_OP_ARITH_EXTF:
-    case CT_OP_ARITH_TRUNCF:
-    case CT_OP_ARITH_SITOFP:
-    case CT_OP_ARITH_UITOFP:
-    case CT_OP_ARITH_FPTOSI:
-    case CT_OP_ARITH_FPTOUI:
-    case CT_OP_ARITH_BITCAST:
-    case CT_OP_ARITH_INDEX_CAST:
-    case CT_OP_TT_FP_TO_FP:
-    case CT_OP_TT_MULHIUI:
-    case CT_OP_TT_GET_NUM_PROGRAMS:
-    case CT_OP_TT_MAKE_RANGE:
-    case CT_OP_TT_SPLAT:
-    case CT_OP_TT_BROADCAST:
-    case CT_OP_TT_EXPAND_DIMS:
-    case CT_OP_TT_RESHAPE:
-    case CT_OP_TT_BITCAST:
-    case CT_OP_TT_INT_TO_PTR:
-    case CT_OP_TT_PTR_TO_INT:
-    case CT_OP_TT_ADDPTR:
-        return true;
-    default:
+    /* from the op's row: pure, the same in every program, no fault to fear, and
+     * elementwise, a move of elements or a value from nothing (make_range,
+     * get_num_programs); not dot, reduce, scan, block pointers or descriptors */
+    const ct_op_sig *s = ct_op_sig_of(c);
+    unsigned f = ct_op_info_of(c)->flags;
+    if (!(f & CT_OPF_PURE) || (f & (CT_OPF_PROGRAM | CT_OPF_TRAPS)) || s->nregions)
         return false;
-    }
+    return (f & (CT_OPF_ELEM | CT_OPF_MOVE)) || s->max_opnds == 0;
 }
 
 static int val_of(cctx *C, const ct_value *v)

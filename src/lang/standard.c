@@ -1112,8 +1112,10 @@ static void swizzle2d_body(const tl_tensor *a, tl_tensor *r, void *ud)
     tl_tensor i = a[0], j = a[1], size_i = a[2], size_j = a[3], size_g = a[4];
     /* "unrolled index in array" */
     tl_tensor ij = tl__binop(TL_ADD, tl__binop(TL_MUL, i, size_j, CUR), j, CUR);
-    /* number of elements in `size_g` groups of `size_j` columns */
-    tl_tensor size_gj = tl__binop(TL_MUL, size_g, size_j, CUR);
+    /* number of elements in `size_g` groups of `size_j` columns (a product of
+     * constexprs is a constexpr, which the assignment makes a tensor, as Python's
+     * visit_Assign does: one arith.constant here, not one per use) */
+    tl_tensor size_gj = tl__to_tensor(tl__binop(TL_MUL, size_g, size_j, CUR), CUR);
     /* index of the group in which (i,j) is */
     tl_tensor group_id = tl__binop(TL_FLOORDIV, ij, size_gj, CUR);
     /* row-index of the first element of this group */
@@ -1181,7 +1183,7 @@ static void zeros_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static tl_tensor call_zeros(tl_shape_t shape, const tl_type *dtype)
 {
     /* shape is a tuple constexpr, dtype a constexpr dtype */
-    tl_jit_cx cx = {.pos = 0, .rank = shape.rank, .shape = shape.d};
+    tl_jit_cx cx = {.pos = 0, .is_shape = true, .rank = shape.rank, .shape = shape.d};
     static const char *const names[] = {"shape", "dtype"};
     zeros_ud z = {shape, dtype};
     tl_tensor args[2] = {TL_NONE, tl__from_dtype(dtype)};

@@ -286,11 +286,20 @@ static void unified(ct_strbuf *o, const lines *a, const lines *b, const edit *e,
 bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char *name_b,
                      ct_diff_result *out, ct_diags *diags)
 {
+    return ct_diff_modules_flags(a, b, name_a, name_b, 0, out, diags);
+}
+
+bool ct_diff_modules_flags(ct_module *a, ct_module *b, const char *name_a, const char *name_b,
+                           unsigned flags, ct_diff_result *out, ct_diags *diags)
+{
     memset(out, 0, sizeof *out);
     name_a = name_a ? name_a : "a";
     name_b = name_b ? name_b : "b";
-    ct_normalize(a, CT_NORM_KEEP_LOCS, diags);
-    ct_normalize(b, CT_NORM_KEEP_LOCS, diags);
+    bool exact = flags & CT_DIFF_EXACT;
+    if (!exact) {
+        ct_normalize(a, CT_NORM_KEEP_LOCS, diags);
+        ct_normalize(b, CT_NORM_KEEP_LOCS, diags);
+    }
     const ct_op **ma, **mb;
     int nma, nmb;
     char *ta = ct_print_module_lines(a, CT_PRINT_NUMBERED, &ma, &nma);
@@ -343,7 +352,8 @@ bool ct_diff_modules(ct_module *a, ct_module *b, const char *name_a, const char 
         }
         ct_strbuf r;
         ct_sb_init(&r);
-        ct_sb_printf(&r, "first difference (after normalization):\n");
+        ct_sb_printf(&r, exact ? "first difference (exact):\n"
+                               : "first difference (after normalization):\n");
         report_side(&r, name_a, &la, ia, ca, ma, nma);
         report_side(&r, name_b, &lb, ib, cb, mb, nmb);
         out->first = ct_sb_take(&r);

@@ -9,6 +9,19 @@
 
 #include "text_testutil.h"
 
+static ct_diff_result diff_texts_flags(const char *a, const char *b, unsigned flags)
+{
+    ct_module *ma = parse_or_report(a, strlen(a), "a.ttir");
+    ct_module *mb = parse_or_report(b, strlen(b), "b.ttir");
+    assert_non_null(ma);
+    assert_non_null(mb);
+    ct_diff_result r;
+    assert_true(ct_diff_modules_flags(ma, mb, "a.ttir", "b.ttir", flags, &r, NULL));
+    ct_module_destroy(ma);
+    ct_module_destroy(mb);
+    return r;
+}
+
 static ct_diff_result diff_texts(const char *a, const char *b)
 {
     ct_module *ma = parse_or_report(a, strlen(a), "a.ttir");
@@ -101,6 +114,42 @@ static void t_insertion(void **state)
     ct_diff_result_free(&r);
 }
 
+/* An unused constant and an expression evaluated twice (Python's range(n)
+ * evaluates n twice): equal after normalization, different exactly; value
+ * names and locations never count. */
+static void t_exact(void **state)
+{
+    (void)state;
+    const char *a = "module {\n  tt.func public @k(%p: !tt.ptr<i32>, %n: i32) {\n"
+                    "    %m = arith.muli %n, %n : i32 loc(\"k.py\":3:4)\n"
+                    "    tt.store %p, %m : !tt.ptr<i32> loc(\"k.py\":4:4)\n"
+                    "    tt.return\n  }\n}\n";
+    const char *b = "module {\n  tt.func public @k(%p: !tt.ptr<i32>, %n: i32) {\n"
+                    "    %c48_i32 = arith.constant 48 : i32 loc(\"k.c\":9:0)\n"
+                    "    %0 = arith.muli %n, %n : i32 loc(\"k.c\":9:0)\n"
+                    "    %1 = arith.muli %n, %n : i32 loc(\"k.c\":9:0)\n"
+                    "    tt.store %p, %1 : !tt.ptr<i32> loc(\"k.c\":10:0)\n"
+                    "    tt.return\n  }\n}\n";
+    ct_diff_result r = diff_texts(a, b);
+    assert_true(r.equal);
+    ct_diff_result_free(&r);
+    r = diff_texts_flags(a, b, CT_DIFF_EXACT);
+    assert_false(r.equal);
+    assert_int_equal(r.nadded, 3); /* the constant, the second muli, the store of %1 */
+    assert_int_equal(r.nremoved, 1);
+    assert_non_null(strstr(r.first, "first difference (exact):\n"));
+    assert_non_null(strstr(r.text, "\n+    %c48_i32 = arith.constant 48 : i32\n"));
+    ct_diff_result_free(&r);
+    /* the same text with other names and locations is equal exactly */
+    const char *c = "module {\n  tt.func public @k(%q: !tt.ptr<i32>, %x: i32) {\n"
+                    "    %0 = arith.muli %x, %x : i32 loc(\"k.c\":7:0)\n"
+                    "    tt.store %q, %0 : !tt.ptr<i32> loc(\"k.c\":8:0)\n"
+                    "    tt.return\n  }\n}\n";
+    r = diff_texts_flags(a, c, CT_DIFF_EXACT);
+    assert_true(r.equal);
+    ct_diff_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -108,6 +157,7 @@ int main(void)
         cmocka_unit_test(t_first_divergence),
         cmocka_unit_test(t_inlined_location),
         cmocka_unit_test(t_insertion),
+        cmocka_unit_test(t_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

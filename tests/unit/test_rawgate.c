@@ -2,9 +2,11 @@
  * test_rawgate.c - the raw gate: for every kernel and config of the library
  * (conformance kernels included), the TTIR the C port emits, printed and
  * read back, must equal Python's raw TTIR golden (tests/golden/<kernel>/
- * <config>/py.source) after normalization.  No Triton involved; on a
- * mismatch the test prints where the two diverge and the normalized diff.
- * (`ctriton rawgate` is the same check as a command.)
+ * <config>/py.source), exactly (CT_DIFF_EXACT: no normalization, so an
+ * unused constant or an expression evaluated twice counts) and after
+ * normalization.  No Triton involved; on a mismatch the test prints where the
+ * two diverge and the diff.  (`ctriton rawgate [--exact]` is the same check as
+ * a command.)
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,7 +22,7 @@ static void t_raw_gate(void **state)
     const ct_kernel_entry *ks[256];
     int nk = tu_kernels(ks, 256, true);
     assert_true(nk > 0);
-    int rows = 0, bad = 0;
+    int rows = 0, bad = 0, inexact = 0;
     for (int i = 0; i < nk; i++) {
         for (int c = 0; c < ks[i]->nconfigs; c++) {
             const tl_config *cfg = &ks[i]->configs[c];
@@ -55,6 +57,14 @@ static void t_raw_gate(void **state)
             char cname[600];
             snprintf(cname, sizeof cname, "C %s/%s", ks[i]->def->name, cfg->name);
             ct_diff_result r;
+            /* exact first: the normalized diff rewrites both modules */
+            ct_diff_modules_flags(py, cm, rel, cname, CT_DIFF_EXACT, &r, &d);
+            if (!r.equal) {
+                fprintf(stderr, "raw gate (exact): %s/%s differs (+%d/-%d)\n%s%s\n",
+                        ks[i]->def->name, cfg->name, r.nadded, r.nremoved, r.first, r.text);
+                inexact++;
+            }
+            ct_diff_result_free(&r);
             ct_diff_modules(py, cm, rel, cname, &r, &d);
             if (!r.equal) {
                 fprintf(stderr, "raw gate: %s/%s differs (+%d/-%d)\n%s%s\n", ks[i]->def->name,
@@ -67,8 +77,10 @@ static void t_raw_gate(void **state)
             ct_diags_free(&d);
         }
     }
-    fprintf(stderr, "raw gate: %d of %d rows identical after normalization\n", rows - bad, rows);
+    fprintf(stderr, "raw gate: %d of %d rows identical after normalization, %d exactly\n",
+            rows - bad, rows, rows - inexact);
     assert_int_equal(bad, 0);
+    assert_int_equal(inexact, 0);
 }
 
 int main(void)
