@@ -30,11 +30,13 @@ import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Triton 3.6.0's Makefile, test-interpret (the two node ids there carry no interpreter mark:
-# -m interpreter deselects them, as in Triton's CI)
+# -m interpreter deselects them, as in Triton's CI; the tutorial is named by its file, since
+# a node id pytest cannot collect (its module needs a GPU driver under the interpreter) stops
+# the whole run)
 DEFAULT_FILES = ("cuda,language/test_core.py,language/test_standard.py,language/test_random.py,"
                  "language/test_block_pointer.py,language/test_subprocess.py,language/test_line_info.py,"
                  "language/test_tuple.py,runtime/test_launch.py,runtime/test_autotuner.py::test_kwargs[False],"
-                 "../../tutorials/06-fused-attention.py::test_op")
+                 "../../tutorials/06-fused-attention.py")
 
 
 def run(mode, tests, files, kexpr, jobs, timeout):
