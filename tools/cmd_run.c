@@ -23,6 +23,9 @@
  *   tensor cores' accumulation: faster, not the GPU's bits.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,13 +42,15 @@
 
 static struct {
     const char *config, *ttir, *dump, *func, *dump_case, *ttgir;
-    bool no_layouts, fast_dot, emu, all, report, json;
+    const char *inputs;
+    bool no_layouts, fast_dot, emu, all, report, json, sweep, quick;
+    double max_mem;
     uint64_t seed, max_steps;
     int threads, num_warps;
     const char *grid;
     const char *args[MAX_ARGS];
     cli_list arglist;
-} o = {.seed = 1234, .arglist = {o.args, 0, MAX_ARGS}};
+} o = {.seed = 1234, .max_mem = 2, .arglist = {o.args, 0, MAX_ARGS}};
 static const char *pos[1];
 static int npos;
 
@@ -70,6 +75,13 @@ static const cli_opt opts[] = {
     {"num-warps", 0, CLI_FN, &o.num_warps, "N", "--ttir: num_warps (default: the module's, else 4)", 0, 0,
      cli_num_warps},
     {"dump", 0, CLI_STR, &o.dump, "DIR", "--ttir: write each output buffer to DIR/argN.bin", 0, 0, NULL},
+    {"sweep", 0, CLI_FLAG, &o.sweep, NULL,
+     "each config at the boundary sizes of its reference's sweep dimension (see below)", 0, 0, NULL},
+    {"inputs", 0, CLI_STR, &o.inputs, "MODE", "random (default) or hard: difficult values (see below)", 0, 0,
+     NULL},
+    {"quick", 0, CLI_FLAG, &o.quick, NULL, "--sweep: the block's sizes only, not the int32 limit", 0, 0, NULL},
+    {"max-mem", 0, CLI_DOUBLE, &o.max_mem, "GIB",
+     "--sweep: run an int32-limit size only if its buffers fit in GIB (default 2)", 0, 1 << 20, NULL},
     {"json", 0, CLI_FLAG, &o.json, NULL, "one JSON object: the results and the counts", 0, 0, NULL},
     CLI_OPT_KERNELS,
     CLI_OPT_TRITON,
@@ -95,6 +107,14 @@ const cli_spec run_spec = {
     "  fp32[1024]@y.bin:out    output written to y.bin after the run\n"
     "  fp32[1024]@x.bin:inout  read from x.bin and written back to it (in-place kernels)\n"
     "  1000, -3, 0x10          integer scalar;  1.5, 1e-5: float scalar;  null: null pointer\n"
+    "--sweep runs each config at the sizes of the dimension its reference names (.sweep in\n"
+    "ct_kernel_ref, e.g. \"N:BLOCK_SIZE\"): 1, BLOCK-1, BLOCK, BLOCK+1, a size that is no\n"
+    "multiple of any config's block, the largest size whose buffers' offsets fit in int32\n"
+    "and one past it (these two SKIP, with the memory they need, above --max-mem), each\n"
+    "re-specialized as Triton's JIT would (==1, divisibility by 16, i64), one line per case;\n"
+    "a size the reference refuses is SKIP.  --inputs hard: the ends of each input's range,\n"
+    "zeros, subnormals, cancelling pairs, large magnitudes, NaN and Inf where the reference\n"
+    "defines them (docs/checks.md).\n"
     "Exit status: 0 all passed (or ran), 1 a failure or a fault, 2 bad usage.\n",
     opts, pos, 1, &npos, "KERNEL",
 };
@@ -212,7 +232,8 @@ static bool dump_case(const char *dir, const char *kname, const tl_config *cfg, 
 
 /* One config's outcome, printed as a line or as JSON. */
 typedef struct run_result {
-    const char *kernel, *config;
+    const char *kernel;
+    char config[96];       /* the config, and the sweep's size */
     const char *verdict;   /* PASS, FAIL, CRASH, BUILD FAILED, UNSUPPORTED, SETUP FAILED, ... */
     char detail[2048];     /* the outputs' checks, the fault, or why it could not run */
     int grid[3];
@@ -221,7 +242,7 @@ typedef struct run_result {
     bool ran;
 } run_result;
 
-static int nresults;
+static int nresults, nskipped;
 
 static void print_result(const run_result *r)
 {
@@ -250,6 +271,7 @@ static void print_result(const run_result *r)
     } else {
         printf("%-24s %-12s %s%s%s\n", r->kernel, r->config, r->verdict, *r->detail ? ": " : "",
                r->detail);
+    nskipped += !strcmp(r->verdict, "SKIP");
     }
     nresults++;
 }
@@ -261,11 +283,117 @@ static void diags_detail(run_result *r, const ct_diags *d)
     snprintf(r->detail, sizeof r->detail, "%s", e ? e : "");
 }
 
-/* runs one config; returns 0 pass, 1 fail */
-static int run_config(const ct_kernel_entry *ke, const tl_config *cfg)
+/* ---- re-specialization at a sweep's size ------------------------------------------- */
+
+/* The integer scalars of a case, by name: what a sweep's case is re-specialized against. */
+typedef struct int_vals {
+    int n;
+    const char *name[CT_REF_MAX_ARGS];
+    int64_t v[CT_REF_MAX_ARGS];
+} int_vals;
+
+static void case_ints(const ct_ref_case *c, int_vals *iv)
+{
+    iv->n = 0;
+    for (int j = 0; j < c->nargs; j++)
+        if (c->args[j].kind == CT_REF_INT) {
+            iv->name[iv->n] = c->args[j].name;
+            iv->v[iv->n++] = c->args[j].i;
+        }
+}
+
+static bool ints_find(const int_vals *iv, const char *name, size_t len, int64_t *v)
+{
+    for (int i = 0; i < iv->n; i++)
+        if (strlen(iv->name[i]) == len && !strncmp(iv->name[i], name, len)) {
+            *v = iv->v[i];
+            return true;
+        }
+    return false;
+}
+
+/* The type of an integer argument of value v as Triton's JIT specializes it, given the
+ * config's type `orig` for the config's own value `base`: an entry that ignored a
+ * specialization at `base` (no :16 on a multiple of 16, no 1 for a 1) keeps ignoring it,
+ * as do_not_specialize would.  NULL when `orig` is not an integer's. */
+static const char *respec(const char *orig, size_t len, int64_t base, int64_t v, char *buf,
+                          size_t cap)
+{
+    bool one = len == 1 && orig[0] == '1';
+    bool div = len > 3 && !strncmp(orig + len - 3, ":16", 3);
+    size_t tl = div ? len - 3 : len;
+    if (!one && !(tl == 3 && (!strncmp(orig, "i32", 3) || !strncmp(orig, "i64", 3) ||
+                              !strncmp(orig, "u64", 3))))
+        return NULL;
+    bool may_one = !(base == 1 && !one), may_div = one || div || base % 16 != 0 || base == 1;
+    if (v == 1 && may_one)
+        return "1";
+    const char *ty = !one && !strncmp(orig, "u64", 3)          ? "u64"
+                     : v >= INT32_MIN && v <= INT32_MAX ? "i32"
+                                                        : "i64";
+    snprintf(buf, cap, "%s%s", ty, may_div && v % 16 == 0 ? ":16" : "");
+    return buf;
+}
+
+/* cfg's signature with each integer argument whose value moved from base to c's
+ * re-specialized; false if it does not fit. */
+static bool respec_signature(const char *sig, const int_vals *base, const ct_ref_case *c,
+                             char *out, size_t cap, char *changed, size_t ccap)
+{
+    size_t clen = 0;
+    changed[0] = 0;
+    int_vals now;
+    case_ints(c, &now);
+    size_t len = 0;
+    out[0] = 0;
+    for (const char *p = sig; *p;) {
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            break;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        const char *eq = memchr(p, '=', (size_t)(e - p));
+        char tbuf[16];
+        const char *ty = NULL;
+        int64_t b, v;
+        if (eq && ints_find(base, p, (size_t)(eq - p), &b) && ints_find(&now, p, (size_t)(eq - p), &v) &&
+            b != v)
+            ty = respec(eq + 1, (size_t)(e - eq - 1), b, v, tbuf, sizeof tbuf);
+        if (ty && (strlen(ty) != (size_t)(e - eq - 1) || strncmp(ty, eq + 1, strlen(ty)))) {
+            int w = snprintf(changed + clen, ccap - clen, "%s%.*s=%s", clen ? " " : "", (int)(eq - p), p, ty);
+            clen = w > 0 && (size_t)w < ccap - clen ? clen + (size_t)w : clen;
+        }
+        int w = ty ? snprintf(out + len, cap - len, "%s%.*s=%s", len ? " " : "", (int)(eq - p), p, ty)
+                   : snprintf(out + len, cap - len, "%s%.*s", len ? " " : "", (int)(e - p), p);
+        if (w < 0 || (size_t)w >= cap - len)
+            return false;
+        len += (size_t)w;
+        p = e;
+    }
+    return true;
+}
+
+/* ---- registered kernels: one case ----------------------------------------------------- */
+
+/* What run_case does beyond the config: a sweep's size and the config's own integer
+ * arguments (the specialization to move from), hard inputs. */
+typedef struct case_spec {
+    ct_ref_opts ro;
+    const int_vals *base; /* set: re-specialize; a setup failure is a SKIP */
+} case_spec;
+
+/* runs one case of a config; returns 0 pass (or skip), 1 fail */
+static int run_case(const ct_kernel_entry *ke, const tl_config *cfg0, const case_spec *cs)
 {
     const char *kname = ke->def->name;
-    run_result r = {.kernel = kname, .config = cfg->name, .verdict = "FAIL"};
+    run_result r = {.kernel = kname, .verdict = "FAIL"};
+    if (cs && cs->ro.size_name)
+        snprintf(r.config, sizeof r.config, "%s %s=%lld", cfg0->name, cs->ro.size_name,
+                 (long long)cs->ro.size);
+    else
+        snprintf(r.config, sizeof r.config, "%s", cfg0->name);
     const ct_kernel_ref *ref = ke->ref;
     if (!ref) {
         r.verdict = "NO REFERENCE";
@@ -273,6 +401,34 @@ static int run_config(const ct_kernel_entry *ke, const tl_config *cfg)
                  "register one with the kernel (ctriton/ref.h; the library's: kernels/ref/%s.c)", kname);
         print_result(&r);
         return 1;
+    }
+    /* the case first: at a sweep's size its integers re-specialize the signature */
+    ct_ref_case c;
+    ct_emu *e = NULL;
+    ct_emu_kernel *k = NULL;
+    int rc = 1;
+    tl_config cfgv = *cfg0;
+    const tl_config *cfg = &cfgv;
+    char sig[2048];
+    if (!ct_ref_case_init_ex(&c, ref, cfg0, o.seed, cs ? &cs->ro : NULL)) {
+        r.verdict = cs && cs->base ? "SKIP" : "SETUP FAILED";
+        rc = cs && cs->base ? 0 : 1;
+        snprintf(r.detail, sizeof r.detail, "%s%s", cs && cs->base ? "the reference refuses it: " : "", c.err);
+        goto done;
+    }
+    if (cs && cs->base) {
+        char changed[256];
+        if (!respec_signature(cfg0->signature, cs->base, &c, sig, sizeof sig, changed, sizeof changed)) {
+            r.verdict = "SETUP FAILED";
+            snprintf(r.detail, sizeof r.detail, "the re-specialized signature is too long");
+            goto done;
+        }
+        cfgv.signature = sig;
+        c.cfg = cfg;
+        if (*changed) { /* the re-specialized arguments, after the size */
+            size_t len = strlen(r.config);
+            snprintf(r.config + len, sizeof r.config - len, " [%s]", changed);
+        }
     }
     ct_diags d;
     ct_diags_init(&d);
@@ -284,13 +440,14 @@ static int run_config(const ct_kernel_entry *ke, const tl_config *cfg)
         if (!o.json)
             ct_diags_print(&d, stdout, true);
         ct_diags_free(&d);
+        ct_ref_case_free(&c);
         return 1;
     }
     ct_emu_layout layouts[64];
     int nl = load_layouts(kname, cfg->name, layouts, 64);
     ct_emu_options eo = {cfg->num_warps ? cfg->num_warps : 4, nl ? layouts : NULL, nl,
                          o.fast_dot ? CT_EMU_DOT_FAST : CT_EMU_DOT_GPU};
-    ct_emu_kernel *k = ct_emu_compile_ex(m, kname, &eo, &d);
+    k = ct_emu_compile_ex(m, kname, &eo, &d);
     ct_module_destroy(m);
     if (!k) {
         r.verdict = "UNSUPPORTED";
@@ -299,17 +456,10 @@ static int run_config(const ct_kernel_entry *ke, const tl_config *cfg)
         if (!o.json)
             ct_diags_print(&d, stdout, true);
         ct_diags_free(&d);
+        ct_ref_case_free(&c);
         return 1;
     }
     ct_diags_free(&d);
-    ct_ref_case c;
-    int rc = 1;
-    ct_emu *e = NULL;
-    if (!ct_ref_case_init(&c, ref, cfg, o.seed)) {
-        r.verdict = "SETUP FAILED";
-        snprintf(r.detail, sizeof r.detail, "%s", c.err);
-        goto done;
-    }
     e = ct_emu_new();
     int bufid[CT_REF_MAX_ARGS];
     for (int i = 0; i < c.nargs; i++) {
@@ -414,6 +564,231 @@ done:
     return rc;
 }
 
+static int run_config(const ct_kernel_entry *ke, const tl_config *cfg)
+{
+    case_spec cs = {.ro = {.inputs = o.inputs && !strcmp(o.inputs, "hard") ? CT_REF_INPUTS_HARD
+                                                                            : CT_REF_INPUTS_RANDOM}};
+    return run_case(ke, cfg, &cs);
+}
+
+/* ---- registered kernels: sweeps ---------------------------------------------------------- */
+
+static int skip_line(const char *kname, const char *config, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int skip_line(const char *kname, const char *config, const char *fmt, ...)
+{
+    run_result r = {.kernel = kname, .verdict = "SKIP"};
+    snprintf(r.config, sizeof r.config, "%s", config);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r.detail, sizeof r.detail, fmt, ap);
+    va_end(ap);
+    print_result(&r);
+    return 0;
+}
+
+/* "N:BLOCK_SIZE" into the dimension and the block's constexpr ("" when none) */
+static bool parse_sweep(const char *s, char *dim, size_t dcap, char *blk, size_t bcap)
+{
+    const char *colon = strchr(s, ':');
+    size_t dl = colon ? (size_t)(colon - s) : strlen(s);
+    if (!dl || dl >= dcap || (colon && (!colon[1] || strlen(colon + 1) >= bcap)))
+        return false;
+    snprintf(dim, dcap, "%.*s", (int)dl, s);
+    snprintf(blk, bcap, "%s", colon ? colon + 1 : "");
+    return true;
+}
+
+/* The sizes the guidelines name around a block b of kernel ke (b 0: no block). */
+static int run_sweep_sizes(int64_t b, const int64_t *blocks, int nblocks, int64_t *out, int cap)
+{
+    int64_t cand[5];
+    int nc = 0;
+    if (b > 0) {
+        cand[nc++] = 1;
+        cand[nc++] = b - 1;
+        cand[nc++] = b;
+        cand[nc++] = b + 1;
+        /* past two blocks, a multiple of none of the configs' blocks (nor of 16) */
+        int64_t odd = 2 * b + b / 2 + 1;
+        for (bool again = true; again;) {
+            again = odd % 16 == 0;
+            for (int i = 0; i < nblocks; i++)
+                again |= blocks[i] > 1 && odd % blocks[i] == 0;
+            odd += again;
+        }
+        cand[nc++] = odd;
+    } else {
+        cand[nc++] = 1;
+        cand[nc++] = 2;
+        cand[nc++] = 17;
+    }
+    int n = 0;
+    for (int i = 0; i < nc; i++) {
+        bool dup = cand[i] < 1;
+        for (int j = 0; j < n && !dup; j++)
+            dup = out[j] == cand[i];
+        if (!dup && n < cap)
+            out[n++] = cand[i];
+    }
+    return n;
+}
+
+/* Buffers at two sizes fitted linearly: the largest size at which no buffer has more than
+ * 2^31 elements (every element offset fits in int32) and the bytes a size needs (the
+ * buffers, and the reference's copies of the outputs).  False with why in err. */
+static bool fit_limit(const ct_kernel_entry *ke, const tl_config *cfg, const char *dim, int64_t s1,
+                      int64_t *limit, double *bytes_a, double *bytes_b, char *err, size_t cap)
+{
+    int64_t s2 = 2 * s1;
+    ct_ref_case c1, c2;
+    ct_ref_opts r1 = {dim, s1, CT_REF_INPUTS_RANDOM}, r2 = {dim, s2, CT_REF_INPUTS_RANDOM};
+    bool ok1 = ct_ref_case_init_ex(&c1, ke->ref, cfg, o.seed, &r1);
+    bool ok2 = ok1 && ct_ref_case_init_ex(&c2, ke->ref, cfg, o.seed, &r2);
+    bool ok = false;
+    if (!ok1 || !ok2) {
+        snprintf(err, cap, "the reference refuses %s=%lld: %s", dim, (long long)(ok1 ? s2 : s1),
+                 ok1 ? c2.err : c1.err);
+        goto out;
+    }
+    if (c1.nargs != c2.nargs) {
+        snprintf(err, cap, "the reference makes other arguments at %s=%lld and %lld", dim,
+                 (long long)s1, (long long)s2);
+        goto out;
+    }
+    double lim = -1, ba = 0, bb = 0;
+    for (int j = 0; j < c1.nargs; j++) {
+        const ct_ref_arg *a = &c1.args[j], *b = &c2.args[j];
+        if (a->kind != CT_REF_BUF)
+            continue;
+        double slope = (double)(b->n - a->n) / (double)(s2 - s1), icpt = (double)a->n - slope * (double)s1;
+        double per = (double)ct_emu_dtype_size(a->dtype) * (a->want ? 2 : 1);
+        ba += slope * per;
+        bb += icpt * per;
+        if (slope > 0) {
+            double l = floor((2147483648.0 - icpt) / slope);
+            if (lim < 0 || l < lim)
+                lim = l;
+        }
+    }
+    if (lim < 0) {
+        snprintf(err, cap, "no buffer grows with %s", dim);
+        goto out;
+    }
+    *limit = (int64_t)lim;
+    *bytes_a = ba;
+    *bytes_b = bb;
+    ok = true;
+out:
+    if (ok1)
+        ct_ref_case_free(&c1);
+    if (ok2)
+        ct_ref_case_free(&c2);
+    return ok;
+}
+
+/* every size of a config's sweep; returns the failures */
+static int sweep_config(const ct_kernel_entry *ke, const tl_config *cfg, int *runs)
+{
+    const char *kname = ke->def->name;
+    const ct_kernel_ref *ref = ke->ref;
+    if (!ref)
+        return run_config(ke, cfg); /* NO REFERENCE */
+    if (!ref->sweep) {
+        skip_line(kname, cfg->name, "the reference names no dimension to sweep (.sweep in ct_kernel_ref)");
+        return 0;
+    }
+    char dim[64], blk[64];
+    if (!parse_sweep(ref->sweep, dim, sizeof dim, blk, sizeof blk)) {
+        run_result r = {.kernel = kname, .verdict = "SWEEP FAILED"};
+        snprintf(r.config, sizeof r.config, "%s", cfg->name);
+        snprintf(r.detail, sizeof r.detail, "the reference's .sweep \"%s\" is not DIM or DIM:BLOCK",
+                 ref->sweep);
+        print_result(&r);
+        return 1;
+    }
+    ct_ref_case probe = {.cfg = cfg};
+    int64_t b = 0, blocks[64];
+    int nblocks = 0;
+    if (*blk) {
+        b = ct_ref_constexpr(&probe, blk, 0);
+        if (b < 1) {
+            run_result r = {.kernel = kname, .verdict = "SWEEP FAILED"};
+            snprintf(r.config, sizeof r.config, "%s", cfg->name);
+            snprintf(r.detail, sizeof r.detail,
+                     "the reference sweeps %s around the constexpr %s, which the config does not set",
+                     dim, blk);
+            print_result(&r);
+            return 1;
+        }
+        for (int i = 0; i < ke->nconfigs && nblocks < 64; i++) {
+            ct_ref_case pc = {.cfg = &ke->configs[i]};
+            blocks[nblocks++] = ct_ref_constexpr(&pc, blk, 0);
+        }
+    }
+    /* the config's own integers: what each size's specialization moves from */
+    ct_ref_case base;
+    int_vals iv;
+    if (!ct_ref_case_init(&base, ref, cfg, o.seed)) {
+        run_result r = {.kernel = kname, .verdict = "SETUP FAILED"};
+        snprintf(r.config, sizeof r.config, "%s", cfg->name);
+        snprintf(r.detail, sizeof r.detail, "%s", base.err);
+        print_result(&r);
+        return 1;
+    }
+    case_ints(&base, &iv); /* the names are setup's string constants: they outlive the case */
+    ct_ref_case_free(&base);
+    ct_ref_inputs inputs =
+        o.inputs && !strcmp(o.inputs, "hard") ? CT_REF_INPUTS_HARD : CT_REF_INPUTS_RANDOM;
+    int64_t sizes[8];
+    int ns = run_sweep_sizes(b, blocks, nblocks, sizes, 8);
+    int fails = 0;
+    for (int i = 0; i < ns; i++) {
+        case_spec cs = {{dim, sizes[i], inputs}, &iv};
+        fails += run_case(ke, cfg, &cs);
+        ++*runs;
+    }
+    if (o.quick)
+        return fails;
+    /* the int32 limit of the offsets, and one past it */
+    int64_t limit;
+    double ba, bb;
+    char err[512], label[96];
+    if (!fit_limit(ke, cfg, dim, b > 0 ? b : 16, &limit, &ba, &bb, err, sizeof err)) {
+        snprintf(label, sizeof label, "%s %s=int32", cfg->name, dim);
+        skip_line(kname, label, "no int32-limit size: %s", err);
+        return fails;
+    }
+    for (int64_t s = limit; s <= limit + 1; s++) {
+        double need = (ba * (double)s + bb) / 1073741824.0;
+        snprintf(label, sizeof label, "%s %s=%lld", cfg->name, dim, (long long)s);
+        if (need > o.max_mem) {
+            skip_line(kname, label, "%s: its buffers need %.1f GiB (--max-mem %g)",
+                      s == limit ? "the largest size whose offsets fit in int32" : "one past the int32 limit",
+                      need, o.max_mem);
+            continue;
+        }
+        case_spec cs = {{dim, s, inputs}, &iv};
+        fails += run_case(ke, cfg, &cs);
+        ++*runs;
+    }
+    return fails;
+}
+
+static int run_one(const ct_kernel_entry *k, const tl_config *cfg, int *passes, int *fails)
+{
+    if (o.sweep) {
+        int runs = 0, lines = nresults, skipped = nskipped, f = sweep_config(k, cfg, &runs);
+        *fails += f;
+        *passes += (nresults - lines) - (nskipped - skipped) - f;
+        return f;
+    }
+    int f = run_config(k, cfg);
+    *fails += f;
+    *passes += !f;
+    return f;
+}
+
 static int run_registered(void)
 {
     int fails = 0, passes = 0;
@@ -424,11 +799,8 @@ static int run_registered(void)
             const ct_kernel_entry *k = ct_kernel_at(i);
             if (k->conformance || !k->ref)
                 continue; /* conformance kernels have no references: the fidelity harness checks them */
-            for (int c = 0; c < k->nconfigs; c++) {
-                int f = run_config(k, &k->configs[c]);
-                fails += f;
-                passes += !f;
-            }
+            for (int c = 0; c < k->nconfigs; c++)
+                run_one(k, &k->configs[c], &passes, &fails);
         }
     } else {
         const ct_kernel_entry *k = ct_kernel_find(pos[0]);
@@ -442,13 +814,13 @@ static int run_registered(void)
         for (int c = 0; c < k->nconfigs; c++) {
             if (only && only != &k->configs[c])
                 continue;
-            int f = run_config(k, &k->configs[c]);
-            fails += f;
-            passes += !f;
+            run_one(k, &k->configs[c], &passes, &fails);
         }
     }
     if (o.json)
-        printf("\n], \"passed\": %d, \"failed\": %d}\n", passes, fails);
+        printf("\n], \"passed\": %d, \"failed\": %d, \"skipped\": %d}\n", passes, fails, nskipped);
+    else if (nskipped)
+        printf("%d passed, %d failed, %d skipped\n", passes, fails, nskipped);
     else if (o.all || nresults > 1)
         printf("%d passed, %d failed\n", passes, fails);
     return fails ? 1 : 0;
@@ -622,6 +994,12 @@ int cmd_run(int argc, char **argv)
         return cli_fail(2, "run: --dump-case writes one case: name the kernel and its --config");
     if (o.ttgir && o.no_layouts)
         return cli_fail(2, "run: --ttgir or --no-layouts, not both");
+    if (o.inputs && strcmp(o.inputs, "random") && strcmp(o.inputs, "hard"))
+        return cli_fail(2, "run: --inputs: `%s` is not `random` or `hard`", o.inputs);
+    if ((o.quick || o.max_mem != 2) && !o.sweep)
+        return cli_fail(2, "run: --quick and --max-mem go with --sweep");
+    if (o.sweep && o.dump_case)
+        return cli_fail(2, "run: --dump-case writes one case: not with --sweep");
     if (o.ttgir && (rc = read_ttgir()))
         return rc;
     return run_registered();

@@ -52,10 +52,35 @@ typedef struct ct_ref_arg {
     double f;               /* FLOAT */
 } ct_ref_arg;
 
+/* What inputs ct_ref_input and ct_ref_input_normal draw (`ctriton run --inputs`). */
+typedef enum ct_ref_inputs {
+    CT_REF_INPUTS_RANDOM, /* seeded, uniform in the range given (or normal) */
+    /* Difficult values: the range's ends, zeros, the dtype's subnormals, cancelling pairs
+     * (x next to about -x), large magnitudes up to hard_max, and NaN and Inf where setup
+     * sets hard_nonfinite (the reference defines them).  Integer inputs: the range's ends. */
+    CT_REF_INPUTS_HARD,
+} ct_ref_inputs;
+
+/* How a case departs from its config (ct_ref_case_init_ex); zero: not at all. */
+typedef struct ct_ref_opts {
+    const char *size_name; /* a problem size to override ("N"), with size */
+    int64_t size;
+    ct_ref_inputs inputs;
+} ct_ref_opts;
+
 typedef struct ct_ref_case {
     const tl_config *cfg;
     uint64_t seed;
     uint64_t rng;
+    /* The sweep's size: ct_ref_problem(size_name) answers size (NULL: the config's). */
+    const char *size_name;
+    int64_t size;
+    ct_ref_inputs inputs;
+    /* For CT_REF_INPUTS_HARD, set by setup before it makes its inputs: the largest
+     * magnitude the kernel must handle (0: the inputs' own ranges), and whether the
+     * reference defines NaN and Inf inputs (their outputs then must match). */
+    double hard_max;
+    bool hard_nonfinite;
     int nargs;
     ct_ref_arg args[CT_REF_MAX_ARGS];
     int grid[3];
@@ -67,16 +92,24 @@ typedef struct ct_kernel_ref {
     const char *kernel;     /* the kernel's name (the registry checks it) */
     bool (*setup)(ct_ref_case *c);
     void (*reference)(ct_ref_case *c);
+    /* What `ctriton run --sweep` varies: "N:BLOCK_SIZE" is the problem size N (what setup
+     * reads with ct_ref_problem) swept around the constexpr BLOCK_SIZE; "T" alone sweeps
+     * T without a block.  NULL: the kernel is not swept. */
+    const char *sweep;
 } ct_kernel_ref;
 
 /* Prepares a case for a config (seed, num_warps) and runs the kernel's setup. */
 bool ct_ref_case_init(ct_ref_case *c, const ct_kernel_ref *r, const tl_config *cfg, uint64_t seed);
+/* The same with a size override or hard inputs (o may be NULL). */
+bool ct_ref_case_init_ex(ct_ref_case *c, const ct_kernel_ref *r, const tl_config *cfg,
+                         uint64_t seed, const ct_ref_opts *o);
 void ct_ref_case_free(ct_ref_case *c);
 ct_ref_arg *ct_ref_find_arg(ct_ref_case *c, const char *name);
 
 /* ---- for setup() ---------------------------------------------------------- */
 
-/* A size from the config's problem string ("M=64 N=1000"), or dflt. */
+/* A size from the config's problem string ("M=64 N=1000"), or dflt; a sweep's size
+ * (c->size_name) overrides it. */
 int64_t ct_ref_problem(const ct_ref_case *c, const char *name, int64_t dflt);
 /* A real number from the problem string ("SMOOTHING=0.1"), or dflt. */
 double ct_ref_problem_float(const ct_ref_case *c, const char *name, double dflt);
@@ -110,6 +143,9 @@ ct_ref_arg *ct_ref_inout(ct_ref_case *c, const char *name, ct_emu_dtype t, int64
 void ct_ref_int(ct_ref_case *c, const char *name, int64_t v);
 void ct_ref_float(ct_ref_case *c, const char *name, double v);
 bool ct_ref_fail(ct_ref_case *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* For a kernel that handles a row in one block: false with a message naming both when the
+ * size `dim` = n exceeds the config's constexpr `block` (a sweep's size then SKIPs). */
+bool ct_ref_one_block(ct_ref_case *c, const char *dim, int64_t n, const char *block);
 /* Uniform double in [0, 1) from the case's seeded generator. */
 double ct_ref_rand(ct_ref_case *c);
 /* About N(0, 1), from the same generator (Irwin-Hall: no libm). */

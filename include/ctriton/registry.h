@@ -103,7 +103,7 @@ const tl_config *ct_kernel_config(const ct_kernel_entry *k, const char *name);
 
 /* What a plugin and the library must agree on: the registry's layout and
  * the library's major version.  A plugin built against another is refused. */
-#define CT_PLUGIN_ABI (100 * CTRITON_VERSION_MAJOR + 1)
+#define CT_PLUGIN_ABI (100 * CTRITON_VERSION_MAJOR + 2)
 
 /* CT_KERNEL_PLUGIN { CT_REGISTER_KERNEL(...); ... } defines a plugin's entry
  * points: ctriton_plugin_abi, and ctriton_plugin_init, which registers its

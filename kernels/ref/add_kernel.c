@@ -21,4 +21,4 @@ static void reference(ct_ref_case *c)
         ((float *)o->want)[i] = ((const float *)x->data)[i] + ((const float *)y->data)[i];
 }
 
-const ct_kernel_ref add_kernel__ref = {"add_kernel", setup, reference};
+const ct_kernel_ref add_kernel__ref = {"add_kernel", setup, reference, "N:BLOCK_SIZE"};

@@ -26,4 +26,4 @@ static void reference(ct_ref_case *c)
         ((float *)y->want)[i] = (float)asin(((const float *)x->data)[i]);
 }
 
-const ct_kernel_ref asin_kernel__ref = {"asin_kernel", setup, reference};
+const ct_kernel_ref asin_kernel__ref = {"asin_kernel", setup, reference, "N:BLOCK_SIZE"};

@@ -68,4 +68,5 @@ static void reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref cross_entropy_fwd_bwd_kernel__ref = {"cross_entropy_fwd_bwd_kernel", setup, reference};
+const ct_kernel_ref cross_entropy_fwd_bwd_kernel__ref = {
+    "cross_entropy_fwd_bwd_kernel", setup, reference, "V:BLOCK_SIZE"};

@@ -54,4 +54,4 @@ static void reference(ct_ref_case *c)
         }
 }
 
-const ct_kernel_ref cummax_kernel__ref = {"cummax_kernel", setup, reference};
+const ct_kernel_ref cummax_kernel__ref = {"cummax_kernel", setup, reference, "N:BLOCK_SIZE"};

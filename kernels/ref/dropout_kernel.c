@@ -41,4 +41,4 @@ static void reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref dropout_kernel__ref = {"dropout_kernel", setup, reference};
+const ct_kernel_ref dropout_kernel__ref = {"dropout_kernel", setup, reference, "N:BLOCK_SIZE"};

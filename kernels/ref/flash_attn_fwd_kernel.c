@@ -62,4 +62,5 @@ static void reference(ct_ref_case *c)
     free(acc);
 }
 
-const ct_kernel_ref flash_attn_fwd_kernel__ref = {"flash_attn_fwd_kernel", setup, reference};
+const ct_kernel_ref flash_attn_fwd_kernel__ref = {
+    "flash_attn_fwd_kernel", setup, reference, "N_CTX:BLOCK_M"};

@@ -6,6 +6,8 @@
 static bool setup(ct_ref_case *c)
 {
     int64_t m = ct_ref_problem(c, "M", 16), n = ct_ref_problem(c, "N", 2048);
+    if (!ct_ref_one_block(c, "N", n, "BLOCK_SIZE"))
+        return false;
     ct_emu_dtype t = ct_ref_sig_dtype(c, "c_ptr");
     double rtol, atol;
     ct_ref_tol(t, &rtol, &atol);
@@ -30,4 +32,4 @@ static void reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref geglu_kernel__ref = {"geglu_kernel", setup, reference};
+const ct_kernel_ref geglu_kernel__ref = {"geglu_kernel", setup, reference, "N:BLOCK_SIZE"};

@@ -10,6 +10,8 @@ static bool setup_norm(ct_ref_case *c, bool rms)
 {
     int64_t m = ct_ref_problem(c, "M", 40), n = ct_ref_problem(c, "N", 1000);
     int64_t groups = ct_ref_constexpr(c, "GROUP_SIZE_M", 8);
+    if (!ct_ref_one_block(c, "N", n, "BLOCK_N"))
+        return false;
     ct_emu_dtype t = ct_ref_sig_dtype(c, "X");
     double rtol, atol;
     ct_ref_tol(ct_ref_sig_dtype(c, "DX"), &rtol, &atol);
@@ -92,5 +94,7 @@ static void reference_ln(ct_ref_case *c) { reference_norm(c, false); }
 static bool setup_rms(ct_ref_case *c) { return setup_norm(c, true); }
 static void reference_rms(ct_ref_case *c) { reference_norm(c, true); }
 
-const ct_kernel_ref layer_norm_bwd_dx_kernel__ref = {"layer_norm_bwd_dx_kernel", setup_ln, reference_ln};
-const ct_kernel_ref rms_norm_bwd_dx_kernel__ref = {"rms_norm_bwd_dx_kernel", setup_rms, reference_rms};
+const ct_kernel_ref layer_norm_bwd_dx_kernel__ref = {
+    "layer_norm_bwd_dx_kernel", setup_ln, reference_ln, "N:BLOCK_N"};
+const ct_kernel_ref rms_norm_bwd_dx_kernel__ref = {
+    "rms_norm_bwd_dx_kernel", setup_rms, reference_rms, "N:BLOCK_N"};

@@ -47,4 +47,5 @@ static void reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref layer_norm_fwd_kernel__ref = {"layer_norm_fwd_kernel", setup, reference};
+const ct_kernel_ref layer_norm_fwd_kernel__ref = {
+    "layer_norm_fwd_kernel", setup, reference, "N:BLOCK_SIZE"};

@@ -65,4 +65,4 @@ static void reference(ct_ref_case *c)
         o->atol = ldexp(u.maxmag, -9);
 }
 
-const ct_kernel_ref matmul_kernel__ref = {"matmul_kernel", setup, reference};
+const ct_kernel_ref matmul_kernel__ref = {"matmul_kernel", setup, reference, "N:BLOCK_SIZE_N"};

@@ -43,4 +43,5 @@ static void reference(ct_ref_case *c)
     ct_ref_gemm(a, b, ct_ref_find_arg(c, "M")->i, u.n, ct_ref_find_arg(c, "K")->i, tma_row, &u);
 }
 
-const ct_kernel_ref matmul_tma_kernel__ref = {"matmul_tma_kernel", setup, reference};
+const ct_kernel_ref matmul_tma_kernel__ref = {
+    "matmul_tma_kernel", setup, reference, "M:BLOCK_SIZE_M"};

@@ -42,4 +42,5 @@ static void reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref norm_bwd_dwdb_kernel__ref = {"norm_bwd_dwdb_kernel", setup, reference};
+const ct_kernel_ref norm_bwd_dwdb_kernel__ref = {
+    "norm_bwd_dwdb_kernel", setup, reference, "N:BLOCK_N"};

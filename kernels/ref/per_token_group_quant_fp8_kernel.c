@@ -8,6 +8,11 @@ static bool setup(ct_ref_case *c)
 {
     int64_t m = ct_ref_problem(c, "M", 32), n = ct_ref_problem(c, "N", 1024);
     int64_t g = ct_ref_problem(c, "G", 128);
+    if (g < 1)
+        return ct_ref_fail(c, "G = %lld is no group size", (long long)g);
+    if (!ct_ref_one_block(c, "G", g, "BLOCK"))
+        return false;
+    n = ct_ref_cdiv(n, g) * g; /* whole groups (a sweep over G moves N to the next multiple) */
     ct_ref_arg *y = ct_ref_input_normal(c, "y_ptr", ct_ref_sig_dtype(c, "y_ptr"), m * n, 3.0, 0.0);
     for (int64_t i = 0; y && i < g; i++) /* an all-zero group: scale = eps / fp8_max */
         ct_emu_set(y->dtype, y->data, i, 0);
@@ -44,4 +49,4 @@ static void reference(ct_ref_case *c)
 }
 
 const ct_kernel_ref per_token_group_quant_fp8_kernel__ref = {"per_token_group_quant_fp8_kernel",
-                                                             setup, reference};
+                                                             setup, reference, "G:BLOCK"};

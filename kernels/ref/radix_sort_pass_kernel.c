@@ -88,5 +88,7 @@ static void reference_pass(ct_ref_case *c)
     free(inclusive);
 }
 
-const ct_kernel_ref radix_histogram_kernel__ref = {"radix_histogram_kernel", setup_hist, reference_hist};
-const ct_kernel_ref radix_sort_pass_kernel__ref = {"radix_sort_pass_kernel", setup_pass, reference_pass};
+const ct_kernel_ref radix_histogram_kernel__ref = {
+    "radix_histogram_kernel", setup_hist, reference_hist, "N:BLOCK"};
+const ct_kernel_ref radix_sort_pass_kernel__ref = {
+    "radix_sort_pass_kernel", setup_pass, reference_pass, "N:BLOCK"};

@@ -52,4 +52,4 @@ static void reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref rope_kernel__ref = {"rope_kernel", setup, reference};
+const ct_kernel_ref rope_kernel__ref = {"rope_kernel", setup, reference, "T"};

@@ -33,4 +33,4 @@ static void reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref softmax_kernel__ref = {"softmax_kernel", setup, reference};
+const ct_kernel_ref softmax_kernel__ref = {"softmax_kernel", setup, reference, "N:BLOCK_SIZE"};

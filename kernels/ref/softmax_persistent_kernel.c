@@ -6,6 +6,8 @@
 static bool setup(ct_ref_case *c)
 {
     int64_t m = ct_ref_problem(c, "M", 100), n = ct_ref_problem(c, "N", 1000);
+    if (!ct_ref_one_block(c, "N", n, "BLOCK_SIZE"))
+        return false;
     ct_ref_output(c, "output_ptr", CT_EMU_F32, m * n, 1e-5, 1e-7);
     ct_ref_input_normal(c, "input_ptr", CT_EMU_F32, m * n, 2.0, 0.0);
     ct_ref_int(c, "input_row_stride", n);
@@ -32,4 +34,5 @@ static void reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref softmax_persistent_kernel__ref = {"softmax_persistent_kernel", setup, reference};
+const ct_kernel_ref softmax_persistent_kernel__ref = {
+    "softmax_persistent_kernel", setup, reference, "N:BLOCK_SIZE"};

@@ -63,4 +63,4 @@ static void reference(ct_ref_case *c)
     free(order);
 }
 
-const ct_kernel_ref topk_kernel__ref = {"topk_kernel", setup, reference};
+const ct_kernel_ref topk_kernel__ref = {"topk_kernel", setup, reference, "N:BLOCK_N"};

@@ -32,9 +32,29 @@ bool ct_ref_fail(ct_ref_case *c, const char *fmt, ...)
     return false;
 }
 
+bool ct_ref_one_block(ct_ref_case *c, const char *dim, int64_t n, const char *block)
+{
+    int64_t b = ct_ref_constexpr(c, block, 0);
+    if (b > 0 && n > b)
+        return ct_ref_fail(c, "%s = %lld does not fit in one block (%s = %lld)", dim, (long long)n,
+                           block, (long long)b);
+    return true;
+}
+
 bool ct_ref_case_init(ct_ref_case *c, const ct_kernel_ref *r, const tl_config *cfg, uint64_t seed)
 {
+    return ct_ref_case_init_ex(c, r, cfg, seed, NULL);
+}
+
+bool ct_ref_case_init_ex(ct_ref_case *c, const ct_kernel_ref *r, const tl_config *cfg,
+                         uint64_t seed, const ct_ref_opts *o)
+{
     memset(c, 0, sizeof *c);
+    if (o) {
+        c->size_name = o->size_name;
+        c->size = o->size;
+        c->inputs = o->inputs;
+    }
     c->cfg = cfg;
     c->seed = seed;
     c->rng = seed ^ 0x6a09e667f3bcc909ull;
@@ -99,6 +119,8 @@ static bool lookup(const char *s, const char *name, char *buf, size_t cap)
 int64_t ct_ref_problem(const ct_ref_case *c, const char *name, int64_t dflt)
 {
     char buf[64];
+    if (c->size_name && !strcmp(c->size_name, name))
+        return c->size;
     if (!c->cfg || !lookup(c->cfg->problem, name, buf, sizeof buf))
         return dflt;
     return strtoll(buf, NULL, 0);
@@ -156,12 +178,100 @@ static ct_ref_arg *buffer(ct_ref_case *c, const char *name, ct_emu_dtype t, int6
     return a;
 }
 
+/* ---- hard inputs (CT_REF_INPUTS_HARD) ------------------------------------------ */
+
+/* the largest finite value and the smallest subnormal of a float dtype (0: not one) */
+static void float_limits(ct_emu_dtype t, double *max, double *sub)
+{
+    switch (t) {
+    case CT_EMU_F16:
+        *max = 65504, *sub = 0x1p-24;
+        break;
+    case CT_EMU_BF16:
+        *max = 0x1.fep127, *sub = 0x1p-133;
+        break;
+    case CT_EMU_F32:
+        *max = 0x1.fffffep127, *sub = 0x1p-149;
+        break;
+    case CT_EMU_F64:
+        *max = 0x1.fffffffffffffp1023, *sub = 0x1p-1074;
+        break;
+    case CT_EMU_F8E4NV:
+        *max = 448, *sub = 0x1p-9;
+        break;
+    case CT_EMU_F8E5:
+        *max = 57344, *sub = 0x1p-16;
+        break;
+    default:
+        *max = *sub = 0;
+    }
+}
+
+/* Element i of a hard float input over [lo, hi): its range widened to hard_max, then one of
+ * the range's ends, a zero, a subnormal, a large magnitude, the near-negation of the previous
+ * element (a sum cancels), NaN or Inf where the reference defines them, or a plain value. */
+static double hard_float(ct_ref_case *c, ct_emu_dtype t, const void *data, int64_t i, double lo,
+                         double hi)
+{
+    double fmax_, sub;
+    float_limits(t, &fmax_, &sub);
+    double big = fmax(c->hard_max, fmax(fabs(lo), fabs(hi)));
+    if (fmax_ > 0 && big > fmax_)
+        big = fmax_;
+    double wlo = lo < 0 ? -big : lo, whi = hi > 0 ? big : hi;
+    bool has0 = lo <= 0 && hi >= 0;
+    double r = ct_ref_rand(c), u = ct_ref_rand(c);
+    double sign = (wlo < 0 && whi > 0) ? (u < 0.5 ? -1 : 1) : (whi > 0 ? 1 : -1);
+    if (c->hard_nonfinite) {
+        if (r < 0.02)
+            return NAN;
+        if (r < 0.06)
+            return u < 0.5 ? INFINITY : -INFINITY;
+        r = (r - 0.06) / 0.94;
+    }
+    if (r < 0.1) /* the ends of the given range */
+        return u < 0.5 ? lo : hi - (hi - lo) * 0x1p-20;
+    if (r < 0.2 && has0) /* signed zeros */
+        return u < 0.5 ? 0.0 : -0.0;
+    if (r < 0.3 && has0 && sub > 0) /* subnormals of the dtype */
+        return sign * sub * (double)(1 + (int)(ct_ref_rand(c) * 1000));
+    if (r < 0.5) /* large magnitudes */
+        return sign * big * (0.5 + 0.5 * ct_ref_rand(c));
+    if (r < 0.7 && i > 0) { /* cancellation: about the negation of the previous element */
+        double prev = ct_emu_get(t, data, i - 1);
+        double v = (wlo < 0 && whi > 0 ? -prev : prev) * (1 + 0x1p-10 * (ct_ref_rand(c) - 0.5));
+        if (isfinite(v) && v >= wlo && v <= whi)
+            return v;
+    }
+    return lo + (hi - lo) * u;
+}
+
+static void fill_hard(ct_ref_case *c, ct_ref_arg *a, double lo, double hi)
+{
+    bool fl = ct_emu_dtype_is_float(a->dtype);
+    for (int64_t i = 0; i < a->n; i++) {
+        double v;
+        if (fl) {
+            v = hard_float(c, a->dtype, a->data, i, lo, hi);
+        } else { /* integers: the range's ends half of the time */
+            double r = ct_ref_rand(c), u = ct_ref_rand(c);
+            v = r < 0.25 ? lo : r < 0.5 ? hi - 1e-9 : lo + (hi - lo) * u;
+            v = (double)(int64_t)(v < 0 ? v - 1 + 1e-12 : v);
+        }
+        ct_emu_set(a->dtype, a->data, i, v);
+    }
+}
+
 ct_ref_arg *ct_ref_input(ct_ref_case *c, const char *name, ct_emu_dtype t, int64_t n, double lo,
                          double hi)
 {
     ct_ref_arg *a = buffer(c, name, t, n, CT_EMU_IN);
     if (!a || !a->data)
         return NULL;
+    if (c->inputs == CT_REF_INPUTS_HARD && hi > lo) {
+        fill_hard(c, a, lo, hi);
+        return a;
+    }
     bool fl = ct_emu_dtype_is_float(t);
     for (int64_t i = 0; i < n; i++) {
         double v = lo + (hi - lo) * ct_ref_rand(c);
@@ -216,6 +326,10 @@ ct_ref_arg *ct_ref_input_normal(ct_ref_case *c, const char *name, ct_emu_dtype t
     ct_ref_arg *a = ct_ref_input(c, name, t, n, 0, 0);
     if (!a)
         return NULL;
+    if (c->inputs == CT_REF_INPUTS_HARD) { /* four sigmas either side */
+        fill_hard(c, a, shift - 4 * fabs(scale), shift + 4 * fabs(scale));
+        return a;
+    }
     for (int64_t i = 0; i < n; i++)
         ct_emu_set(t, a->data, i, ct_ref_normal(c) * scale + shift);
     return a;
