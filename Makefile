@@ -37,7 +37,7 @@ CONFORMANCE = $(BUILD)/libctriton_conformance.so
 .PHONY: all build build-cli asan install deps deps-build deps-c deps-py deps-py-versions test unit \
         unit-asan fidelity-versions port-check \
         fidelity docs-check api-doc demo example bench bench-emit bench-launch bench-parse \
-        bench-emu fuzz-smoke clean wheel deps-pkg python-test bench-py peer-tests
+        bench-emu fuzz-smoke clean wheel deps-pkg python-test bench-py peer-tests peer-deps peer-subset
 
 all: build
 
@@ -195,6 +195,21 @@ deps-pkg: deps-py
 python-test: wheel deps-pkg
 	$(PKG_PY) -m pip install -q --no-deps --force-reinstall $(BUILD)/wheel/ctriton-*.whl
 	cd /tmp && CTRITON_CACHE_DIR=$(CURDIR)/$(BUILD)/py-cache $(PKG_PY) $(CURDIR)/tests/python/test_ctriton.py
+	@$(MAKE) --no-print-directory peer-subset
+
+# Triton's own interpreter tests (not committed: scripts/peer_tests_fetch.sh finds or gets a
+# copy of 3.6.0's, or TRITON_TESTS=a checkout's python/test/unit); peer-subset, part of
+# python-test, runs tests/python/peer_subset.txt under CTRITON_INTERPRET=1 (a few minutes);
+# without a copy reachable it says so and is skipped
+peer-deps: deps-pkg
+	@$(PKG_PY) -c "import scipy, xdist" 2>/dev/null || $(PKG_PY) -m pip install -q scipy pytest-xdist  # test_random.py; -n
+
+peer-subset: peer-deps
+	@if unit=$$(scripts/peer_tests_fetch.sh); then \
+	  echo "== Triton's interpreter tests under CTRITON_INTERPRET=1: tests/python/peer_subset.txt ($$unit)"; \
+	  CTRITON_CACHE_DIR=$(CURDIR)/$(BUILD)/py-cache $(PKG_PY) bench/peer_tests.py --tests $$unit \
+	    --nodes tests/python/peer_subset.txt --sides ctriton --timeout 900; \
+	else echo "== SKIPPED: Triton's interpreter tests (no copy of Triton 3.6.0's python/test reachable)"; fi
 
 test: deps docs-check unit unit-asan fuzz-smoke fidelity port-check example python-test
 	@echo "== all tests passed"
@@ -232,9 +247,8 @@ bench-py: python-test
 
 # Triton's own interpreter tests under TRITON_INTERPRET=1 and CTRITON_INTERPRET=1 (bench/RESULTS.md);
 # TRITON_TESTS=dir of a Triton 3.6.0 checkout's python/test/unit
-peer-tests: python-test
-	$(PKG_PY) -c "import scipy" 2>/dev/null || $(PKG_PY) -m pip install -q scipy  # test_random.py
-	$(PKG_PY) bench/peer_tests.py --tests $(TRITON_TESTS) --markdown
+peer-tests: python-test peer-deps
+	$(PKG_PY) bench/peer_tests.py --tests $${TRITON_TESTS:-$$(scripts/peer_tests_fetch.sh)} -n $(JOBS) --markdown
 
 clean:
 	rm -rf $(BUILD) $(ASAN) build-fuzz build-py

@@ -116,6 +116,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tests", required=True, help="a Triton checkout's python/test/unit")
     ap.add_argument("--files", default=DEFAULT_FILES, help="comma-separated, relative to --tests")
+    ap.add_argument("--nodes", default=None, help="a file of pytest node ids to run instead of --files "
+                    "(tests/python/peer_subset.txt)")
     ap.add_argument("-k", default=None, help="pytest -k expression (a subset)")
     ap.add_argument("-n", type=int, default=1, help="pytest-xdist workers for each side")
     ap.add_argument("--timeout", type=int, default=3 * 3600, help="seconds per side")
@@ -127,7 +129,11 @@ def main():
                          "a line (# comments); exit 1 on any other failure or error, or a crash")
     ap.add_argument("--markdown", action="store_true")
     a = ap.parse_args()
-    files = [f for f in a.files.split(",") if os.path.exists(os.path.join(a.tests, f.split("::")[0]))]
+    wanted = a.files.split(",")
+    if a.nodes:
+        with open(a.nodes) as f:
+            wanted = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
+    files = [f for f in wanted if os.path.exists(os.path.join(a.tests, f.split("::")[0]))]
     if not files:
         sys.exit("peer_tests: none of %s under %s" % (a.files, a.tests))
     sides = {}

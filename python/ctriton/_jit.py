@@ -167,10 +167,11 @@ def _as_interpreter_error(e):
         return
     both = _BOTH.get(cls)
     if both is None:
-        name = cls.__name__ + "AsInterpreterError"
-        both = type(name, (cls, InterpreterError), {"__module__": __name__, "__qualname__": name,
-                                                    "__doc__": "%s, also a triton InterpreterError" % cls.__name__})
-        globals()[name] = _BOTH[cls] = both  # picklable by name
+        # named as cls (tracebacks show Triton's name); pickled, it is cls again
+        both = type(cls.__name__, (cls, InterpreterError), {"__module__": cls.__module__,
+                                                            "__qualname__": cls.__qualname__,
+                                                            "__doc__": cls.__doc__})
+        _BOTH[cls] = both
     try:
         e.__class__ = both
     except TypeError:
