@@ -701,6 +701,28 @@ static void check_reduce_scan(verifier *v, const ct_op *op)
     check_region_terms(v, op, 0, 0, n, want_elem_of_operand1, NULL);
 }
 
+/* the first op in a region (nested ones too) that writes memory, as MLIR's memory effects
+ * say: the ops of the WRITE trait, and inline asm and extern calls not marked pure */
+static const ct_op *first_write(const ct_region *r)
+{
+    for (const ct_block *b = r->first; b; b = b->next)
+        for (const ct_op *o = b->first; o; o = o->next) {
+            bool w = ct_op_info_of(o->code)->flags & CT_OPF_WRITE;
+            if (o->code == CT_OP_TT_INLINE_ASM || o->code == CT_OP_TT_EXTERN_ELEMENTWISE) {
+                const ct_attr *pure = ct_op_attr(o, "pure");
+                w = !(pure && pure->kind == CT_ATTR_BOOL && pure->i);
+            }
+            if (w)
+                return o;
+            for (int i = 0; i < o->nregions; i++) {
+                const ct_op *in = first_write(&o->regions[i]);
+                if (in)
+                    return in;
+            }
+        }
+    return NULL;
+}
+
 static void check_map_elementwise(verifier *v, const ct_op *op)
 {
     int n = op->nopnds;
@@ -734,6 +756,12 @@ static void check_map_elementwise(verifier *v, const ct_op *op)
             err(v, op, "region argument %d has type %s, expected %s", i, t1_, t2_);
             return;
         }
+    /* Triton: the masking would not be right for a store treated as a scalar */
+    const ct_op *w = first_write(&op->regions[0]);
+    if (w) {
+        err(v, w, "stores are not supported inside tt.map_elementwise");
+        return;
+    }
     if (pack == 1)
         check_region_terms(v, op, 0, 0, op->nres, want_elem_of_result, NULL);
 }
@@ -1077,7 +1105,9 @@ static const ct_type *desc_block(const ct_type *d)
                                                                                       : NULL;
 }
 
-/* Triton's verifyDescriptorLoadStoreOp: one element type, one element count */
+/* Triton's verifyDescriptorLoadStoreType: one element type, and the tensor's shape is the
+ * block's (whose leading dimensions of 1 a load or store may drop); a descriptor_reduce,
+ * which Triton does not verify, needs the block's element count */
 static void check_desc_access(verifier *v, const ct_op *op)
 {
     const ct_type *blk = desc_block(opnd_ty(op, "desc"));
@@ -1100,10 +1130,28 @@ static void check_desc_access(verifier *v, const ct_op *op)
         err(v, op, "descriptor block %s and tensor %s element types must match", t1_, t2_);
         return;
     }
-    if (ct_type_numel(blk) != ct_type_numel(t)) {
+    if (op->code == CT_OP_TT_DESCRIPTOR_REDUCE) {
+        if (ct_type_numel(blk) != ct_type_numel(t)) {
+            T1(blk); T2(t);
+            err(v, op, "descriptor block %s and tensor %s must have the same number of elements",
+                t1_, t2_);
+        }
+        return;
+    }
+    int drop = blk->rank - t->rank;
+    for (int i = 0; i < drop; i++)
+        if (blk->shape[i] != 1) {
+            T1(blk); T2(t);
+            err(v, op, "the block %s has more dimensions than the tensor %s, and only leading "
+                       "dimensions of 1 may be dropped", t1_, t2_);
+            return;
+        }
+    bool ok = drop >= 0;
+    for (int i = 0; ok && i < t->rank; i++)
+        ok = blk->shape[drop + i] == t->shape[i];
+    if (!ok) {
         T1(blk); T2(t);
-        err(v, op, "descriptor block %s and tensor %s must have the same number of elements",
-            t1_, t2_);
+        err(v, op, "descriptor block %s and tensor %s must have the same shape", t1_, t2_);
     }
 }
 
@@ -1159,19 +1207,49 @@ static void check_desc_gather(verifier *v, const ct_op *op)
     }
 }
 
-/* Triton's ElementwiseInlineAsmOp::verify, and one shape for all */
+/* MLIR's Elementwise trait (tt.extern_elementwise, tt.elementwise_inline_asm): scalars may
+ * mix with tensors, the tensors have one shape, and tensor operands give tensor results */
+static bool check_elementwise_trait(verifier *v, const ct_op *op)
+{
+    const ct_type *shape = NULL;
+    int tin = 0, tout = 0;
+    bool one_shape = true;
+    for (int i = 0; i < op->nopnds + op->nres; i++) {
+        const ct_type *t = i < op->nopnds ? opty(op, i) : resty(op, i - op->nopnds);
+        if (!is_tensor(t))
+            continue;
+        if (i < op->nopnds)
+            tin++;
+        else
+            tout++;
+        if (!shape)
+            shape = t;
+        else if (!same_shape(shape, t))
+            one_shape = false;
+    }
+    const char *why = NULL;
+    if (tout && !tin)
+        why = "if a result is a tensor, at least one operand must be a tensor";
+    else if (tin && !tout)
+        why = "if an operand is a tensor, there must be a tensor result";
+    else if (tin && tout != op->nres)
+        why = "if an operand is a tensor, every result must be a tensor";
+    else if (!one_shape)
+        why = "all tensor operands and results must have the same shape";
+    if (why)
+        err(v, op, "%s", why);
+    return !why;
+}
+
+/* Triton's ElementwiseInlineAsmOp::verify */
 static void check_inline_asm(verifier *v, const ct_op *op)
 {
-    for (int i = 0; i < op->nopnds; i++)
-        for (int r = 0; r < op->nres; r++)
-            if (!same_shape(opty(op, i), resty(op, r))) {
-                err(v, op, "operands and results must have one shape");
-                return;
-            }
+    if (!check_elementwise_trait(v, op))
+        return;
     const ct_attr *pk = ct_op_attr(op, "packed_element");
     if (!pk || pk->kind != CT_ATTR_INT || !op->nopnds)
         return;
-    if (pk->i < 1) {
+    if (pk->i < 1) { /* Triton divides by it */
         err(v, op, "packed_element must be positive, not %lld", (long long)pk->i);
         return;
     }
@@ -1321,11 +1399,7 @@ static void check_rule(verifier *v, const ct_op *op)
         check_reduce_scan(v, op);
         return;
     case CT_OP_TT_EXTERN_ELEMENTWISE:
-        for (int i = 0; i < op->nopnds; i++)
-            if (!same_shape(opty(op, i), resty(op, 0))) {
-                err(v, op, "operands and results must have one shape");
-                return;
-            }
+        check_elementwise_trait(v, op);
         return;
     case CT_OP_TT_INLINE_ASM:
         check_inline_asm(v, op);

@@ -329,35 +329,6 @@ int64_t emu_cc_attr_int(const ct_op *op, const char *name, int64_t dflt)
     return dflt;
 }
 
-/* an enum attribute: its word, or its integer mapped through `words` */
-int emu_cc_attr_enum(const ct_op *op, const char *name, const char *const *words, int nwords,
-                     const int *values, int dflt)
-{
-    const ct_attr *a = emu_cc_attr(op, name);
-    if (!a)
-        return dflt;
-    if (a->kind == CT_ATTR_ENUM || a->kind == CT_ATTR_STR) {
-        for (int i = 0; i < nwords; i++)
-            if (!strcmp(a->s, words[i]))
-                return values ? values[i] : i;
-        return -2;
-    }
-    if (a->kind == CT_ATTR_INT) {
-        if (!values)
-            return (a->i >= 0 && a->i < nwords) ? (int)a->i : -2;
-        for (int i = 0; i < nwords; i++)
-            if (values[i] == a->i)
-                return values[i];
-        return -2;
-    }
-    return -2;
-}
-
-const char *const emu_cc_cmpi_words[] = {"eq", "ne", "slt", "sle", "sgt", "sge",
-                                         "ult", "ule", "ugt", "uge"};
-const char *const emu_cc_cmpf_words[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                                         "ueq", "ugt", "uge", "ult", "ule", "une", "uno", "true"};
-
 /* ---- liveness -------------------------------------------------------------------------- */
 
 bool emu_cc_is_live(cctx *C, const ct_op *op)
@@ -521,8 +492,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     case CT_OP_ARITH_CMPF: {
         emu_ek ek = emu_cc_opnd_ek(op, 0);
         bool isi = op->code == CT_OP_ARITH_CMPI;
-        int pred = emu_cc_attr_enum(op, "predicate", isi ? emu_cc_cmpi_words : emu_cc_cmpf_words, isi ? 10 : 16, NULL,
-                             -2);
+        int pred = (int)ct_op_enum(op, "predicate", -1); /* ops.def's CMPI / CMPF values */
         if (pred < 0) {
             emu_cc_err(C, op, "missing or unknown predicate");
             return false;
@@ -539,11 +509,11 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
     }
     case CT_OP_TT_CLAMPF: {
         emu_ek ek = emu_cc_opnd_ek(op, 0);
-        static const char *const w[] = {"none", "all"};
-        static const int v[] = {0, 0xFFFF};
-        int pn = emu_cc_attr_enum(op, "propagateNan", w, 2, v, 0);
-        return emu_cc_elementwise(C, op, pn == 0xFFFF ? emu_clampnan_fn(ek) : emu_math_fn(op->code, ek),
-                           3, ek);
+        int64_t all;
+        ct_enum_value(CT_EN_NAN, "all", 3, &all);
+        bool nan = ct_op_enum(op, "propagateNan", 0) == all;
+        return emu_cc_elementwise(C, op, nan ? emu_clampnan_fn(ek) : emu_math_fn(op->code, ek), 3,
+                                  ek);
     }
     case CT_OP_ARITH_EXTSI:
     case CT_OP_ARITH_EXTUI:
@@ -564,8 +534,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         return emu_cc_alias(C, op);
     case CT_OP_TT_GET_PROGRAM_ID:
     case CT_OP_TT_GET_NUM_PROGRAMS: {
-        static const char *const w[] = {"x", "y", "z"};
-        int axis = emu_cc_attr_enum(op, "axis", w, 3, NULL, 0);
+        int axis = (int)ct_op_enum(op, "axis", 0); /* x 0, y 1, z 2 */
         if (axis < 0) {
             emu_cc_err(C, op, "bad axis");
             return false;

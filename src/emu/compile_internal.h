@@ -99,8 +99,6 @@ void emu_cc_add_init(cctx *C, uint32_t off, const void *data, size_t bytes);
 void emu_cc_pcopy(cctx *C, const ct_op *op, int n, const int *dst, const int *src);
 const ct_attr *emu_cc_attr(const ct_op *op, const char *name);
 int64_t emu_cc_attr_int(const ct_op *op, const char *name, int64_t dflt);
-int emu_cc_attr_enum(const ct_op *op, const char *name, const char *const *words, int nwords,
-                     const int *values, int dflt);
 int emu_cc_ek_of(const ct_type *t);
 size_t emu_cc_alloc_frame(cctx *C, size_t bytes);
 bool emu_cc_is_live(cctx *C, const ct_op *op);
@@ -143,7 +141,5 @@ void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o);
 int *emu_cc_opnd_vals(cctx *C, const ct_op *op, int from, int n);
 int *emu_cc_fresh_args(cctx *C, const ct_op *op, const ct_block *b, int from);
 
-extern const char *const emu_cc_cmpi_words[];
-extern const char *const emu_cc_cmpf_words[];
 
 #endif

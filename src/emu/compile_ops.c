@@ -347,14 +347,14 @@ bool emu_cc_cast(cctx *C, const ct_op *op)
     }
     int rounding = 0;
     if (op->code == CT_OP_TT_FP_TO_FP) {
-        static const char *const w[] = {"rtz", "rtne"};
-        static const int vals[] = {0, 1};
-        int r = emu_cc_attr_enum(op, "rounding", w, 2, vals, 1);
-        if (r == -2) {
+        int64_t rtz;
+        ct_enum_value(CT_EN_ROUNDING, "rtz", 3, &rtz);
+        int64_t r = ct_op_enum(op, "rounding", rtz + 1);
+        if (r < 0) {
             emu_cc_err(C, op, "unknown rounding mode");
             return false;
         }
-        rounding = r == 0 ? 1 : 0; /* internal: 0 rtne, 1 rtz */
+        rounding = r == rtz; /* internal: 0 rtne, 1 rtz */
         if (rounding == 1 && emu_ek_is_fp8((emu_ek)dst) && src != EK_F32 &&
             !(src == EK_F16 && dst == EK_F8E5)) {
             emu_cc_err(C, op, "rounding toward zero to fp8 is only supported from f32 (Triton "
@@ -655,9 +655,7 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
             for (int i = 0; i < bc->n; i++)
                 if (bc->ivals[i] >= 0 && bc->ivals[i] < 32)
                     x->boundary |= 1u << bc->ivals[i];
-        static const char *const pw[] = {"zero", "nan"};
-        static const int pv[] = {1, 2};
-        x->padding = emu_cc_attr_enum(op, "padding", pw, 2, pv, 1);
+        x->padding = (int)ct_op_enum(op, "padding", PAD_ZERO);
     } else {
         x->esize = emu_cc_pointee_size(pt);
         int ek = emu_cc_ek_of(ps->elem);
@@ -720,11 +718,7 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
         return true;
     }
     case CT_OP_TT_ATOMIC_RMW: {
-        static const char *const w[] = {"and", "or", "xor", "add", "fadd",
-                                        "max", "min", "umax", "umin", "exch"};
-        static const int vals[] = {RMW_AND, RMW_OR,  RMW_XOR,  RMW_ADD,  RMW_FADD,
-                                   RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_XCHG};
-        x->rmw = emu_cc_attr_enum(op, "atomic_rmw_op", w, 10, vals, -2);
+        x->rmw = (int)ct_op_enum(op, "atomic_rmw_op", -1); /* RMW_* are ops.def's values */
         if (x->rmw < 0 || bptr || op->nopnds < 2) {
             emu_cc_err(C, op, "unsupported atomic");
             return false;
@@ -843,9 +837,7 @@ bool emu_cc_desc(cctx *C, const ct_op *op)
             o->shape[j] = OFF(emu_cc_val(C, op, op->opnds[1 + j]));
             o->strides[j] = OFF(emu_cc_val(C, op, op->opnds[1 + r + j]));
         }
-        static const char *const pw[] = {"zero", "nan"};
-        static const int pv[] = {1, 2};
-        o->fill = emu_cc_attr_enum(op, "padding", pw, 2, pv, 1);
+        o->fill = (int)ct_op_enum(op, "padding", PAD_ZERO);
         int i = emu_cc_emit(C, emu_h_make_desc, op);
         INS(i)->d = OFF(d);
         INS(i)->x.p = o;
@@ -887,21 +879,19 @@ bool emu_cc_desc(cctx *C, const ct_op *op)
         int rmw = 0;
         if (op->code == CT_OP_TT_DESCRIPTOR_REDUCE) {
             /* TMA reductions: each element as one atomic (tt.atomic_rmw's), in element order */
-            static const char *const kw[] = {"add", "min", "max", "and", "or", "xor"};
-            static const int kv[] = {1, 2, 3, 6, 7, 8}; /* the enum's values (text/enums.c) */
-            int kval = emu_cc_attr_enum(op, "kind", kw, 6, kv, -1), kind = -1;
-            for (int j = 0; j < 6; j++)
-                if (kv[j] == kval)
-                    kind = j;
+            /* each kind is the atomic of its name (inc and dec have none) */
+            int64_t kval = ct_op_enum(op, "kind", -1), atomic = -1;
+            const char *kw = kval >= 0 ? ct_enum_word(CT_EN_REDUCE_KIND, kval) : NULL;
+            if (kw)
+                ct_enum_value(CT_EN_RMW, kw, strlen(kw), &atomic);
             bool fl = emu_ek_is_float(o->m.ek), uns = blk->elem->signedness == 2;
-            static const int ints[] = {RMW_ADD, RMW_MIN, RMW_MAX, RMW_AND, RMW_OR, RMW_XOR};
-            if (kind < 0 || (fl && kind != 0)) {
+            if (atomic < 0 || (fl && atomic != RMW_ADD)) {
                 const ct_attr *ka = emu_cc_attr(op, "kind");
                 emu_cc_err(C, op, "descriptor reduction `%s` on %s values is not supported",
                            ka && ka->s ? ka->s : "?", emu_ek_name(o->m.ek));
                 return false;
             }
-            rmw = fl ? RMW_FADD : ints[kind];
+            rmw = fl ? RMW_FADD : (int)atomic;
             if (uns && rmw == RMW_MIN)
                 rmw = RMW_UMIN;
             if (uns && rmw == RMW_MAX)
@@ -953,8 +943,7 @@ bool emu_cc_dot(cctx *C, const ct_op *op)
     x->a_ek = emu_cc_opnd_ek(op, 0);
     x->b_ek = emu_cc_opnd_ek(op, 1);
     x->c_ek = (emu_ek)emu_cc_ek_of(ct);
-    static const char *const w[] = {"tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
-    x->precision = emu_cc_attr_enum(op, "inputPrecision", w, 5, NULL, 0);
+    x->precision = (int)ct_op_enum(op, "inputPrecision", PREC_TF32);
     if (x->precision < 0) {
         emu_cc_err(C, op, "unknown inputPrecision");
         return false;

@@ -30,8 +30,6 @@
 
 #include <math.h>
 
-enum { PREC_TF32, PREC_TF32X3, PREC_IEEE, PREC_BF16X3, PREC_BF16X6 };
-
 static inline float tf32_trunc(float x)
 {
     uint32_t u;

@@ -316,7 +316,11 @@ typedef struct emu_mem_aux {
     int padding;             /* 1 zero, 2 nan */
 } emu_mem_aux;
 
+/* The values of ops.def's enums the emulator switches on (ct_op_enum gives them;
+ * test_optable checks that each constant is its word's value there). */
 enum { RMW_AND = 1, RMW_OR, RMW_XOR, RMW_ADD, RMW_FADD, RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN, RMW_XCHG };
+enum { PREC_TF32, PREC_TF32X3, PREC_IEEE, PREC_BF16X3, PREC_BF16X6 };
+enum { PAD_ZERO = 1, PAD_NAN = 2 };
 
 int emu_h_load(emu_frame *F, const emu_ins *I);
 int emu_h_zero(emu_frame *F, const emu_ins *I); /* x.i bytes at d <- 0 */

@@ -922,7 +922,7 @@ static bool bptr_addr(const emu_bptr *b, const emu_mem_aux *x, int64_t i, uint64
 /* padding for elements [i0, i1) of a block being loaded */
 static void block_pad(const emu_mem_aux *x, uint8_t *d, int64_t i0, int64_t i1, int fill)
 {
-    if (fill == 2 && emu_ek_is_float(x->ek))
+    if (fill == PAD_NAN && emu_ek_is_float(x->ek))
         for (int64_t i = i0; i < i1; i++)
             emu_store_f64(x->ek, d, i, NAN);
     else if (i1 > i0)
@@ -997,7 +997,7 @@ static int block_load(emu_frame *F, const emu_ins *I, const emu_bptr *b, const e
         uint64_t a;
         uint8_t *dst = d + (size_t)i * es;
         if (!bptr_addr(b, x, i, &a)) {
-            if (fill == 2 && emu_ek_is_float(x->ek))
+            if (fill == PAD_NAN && emu_ek_is_float(x->ek))
                 emu_store_f64(x->ek, d, i, NAN);
             else
                 memset(dst, 0, es);

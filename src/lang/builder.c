@@ -326,6 +326,21 @@ void b_attr(ct_op *op, const char *name, const ct_attr *a)
     ct_op_set_attr_lit(tl__cur->m, op, name, a);
 }
 
+void b_enum(ct_op *op, const char *name, const char *word)
+{
+    const ct_attr_spec *s = ct_attr_spec_of(op->code, name);
+    int n = 0;
+    const ct_enum_case *c = s && s->enum_id >= 0 ? ct_enum_cases((ct_enum_id)s->enum_id, &n, NULL)
+                                                 : NULL;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(c[i].word, word)) {
+            b_attr(op, name, ct_attr_enum_lit(tl__cur->m, c[i].word)); /* the table's word */
+            return;
+        }
+    tl__err("internal error: `%s` is not a keyword of %s's %s (ops.def)", word,
+            ct_op_info_of(op->code)->name, name);
+}
+
 ct_value *b_const_attr(const ct_attr *a, const ct_type *t)
 {
     ct_op *op = b_op(CT_OP_ARITH_CONSTANT, 0, NULL, 1, &t);

@@ -958,7 +958,7 @@ void tl__debug_barrier(tl_src at)
     tl__at(at);
     if (TV->barrier_ttg) { /* 3.7: builder.create_barrier makes ttg.barrier all */
         ct_op *op = b_op(CT_OP_TTG_BARRIER, 0, NULL, 0, NULL);
-        b_attr(op, "addrSpace", ct_attr_enum(B->m, "all"));
+        b_enum(op, "addrSpace", "all");
     } else {
         b_op(CT_OP_GPU_BARRIER, 0, NULL, 0, NULL);
     }

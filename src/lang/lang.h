@@ -275,6 +275,9 @@ ct_op *b_op(ct_opcode code, int nopnds, ct_value *const *opnds, int nres,
 ct_value *b_op1(ct_opcode code, int nopnds, ct_value *const *opnds, const ct_type *restype);
 /* `name` is a string literal (it is not copied). */
 void b_attr(ct_op *op, const char *name, const ct_attr *a);
+/* An enum attribute: `word` is a keyword of the enum op's row gives `name`
+ * (ops.def); any other word is reported (a defect of the language layer). */
+void b_enum(ct_op *op, const char *name, const char *word);
 ct_value *b_const_int(const ct_type *t, int64_t v);
 ct_value *b_const_float(const ct_type *t, double v);
 ct_value *b_const_attr(const ct_attr *a, const ct_type *t);

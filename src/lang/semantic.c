@@ -69,7 +69,7 @@ static tl_tensor sem_program_id_like(ct_opcode code, int axis)
     if (axis < 0 || axis > 2)
         return tl__err("program_id axis must be 0, 1, or 2 but got %d", axis);
     ct_op *op = b_op(code, 0, NULL, 1, (const ct_type *[]){tl__ir_type(tl_int32)});
-    b_attr(op, "axis", ct_attr_enum_lit(B->m, names[axis]));
+    b_enum(op, "axis", names[axis]);
     return tl__tensor(&op->res[0], tl_int32);
 }
 
@@ -376,7 +376,7 @@ static ct_value *compare_i64(tl_tensor x, tl_tensor bound, const char *pred, con
     ct_value *b = is_block(x) ? b_splat(x.handle->type, bound.handle) : bound.handle;
     ct_value *ops[2] = {x.handle, b};
     ct_op *op = b_op(CT_OP_ARITH_CMPI, 2, ops, 1, &i1t);
-    b_attr(op, "predicate", ct_attr_enum_lit(B->m, pred));
+    b_enum(op, "predicate", pred);
     return &op->res[0];
 }
 
@@ -664,7 +664,7 @@ tl_tensor sem_clamp(tl_tensor x, tl_tensor lo, tl_tensor hi, bool propagate_all)
     }
     ct_value *ops[3] = {x.handle, lo.handle, hi.handle};
     ct_op *op = b_op(CT_OP_TT_CLAMPF, 3, ops, 1, (const ct_type *[]){x.handle->type});
-    b_attr(op, "propagateNan", ct_attr_enum(B->m, propagate_all ? "all" : "none"));
+    b_enum(op, "propagateNan", propagate_all ? "all" : "none");
     return tl__tensor(&op->res[0], ty(x));
 }
 
@@ -823,7 +823,7 @@ tl_tensor sem_compare(sem_cmp c, tl_tensor input, tl_tensor other)
     const tl_type *rt = tl__with_elem(ty(input), tl_int1);
     ct_value *ops[2] = {input.handle, other.handle};
     ct_op *op = b_op(code, 2, ops, 1, (const ct_type *[]){tl__ir_type(rt)});
-    b_attr(op, "predicate", ct_attr_enum_lit(B->m, pred));
+    b_enum(op, "predicate", pred);
     return tl__tensor(&op->res[0], rt);
 }
 
@@ -1143,7 +1143,7 @@ tl_tensor sem_cast(tl_tensor input, const tl_type *dst_ty, const char *rounding)
     if (TV->fp16_bf16_direct && ((ss->sc == TL_BF16 && ds->sc == TL_FP16) ||
                                  (ss->sc == TL_FP16 && ds->sc == TL_BF16))) {
         ct_op *op = b_op(CT_OP_TT_FP_TO_FP, 1, &input.handle, 1, &dir);
-        b_attr(op, "rounding", ct_attr_enum(B->m, "rtne"));
+        b_enum(op, "rounding", "rtne");
         return tl__tensor(&op->res[0], dst_ty);
     }
     if (ss->kind == TL_TY_SCALAR && ds->kind == TL_TY_SCALAR &&
@@ -1154,7 +1154,7 @@ tl_tensor sem_cast(tl_tensor input, const tl_type *dst_ty, const char *rounding)
         use_custom_rounding) {
         ct_op *op = b_op(CT_OP_TT_FP_TO_FP, 1, &input.handle, 1, &dir);
         if (rmode >= 0)
-            b_attr(op, "rounding", ct_attr_enum(B->m, rmode ? "rtz" : "rtne"));
+            b_enum(op, "rounding", rmode ? "rtz" : "rtne");
         return tl__tensor(&op->res[0], dst_ty);
     }
     /* fp16 / bf16 to anything but fp32 goes through fp32 */
@@ -1215,13 +1215,13 @@ static bool cache_word(const char *s, bool is_load, const char **out)
     if (TV->cache_policy_attr) {
         /* 3.9: core._CachePolicy takes any of its words, with or without the dot,
          * for loads and stores alike ("none" is the default) */
-        static const char *const words[] = {"none", "ca", "cg", "wb", "cs", "wt", "cv"};
         const char *w = s[0] == '.' ? s + 1 : s;
-        for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-            if (!strcmp(w, words[i])) {
-                *out = i ? words[i] : NULL;
-                return true;
-            }
+        int64_t v, none;
+        ct_enum_value(CT_EN_CACHE, "none", 4, &none);
+        if (ct_enum_value(CT_EN_CACHE, w, strlen(w), &v)) {
+            *out = v == none ? NULL : ct_enum_word(CT_EN_CACHE, v);
+            return true;
+        }
         tl__err("Unsupported cache modifier '%s'", w);
         return false;
     }
@@ -1229,14 +1229,18 @@ static bool cache_word(const char *s, bool is_load, const char **out)
         *out = "cs";
         return true;
     }
+    /* which of the CACHE words a load or a store takes (semantic.py
+     * _str_to_load_cache_modifier, _str_to_store_cache_modifier), dot first */
     static const struct {
-        const char *text, *word;
+        const char *text;
         bool load, store;
-    } table[] = {{".ca", "ca", 1, 0}, {".cg", "cg", 1, 1}, {".cv", "cv", 1, 0},
-                 {".wb", "wb", 0, 1}, {".cs", "cs", 0, 1}, {".wt", "wt", 0, 1}};
+    } table[] = {{".ca", 1, 0}, {".cg", 1, 1}, {".cv", 1, 0},
+                 {".wb", 0, 1}, {".cs", 0, 1}, {".wt", 0, 1}};
+    int64_t v;
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-        if (!strcmp(table[i].text, s) && (is_load ? table[i].load : table[i].store)) {
-            *out = table[i].word;
+        if (!strcmp(table[i].text, s) && (is_load ? table[i].load : table[i].store) &&
+            ct_enum_value(CT_EN_CACHE, s + 1, strlen(s + 1), &v)) {
+            *out = ct_enum_word(CT_EN_CACHE, v);
             return true;
         }
     }
@@ -1267,9 +1271,9 @@ static bool evict_word(const char *s, const char **out)
 static void load_attrs(ct_op *op, const char *cw, const char *ew, bool is_volatile)
 {
     if (cw)
-        b_attr(op, "cache", ct_attr_enum(B->m, cw));
+        b_enum(op, "cache", cw);
     if (ew)
-        b_attr(op, "evict", ct_attr_enum(B->m, ew));
+        b_enum(op, "evict", ew);
     if (is_volatile)
         b_attr(op, "isVolatile", ct_attr_bool(B->m, true));
 }
@@ -1419,9 +1423,9 @@ void sem_store(tl_tensor ptr, tl_tensor val, tl_tensor mask, const char *cache, 
     ct_value *ops[3] = {ptr.handle, val.handle, mask.handle};
     ct_op *op = b_op(CT_OP_TT_STORE, mask.kind == TL_K_NONE ? 2 : 3, ops, 0, NULL);
     if (cw)
-        b_attr(op, "cache", ct_attr_enum(B->m, cw));
+        b_enum(op, "cache", cw);
     if (ew)
-        b_attr(op, "evict", ct_attr_enum(B->m, ew));
+        b_enum(op, "evict", ew);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1430,33 +1434,27 @@ void sem_store(tl_tensor ptr, tl_tensor val, tl_tensor mask, const char *cache, 
 
 static bool sem_word(const char *s, const char **out)
 {
-    static const struct {
-        const char *py, *word;
-    } t[] = {{"acquire", "acquire"}, {"release", "release"}, {"acq_rel", "acq_rel"},
-             {"relaxed", "relaxed"}};
+    /* Python's words are the IR's (semantic.py _str_to_sem) */
+    int64_t v;
     *out = "acq_rel";
     if (!s || !*s)
         return true;
-    for (size_t i = 0; i < 4; i++)
-        if (!strcmp(s, t[i].py)) {
-            *out = t[i].word;
-            return true;
-        }
+    if (ct_enum_value(CT_EN_SEM, s, strlen(s), &v)) {
+        *out = ct_enum_word(CT_EN_SEM, v);
+        return true;
+    }
     tl__err("Memory semantic %s not supported", s);
     return false;
 }
 
 static bool scope_word(const char *s, const char **out)
 {
+    int64_t v;
     *out = "gpu";
     if (!s || !*s)
         return true;
-    if (!strcmp(s, "gpu") || !strcmp(s, "cta")) {
-        *out = s;
-        return true;
-    }
-    if (!strcmp(s, "sys")) {
-        *out = "sys";
+    if (ct_enum_value(CT_EN_SCOPE, s, strlen(s), &v)) { /* gpu, cta, sys: _str_to_scope */
+        *out = ct_enum_word(CT_EN_SCOPE, v);
         return true;
     }
     tl__err("Memory semantic %s not supported", s);
@@ -1478,8 +1476,8 @@ tl_tensor sem_atomic_cas(tl_tensor ptr, tl_tensor cmp, tl_tensor val, const char
     ct_value *ops[3] = {ptr.handle, cmp.handle, val.handle};
     const tl_type *rt = ty(val);
     ct_op *op = b_op(CT_OP_TT_ATOMIC_CAS, 3, ops, 1, (const ct_type *[]){tl__ir_type(rt)});
-    b_attr(op, "sem", ct_attr_enum(B->m, sw));
-    b_attr(op, "scope", ct_attr_enum(B->m, cw));
+    b_enum(op, "sem", sw);
+    b_enum(op, "scope", cw);
     return tl__tensor(&op->res[0], rt);
 }
 
@@ -1532,9 +1530,9 @@ static tl_tensor rmw(const char *kind, tl_tensor ptr, tl_tensor val, tl_tensor m
 {
     ct_value *ops[3] = {ptr.handle, val.handle, mask.handle};
     ct_op *op = b_op(CT_OP_TT_ATOMIC_RMW, 3, ops, 1, (const ct_type *[]){val.handle->type});
-    b_attr(op, "atomic_rmw_op", ct_attr_enum(B->m, kind));
-    b_attr(op, "sem", ct_attr_enum(B->m, sw));
-    b_attr(op, "scope", ct_attr_enum(B->m, cw));
+    b_enum(op, "atomic_rmw_op", kind);
+    b_enum(op, "sem", sw);
+    b_enum(op, "scope", cw);
     return tl__tensor(&op->res[0], rt);
 }
 
@@ -1707,7 +1705,7 @@ tl_tensor sem_dot(tl_tensor lhs, tl_tensor rhs, tl_tensor acc, const char *input
     }
     ct_value *ops[3] = {lhs.handle, rhs.handle, acc_h};
     ct_op *op = b_op(CT_OP_TT_DOT, 3, ops, 1, (const ct_type *[]){tl__ir_type(rt)});
-    b_attr(op, "inputPrecision", ct_attr_enum(B->m, ipw));
+    b_enum(op, "inputPrecision", ipw);
     if (max_num_imprecise_acc)
         b_attr(op, "maxNumImpreciseAcc",
                ct_attr_int(B->m, ct_type_int(B->m, 32), max_num_imprecise_acc));
@@ -2071,9 +2069,9 @@ void sem_store_block_ptr(tl_tensor ptr, tl_tensor val, tl_tensor mask, tl_ints_t
     if (nd)
         b_attr(op, "boundaryCheck", ct_attr_dense_array(B->m, ct_type_int(B->m, 32), nd, dims));
     if (cw)
-        b_attr(op, "cache", ct_attr_enum(B->m, cw));
+        b_enum(op, "cache", cw);
     if (ew)
-        b_attr(op, "evict", ct_attr_enum(B->m, ew));
+        b_enum(op, "evict", ew);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2288,7 +2286,7 @@ void sem_descriptor_reduce(tl_tensor desc, tl_tuple_t offsets, tl_tensor value, 
     ops[0] = desc.handle;
     ops[1 + nd] = value.handle;
     ct_op *op = b_op(CT_OP_TT_DESCRIPTOR_REDUCE, 2 + nd, ops, 0, NULL);
-    b_attr(op, "kind", ct_attr_enum(B->m, kind));
+    b_enum(op, "kind", kind);
 }
 
 /* ------------------------------------------------------------------ */

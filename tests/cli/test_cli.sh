@@ -74,6 +74,25 @@ expect 2 "--arg 0: .fp33\[4\]. is not a dtype|--arg 0: .fp33. is not a dtype" \
 expect 2 "--ttgir: cannot open" "$CT" run add_kernel --emu --ttgir "$T/missing.ttgir"
 echo "this is not TTGIR" >"$T/garbage.ttgir"
 expect 2 "--ttgir .*not a TTGIR file" "$CT" run add_kernel --emu --ttgir "$T/garbage.ttgir"
+# run --ttir (issue 14): every option and argument checked, every refusal names its place
+K=$SRC/tests/cli/data/inplace_scale.ttir
+expect 2 "--ttgir: cannot open" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4 --ttgir "$T/missing.ttgir"
+expect 2 "--ttgir .*not a TTGIR file" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4 --ttgir "$T/garbage.ttgir"
+expect 2 "--threads: .abc. is not an integer" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4 --threads abc
+expect 2 "--threads: -5 is out of range" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4 --threads -5
+expect 2 "--num-warps 0: num_warps must be a power of two" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4 --num-warps 0
+expect 2 "--max-steps: .12x. is not an unsigned integer" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4 --max-steps 12x
+expect 2 "--max-steps: .-1. is not an unsigned integer" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4 --max-steps -1
+expect 1 "argument 0 \(x_ptr\) points to fp32, but buffer .arg0. holds fp64" "$CT" run --ttir "$K" --arg 'fp64[4]' --arg 4
+expect 1 "argument 1 \(n\) must be an integer" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4.5
+expect 1 "cannot open .*missing.ttir" "$CT" run --ttir "$T/missing.ttir" --arg 'fp32[4]' --arg 4
+expect 1 "more than one public function \(@a, @b" "$CT" run --ttir "$SRC/tests/cli/data/two_public.ttir" --arg 'fp32[4]'
+expect 0 "^b grid \(1,1,1\): ran 1 programs" "$CT" run --ttir "$SRC/tests/cli/data/two_public.ttir" --arg 'fp32[4]' --kernel b
+expect 1 "cyclic_loc.ttir:3:22: error: location alias #loc2 refers to itself" \
+    "$CT" run --ttir "$SRC/tests/cli/data/cyclic_loc.ttir" --arg 'fp32[4]'
+# a module the verifier refuses is never run (here a tt.trans whose order is no permutation)
+expect 1 "bad_trans.ttir:5:10: error: tt.trans: order is not a permutation" \
+    "$CT" run --ttir "$SRC/tests/cli/data/bad_trans.ttir" --arg 'fp32[32]' --arg 'fp32[32]:out'
 expect 1 "no kernel named .nope." "$CT" emit nope
 expect 1 "has no config .B7." "$CT" emit add_kernel --config B7
 

@@ -282,6 +282,50 @@ static void t_store_negative(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* 64-bit offsets of 2^39 bytes and more from one buffer (issue 14): buffers live 2^40 bytes
+ * apart, so without the windows' check y + 2^40 would be z's memory and y + 2^39 would be
+ * named as z.  Every such store must fault naming y, whatever the offset, and leave x and z
+ * untouched. */
+static void t_wild_offsets(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_shift_store, "x_ptr=*fp32 y_ptr=*fp32 n=i32 shift=i64", "BLOCK=16");
+    static const int64_t shifts[] = {
+        (int64_t)1 << 38,        /* 2^40 bytes: the next buffer's base */
+        ((int64_t)1 << 38) + 16, /* inside the next buffer */
+        (int64_t)1 << 37,        /* 2^39 bytes: where the next buffer's window starts */
+        ((int64_t)1 << 37) - 16, /* just short of it: still y's window */
+        -((int64_t)1 << 38),     /* 2^40 bytes down: the previous buffer's base */
+        -((int64_t)1 << 37),     /* 2^39 bytes down */
+        (int64_t)1 << 60,        /* far out */
+        INT64_MIN / 4,
+    };
+    for (size_t i = 0; i < sizeof shifts / sizeof shifts[0]; i++) {
+        bufs b;
+        setup_bufs(&b, 64, 64);
+        float z[64];
+        for (int j = 0; j < 64; j++)
+            z[j] = 7.0f;
+        int bz = ct_emu_add_buffer(b.e, "z", z, sizeof z, CT_EMU_F32, CT_EMU_INOUT);
+        assert_true(bz == b.by + 1);
+        ct_emu_arg a[] = {ct_emu_ptr(b.bx), ct_emu_ptr(b.by), ct_emu_int(16), ct_emu_int(shifts[i])};
+        ct_emu_result r;
+        emu_go(b.e, k, 1, 1, 1, 1, 4, a, &r);
+        if (r.status != CT_EMU_ERR_OOB || strcmp(r.fault.buffer_name, "y"))
+            fprintf(stderr, "shift %lld: %s: %s\n", (long long)shifts[i],
+                    ct_emu_status_name(r.status), r.fault.message);
+        expect_fault(&r, CT_EMU_ERR_OOB, L_store, __FILE__);
+        assert_string_equal(r.fault.buffer_name, "y");
+        assert_int_equal(r.fault.buffer, b.by);
+        for (int j = 0; j < 64; j++) {
+            assert_true(z[j] == 7.0f);
+            assert_true(b.x[j] == (float)j);
+        }
+        ct_emu_free(b.e);
+    }
+    ct_emu_kernel_free(k);
+}
+
 static void t_atomic_oob(void **s)
 {
     (void)s;
@@ -857,6 +901,7 @@ int main(void)
         cmocka_unit_test(t_load_one_past_end),      cmocka_unit_test(t_load_masked_but_shifted),
         cmocka_unit_test(t_load_negative_offset),   cmocka_unit_test(t_masked_lanes_untouched),
         cmocka_unit_test(t_store_one_past_end),     cmocka_unit_test(t_store_negative),
+        cmocka_unit_test(t_wild_offsets),
         cmocka_unit_test(t_atomic_oob),             cmocka_unit_test(t_tile_2d),
         cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows), cmocka_unit_test(t_tile_detection), cmocka_unit_test(t_tile_loop_carried),
         cmocka_unit_test(t_cas_and_scalar),

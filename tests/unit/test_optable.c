@@ -15,6 +15,7 @@
 
 #include "ctriton/check.h"
 #include "ctriton/ir.h"
+#include "emu/emu_internal.h" /* the emulator's constants for enum values */
 
 bool ct_text_forms_check(char *why, size_t cap); /* src/text/format.c */
 
@@ -123,12 +124,49 @@ static void t_verifier_counts_from_table(void **state)
     assert_true(checked >= 100);
 }
 
+static int64_t value_of(ct_enum_id e, const char *word)
+{
+    int64_t v = -1;
+    if (!ct_enum_value(e, word, strlen(word), &v))
+        fail_msg("'%s' is no word of its enum", word);
+    return v;
+}
+
+/* The constants the emulator switches on are the values ct_op_enum gives
+ * (ops.def's CT_CASE rows), not numbers of its own. */
+static void t_emulator_enum_values(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *word;
+        int value;
+    } rmw[] = {{"and", RMW_AND}, {"or", RMW_OR},     {"xor", RMW_XOR},   {"add", RMW_ADD},
+               {"fadd", RMW_FADD}, {"max", RMW_MAX}, {"min", RMW_MIN},   {"umax", RMW_UMAX},
+               {"umin", RMW_UMIN}, {"exch", RMW_XCHG}},
+      prec[] = {{"tf32", PREC_TF32}, {"tf32x3", PREC_TF32X3}, {"ieee", PREC_IEEE},
+                {"bf16x3", PREC_BF16X3}, {"bf16x6", PREC_BF16X6}},
+      pad[] = {{"zero", PAD_ZERO}, {"nan", PAD_NAN}};
+    for (size_t i = 0; i < sizeof rmw / sizeof rmw[0]; i++)
+        assert_int_equal(value_of(CT_EN_RMW, rmw[i].word), rmw[i].value);
+    for (size_t i = 0; i < sizeof prec / sizeof prec[0]; i++)
+        assert_int_equal(value_of(CT_EN_PRECISION, prec[i].word), prec[i].value);
+    for (size_t i = 0; i < sizeof pad / sizeof pad[0]; i++)
+        assert_int_equal(value_of(CT_EN_PADDING, pad[i].word), pad[i].value);
+    /* a descriptor reduction's kind is the atomic of its name (compile_ops.c) */
+    static const char *const kinds[] = {"add", "min", "max", "and", "or", "xor"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        value_of(CT_EN_REDUCE_KIND, kinds[i]);
+        value_of(CT_EN_RMW, kinds[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_rows_read),
         cmocka_unit_test(t_enum_defaults),
         cmocka_unit_test(t_verifier_counts_from_table),
+        cmocka_unit_test(t_emulator_enum_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
