@@ -1472,7 +1472,12 @@ class FuncPorter:
         if v.kind == "tuplecall":
             return "tuplevar", v.c
         if v.kind == "tuple":
-            return "tuplevar", self.as_kind(v, "tuple", node)
+            # Python's assignment makes each number of the tuple a tensor (`w = (0.5, 2.0)`:
+            # fp32 scalars, which promote an fp16 operand), as it does a lone number
+            elems = [self.cxval(e) for e in v.elems]
+            return "tuplevar", "tl_tuple(%s)" % ", ".join(
+                "tl_to_tensor(%s)" % strip_paren(self.as_t(e, node)) if e.kind in ("int", "float", "bool")
+                else self.as_t(e, node) for e in elems)
         if v.kind == "tuplevar":
             return "tuplevar", v.c
         if v.kind == "str":
