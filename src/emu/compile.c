@@ -599,7 +599,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         for (int i = 0; i < op->nopnds && i < 4; i++)
             ins[i] = emu_cc_opnd_ek(op, i);
         const void *xa = NULL;
-        emu_fn fn = s && s->s && op->nopnds <= 3 && ret >= 0
+        emu_fn fn = s && s->s && op->nopnds <= EMU_ELEM_MAX_IN && ret >= 0
                         ? emu_libdevice_fn(s->s, op->nopnds, (emu_ek)ret, ins, C->A, &xa)
                         : NULL;
         if (!fn) {
