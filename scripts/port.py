@@ -1472,7 +1472,12 @@ class FuncPorter:
         if v.kind == "tuplecall":
             return "tuplevar", v.c
         if v.kind == "tuple":
-            return "tuplevar", self.as_kind(v, "tuple", node)
+            # Python's assignment makes each number of the tuple a tensor (`w = (0.5, 2.0)`:
+            # fp32 scalars, which promote an fp16 operand), as it does a lone number
+            elems = [self.cxval(e) for e in v.elems]
+            return "tuplevar", "tl_tuple(%s)" % ", ".join(
+                "tl_to_tensor(%s)" % strip_paren(self.as_t(e, node)) if e.kind in ("int", "float", "bool")
+                else self.as_t(e, node) for e in elems)
         if v.kind == "tuplevar":
             return "tuplevar", v.c
         if v.kind == "str":
@@ -1749,9 +1754,11 @@ class FuncPorter:
         args = [self.expr(a) for a in it.args]
         if not 1 <= len(args) <= 3:
             self.err(st, "range() takes 1 to 3 arguments")
-        if len(args) == 1:
+        # Python's builtin range is tl_pyrange (as many arguments: range(n) evaluates n
+        # twice, as Triton's code generator does); tl.range is tl_range(start, end, step)
+        if tl_range and len(args) == 1:
             args = [V("0", "int", ops=False), args[0]]
-        if len(args) == 2:
+        if tl_range and len(args) == 2:
             args.append(V("1", "int", ops=False))
         opts = []
         optspec = {"num_stages": "i", "loop_unroll_factor": "i", "disallow_acc_multi_buffer": "b",
@@ -1760,7 +1767,8 @@ class FuncPorter:
             if kw.arg not in optspec:
                 self.err(st, "tl.range has no option `%s` in ctriton's kernel language" % kw.arg)
             opts.append(".%s = %s" % (kw.arg, self.as_kind(self.expr(kw.value), optspec[kw.arg], kw.value)))
-        rng = "tl_range(%s)" % ", ".join([self.as_t(a, st) for a in args] + opts)
+        rng = "%s(%s)" % ("tl_range" if tl_range else "tl_pyrange",
+                          ", ".join([self.as_t(a, st) for a in args] + opts))
         tgt = st.target.id
         before = list(self.pyorder)
         if tgt not in self.pyorder:

@@ -75,7 +75,8 @@ INTERP_CASTS = {            # its fp32->fp8 casts lose the rounding carry (127.9
     "per_token_group_quant_fp8_kernel": "fp32->fp8 casts",
     "ops_cast": "fp32->fp8 and fp32->bf16 casts",
 }
-INTERP_BF16_MATH = ("geglu_kernel", "swiglu_kernel", "ops_float")   # bf16 arithmetic, not just casts
+INTERP_BF16_MATH = ("geglu_kernel", "swiglu_kernel", "ops_float",   # bf16 arithmetic, not just casts
+                    "port_ptr_tuple")   # a bf16 load's other=0.0 (the interpreter has no get_bf16)
 INTERP_WRONG = {            # the interpreter computes something else (or cannot run it)
     "ops_inline_asm": "PTX inline assembly",
     # ScanOps.generic_scan compares dimension numbers with the unwrapped axis (-2 != 0)
@@ -1179,6 +1180,18 @@ def check_port_none_args(ctx):
     return [compare("y", y[:n], ref, *tolerance(torch.float32))]
 
 
+def check_port_raw_forms(ctx):
+    block, n, programs = ctx.const["BLOCK"], 300, 4
+    x = ctx.randn(n)
+    y = ctx.out(programs * block, dtype=torch.float32)
+    ctx.launch((programs,), ctx.dev(x), y, n)
+    xp = torch.zeros(cdiv(n, block) * block, dtype=torch.float64)
+    xp[:n] = x.double()
+    acc = xp.view(-1, block).sum(0)
+    ref = torch.cat([acc * 0.5 ** (pid % 3 + 1) + 3.0 + block // 32 for pid in range(programs)])
+    return [compare("y", y, ref, *tolerance(torch.float32))]
+
+
 def check_port_cx_defaults(ctx):
     block = ctx.const.get("BLOCK", 64)                 # the configs leave out what has a default
     n = 2 * block + 7
@@ -1208,6 +1221,58 @@ def check_port_dtype_dispatch(ctx):
         ref = x.float() * 1.5
     ref = ref.to(ydt).double()
     return [compare("y", y[:n], ref, *tolerance(ydt))]
+
+def check_port_while_exit(ctx):
+    rows, n, thresh = ctx.problem["ROWS"], ctx.problem["N"], 0.995
+    x = ctx.uniform(rows, n)
+    x[3::4] *= thresh                                   # rows searched to the end: -1
+    out = ctx.out(rows, dtype=torch.int32)
+    ctx.launch((rows,), ctx.dev(x), out, n, thresh)
+    hit = x > torch.tensor(thresh, dtype=torch.float32)
+    ref = torch.where(hit.any(dim=1), hit.int().argmax(dim=1), torch.full((rows,), -1))
+    return [compare_exact("out", out, ref.double())]
+
+
+def check_port_spin_wait(ctx):
+    block, tiles = ctx.const["BLOCK"], ctx.problem["TILES"]
+    x = ctx.randint(tiles * block, lo=-100, hi=101)
+    y = ctx.out(tiles * block, dtype=torch.int32)
+    zeros = [ctx.dev(torch.zeros(k, dtype=torch.int32)) for k in (tiles, tiles, 1, 1, 1)]
+    sums, flags, counter, lock, total = zeros
+    ctx.launch((tiles,), ctx.dev(x), y, sums, flags, counter, lock, total)
+    ref = torch.cumsum(x.long(), dim=0).double()
+    return [compare_exact("y", y, ref), compare_exact("sums", sums, ref[block - 1::block]),
+            compare_exact("flags", flags, torch.ones(tiles, dtype=torch.float64)),
+            compare_exact("counter", counter, torch.tensor([float(tiles)])),
+            compare_exact("lock", lock, torch.tensor([0.0])),
+            compare_exact("total", total, ref[-1:])]
+
+
+def check_port_block_ptr_pad(ctx):
+    m, n = ctx.problem["M"], ctx.problem["N"]
+    bm, bn = ctx.const["BLOCK_M"], ctx.const["BLOCK_N"]
+    xdt = ctx.dtype("x_ptr")
+    x = ctx.uniform(m, n, lo=-1.0, hi=1.0, dtype=xdt)
+    sums = ctx.out(m, dtype=torch.float32)
+    nans = ctx.out(m, dtype=torch.int32)
+    ctx.launch((cdiv(m, bm),), ctx.dev(x), sums, nans, m, n, n, 1)
+    # fp16 rows are summed in fp16, a block at a time
+    atol, rtol = (0.1, 1e-2) if xdt == torch.float16 else (1e-4, 1e-5)
+    return [compare("sum", sums, x.double().sum(dim=1), atol, rtol),
+            compare_exact("nan", nans, torch.full((m,), float(cdiv(n, bn) * bn - n), dtype=torch.float64))]
+
+
+def check_port_ptr_tuple(ctx):
+    n, block = ctx.problem["N"], ctx.const["BLOCK"]
+    xs = [ctx.uniform(n, lo=-1.0, hi=1.0, dtype=ctx.dtype("x%d_ptr" % i)) for i in range(3)]
+    y = ctx.out(n, dtype=torch.float32)
+    ctx.launch((cdiv(n, block),), *[ctx.dev(x) for x in xs], y, n)
+    # products by powers of 2, then f32 adds in the kernel's order: exact
+    ref = torch.zeros(n, dtype=torch.float32)
+    for x, w in zip(xs, (0.5, 2.0, -1.0)):
+        ref = ref + x.float() * w
+    return [compare_exact("y", y, ref.double())]
+
 
 def check_library(ctx):
     """The kernels of scripts/gpu/library_refs.py: its inputs and float64 PyTorch references."""
@@ -1263,6 +1328,11 @@ CHECKS = {
     "port_none_args": check_port_none_args,
     "port_cx_defaults": check_port_cx_defaults,
     "port_dtype_dispatch": check_port_dtype_dispatch,
+    "port_while_exit": check_port_while_exit,
+    "port_spin_wait": check_port_spin_wait,
+    "port_block_ptr_pad": check_port_block_ptr_pad,
+    "port_ptr_tuple": check_port_ptr_tuple,
+    "port_raw_forms": check_port_raw_forms,
     "cross_entropy_fwd_bwd_kernel": check_library,
     "layer_norm_bwd_dx_kernel": check_library,
     "rms_norm_bwd_dx_kernel": check_library,

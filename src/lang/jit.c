@@ -101,7 +101,7 @@ static void mangle_v36(ct_strbuf *name, const char *fullname, int nargs, const t
             continue;
         const tl_jit_cx *x = cx_at(ncx, cx, i);
         char path[32];
-        if (x && x->rank > 0) {
+        if (x && x->is_shape) {
             /* a tuple constexpr: one entry per element, at path (i, j) */
             for (int j = 0; j < x->rank; j++) {
                 char r[64];
@@ -155,7 +155,7 @@ static void mangle_in_order(ct_strbuf *name, const char *fullname, int nargs,
         if (i)
             ct_sb_putc(&a, '_');
         const tl_jit_cx *x = cx_at(ncx, cx, i);
-        if (x && x->rank > 0) {
+        if (x && x->is_shape) {
             ct_sb_putc(&a, 'T');
             for (int j = 0; j < x->rank; j++)
                 ct_sb_printf(&a, "%sc%lld", j ? "_" : "", (long long)x->shape[j]);

@@ -401,7 +401,8 @@ tl_tensor core_promote_bf16(tl_tensor x);
 typedef struct tl_jit_cx {
     int pos;                /* argument position */
     bool explicit_none;
-    int rank;               /* > 0: the shape tuple */
+    bool is_shape;          /* a shape tuple: rank elements (0 for `[]`, mangled TT from 3.7) */
+    int rank;
     const int64_t *shape;
 } tl_jit_cx;
 

@@ -1183,7 +1183,7 @@ static void zeros_body(const tl_tensor *a, tl_tensor *r, void *ud)
 static tl_tensor call_zeros(tl_shape_t shape, const tl_type *dtype)
 {
     /* shape is a tuple constexpr, dtype a constexpr dtype */
-    tl_jit_cx cx = {.pos = 0, .rank = shape.rank, .shape = shape.d};
+    tl_jit_cx cx = {.pos = 0, .is_shape = true, .rank = shape.rank, .shape = shape.d};
     static const char *const names[] = {"shape", "dtype"};
     zeros_ud z = {shape, dtype};
     tl_tensor args[2] = {TL_NONE, tl__from_dtype(dtype)};

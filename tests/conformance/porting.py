@@ -132,3 +132,108 @@ def port_dtype_dispatch(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     if y_ptr.dtype.element_ty.primitive_bitwidth == 16:
         y = y.to(y_ptr.dtype.element_ty)
     tl.store(y_ptr + offs, y, mask=mask)
+
+
+# A `while` loop holding an `if` with an early exit, the break of a search:
+# each row is scanned block by block until an element above the threshold
+# turns up; a flag ends the loop (Triton has no `break`).
+@triton.jit
+def port_while_exit(x_ptr, out_ptr, n, thresh, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    base = x_ptr + row * n
+    start = 0
+    found = -1
+    done = 0
+    while (done == 0) & (start < n):
+        offs = start + tl.arange(0, BLOCK)
+        mask = offs < n
+        v = tl.load(base + offs, mask=mask, other=0.0)
+        hit = (v > thresh) & mask
+        if tl.max(hit.to(tl.int32), axis=0) > 0:
+            found = tl.min(tl.where(hit, offs, n), axis=0)
+            done = 1
+        start += BLOCK
+    tl.store(out_ptr + row, found)
+
+
+# A spin-wait on atomic flags, decoupled look-back style: tiles are taken in
+# arrival order from a counter, tile i spins until tile i-1 has published its
+# inclusive sum, then publishes its own; a lock (atomic_cas, released with
+# atomic_xchg) guards a read-modify-write of the grand total.
+@triton.jit
+def port_spin_wait(x_ptr, y_ptr, sums_ptr, flags_ptr, counter_ptr, lock_ptr, total_ptr,
+                   BLOCK: tl.constexpr):
+    tile = tl.atomic_add(counter_ptr, 1)
+    offs = tile * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    agg = tl.sum(x, axis=0)
+    prefix = tl.zeros([], dtype=tl.int32)
+    if tile > 0:
+        while tl.atomic_add(flags_ptr + tile - 1, 0) == 0:
+            pass
+        prefix = tl.atomic_add(sums_ptr + tile - 1, 0)
+    tl.atomic_xchg(sums_ptr + tile, prefix + agg)
+    tl.atomic_xchg(flags_ptr + tile, 1)
+    tl.store(y_ptr + offs, tl.cumsum(x, axis=0) + prefix)
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.store(total_ptr, tl.load(total_ptr) + agg)
+    tl.debug_barrier()
+    tl.atomic_xchg(lock_ptr, 0)
+
+
+# Block pointers read past the tensor's edge: boundary_check with
+# padding_option "zero" and "nan", advanced along the row.
+@triton.jit
+def port_block_ptr_pad(x_ptr, sum_ptr, nan_ptr, M, N, stride_m, stride_n,
+                       BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    x_blk = tl.make_block_ptr(base=x_ptr, shape=(M, N), strides=(stride_m, stride_n),
+                              offsets=(pid * BLOCK_M, 0), block_shape=(BLOCK_M, BLOCK_N), order=(1, 0))
+    acc = tl.zeros([BLOCK_M], dtype=tl.float32)
+    nans = tl.zeros([BLOCK_M], dtype=tl.int32)
+    for k in range(0, tl.cdiv(N, BLOCK_N)):
+        z = tl.load(x_blk, boundary_check=(0, 1), padding_option="zero")
+        acc += tl.sum(z, axis=1)
+        w = tl.load(x_blk, boundary_check=(1, 0), padding_option="nan")
+        nans += tl.sum((w != w).to(tl.int32), axis=1)
+        x_blk = tl.advance(x_blk, (0, BLOCK_N))
+    s_blk = tl.make_block_ptr(base=sum_ptr, shape=(M,), strides=(1,), offsets=(pid * BLOCK_M,),
+                              block_shape=(BLOCK_M,), order=(0,))
+    tl.store(s_blk, acc, boundary_check=(0,))
+    n_blk = tl.make_block_ptr(base=nan_ptr, shape=(M,), strides=(1,), offsets=(pid * BLOCK_M,),
+                              block_shape=(BLOCK_M,), order=(0,))
+    tl.store(n_blk, nans, boundary_check=(0,))
+
+
+# A tuple of pointers indexed by tl.static_range (unrolled: each index a
+# constexpr), with a tuple of weights beside it.
+@triton.jit
+def port_ptr_tuple(x0_ptr, x1_ptr, x2_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    ptrs = (x0_ptr, x1_ptr, x2_ptr)
+    weights = (0.5, 2.0, -1.0)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for i in tl.static_range(len(ptrs)):
+        acc += tl.load(ptrs[i] + offs, mask=mask, other=0.0) * weights[i]
+    tl.store(y_ptr + offs, acc, mask=mask)
+
+
+# Raw forms Python's code generator writes that a straightforward C port would
+# not: the one-argument builtin range(n) evaluates n twice (its argument list,
+# then n again for the bound; the first copy goes unused in the raw TTIR).
+@triton.jit
+def port_raw_forms(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for k in range(tl.cdiv(n, BLOCK)):
+        acc += tl.load(x_ptr + k * BLOCK + offs, mask=k * BLOCK + offs < n, other=0.0)
+    for j in range(pid % 3 + 1):
+        acc = acc * 0.5
+    for j in range(1, 3):
+        acc += j
+    for j in range(BLOCK // 32):
+        acc = acc + 1.0
+    tl.store(y_ptr + pid * BLOCK + offs, acc)
