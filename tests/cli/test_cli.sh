@@ -90,6 +90,10 @@ expect 1 "more than one public function \(@a, @b" "$CT" run --ttir "$SRC/tests/c
 expect 0 "^b grid \(1,1,1\): ran 1 programs" "$CT" run --ttir "$SRC/tests/cli/data/two_public.ttir" --arg 'fp32[4]' --kernel b
 expect 1 "cyclic_loc.ttir:3:22: error: location alias #loc2 refers to itself" \
     "$CT" run --ttir "$SRC/tests/cli/data/cyclic_loc.ttir" --arg 'fp32[4]'
+# an endless input file is read up to the limit, then refused (it was read until malloc failed)
+expect 2 "/dev/zero is larger than the limit of 268435456 bytes" "$CT" diff /dev/zero "$K"
+expect 1 "/dev/zero is larger than the limit of 268435456 bytes" "$CT" run --ttir /dev/zero --arg 'fp32[4]' --arg 4
+expect 1 "/dev/zero is not a regular file" "$CT" run --ttir "$K" --arg 'fp32[4]@/dev/zero' --arg 4
 # a module the verifier refuses is never run (here a tt.trans whose order is no permutation)
 expect 1 "bad_trans.ttir:5:10: error: tt.trans: order is not a permutation" \
     "$CT" run --ttir "$SRC/tests/cli/data/bad_trans.ttir" --arg 'fp32[32]' --arg 'fp32[32]:out'
