@@ -1348,6 +1348,10 @@ CHECKS = {
     "flash_attn_fwd_kernel": check_library,
     "radix_histogram_kernel": check_library,
     "radix_sort_pass_kernel": check_library,
+    "moe_align_block_size_kernel": check_library,
+    "fused_moe_kernel": check_library,
+    "decode_attn_paged_splitk_kernel": check_library,
+    "decode_attn_reduce_kernel": check_library,
 }
 
 
