@@ -74,3 +74,12 @@ module {
     tt.return
   }
 }
+
+// -----
+module {
+  tt.func @desc_indices(%d: !tt.tensordesc<tensor<16xi8>>, %i: i32) {
+    // refused: takes 2 indices for a descriptor of rank 1
+    %0 = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<16xi8>> -> tensor<16xi8>
+    tt.return
+  }
+}
