@@ -1754,9 +1754,11 @@ class FuncPorter:
         args = [self.expr(a) for a in it.args]
         if not 1 <= len(args) <= 3:
             self.err(st, "range() takes 1 to 3 arguments")
-        if len(args) == 1:
+        # Python's builtin range is tl_pyrange (as many arguments: range(n) evaluates n
+        # twice, as Triton's code generator does); tl.range is tl_range(start, end, step)
+        if tl_range and len(args) == 1:
             args = [V("0", "int", ops=False), args[0]]
-        if len(args) == 2:
+        if tl_range and len(args) == 2:
             args.append(V("1", "int", ops=False))
         opts = []
         optspec = {"num_stages": "i", "loop_unroll_factor": "i", "disallow_acc_multi_buffer": "b",
@@ -1765,7 +1767,8 @@ class FuncPorter:
             if kw.arg not in optspec:
                 self.err(st, "tl.range has no option `%s` in ctriton's kernel language" % kw.arg)
             opts.append(".%s = %s" % (kw.arg, self.as_kind(self.expr(kw.value), optspec[kw.arg], kw.value)))
-        rng = "tl_range(%s)" % ", ".join([self.as_t(a, st) for a in args] + opts)
+        rng = "%s(%s)" % ("tl_range" if tl_range else "tl_pyrange",
+                          ", ".join([self.as_t(a, st) for a in args] + opts))
         tgt = st.target.id
         before = list(self.pyorder)
         if tgt not in self.pyorder:

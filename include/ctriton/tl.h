@@ -796,6 +796,18 @@ typedef struct tl_range_t {
     (TL__P(start), TL__P(end), TL__P(step),                                                   \
      tl__range_s(TL__OPTS(tl_range_t, .num_stages = -1, .loop_unroll_factor = -1, TL__POS, __VA_ARGS__)))
 tl_range_t tl__range_s(tl_range_t r);
+/* Python's builtin range(), as Triton's code generator reads it: range(n) is
+ * range(0, n, 1) with n evaluated twice (the arguments once, then n again for
+ * the bound; the first value goes unused, as in Python's raw TTIR);
+ * range(a, b) and range(a, b, s) are tl_range(a, b, 1) and tl_range(a, b, s).
+ * tl.range(...) is tl_range. */
+#define tl_pyrange(...) TL__CAT(tl__pyrange_, TL__NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define tl__pyrange_1(n)                                                                      \
+    (TL__P(n), TL__P(0), TL__P(n), TL__P(1),                                                  \
+     tl__pyrange1_s(TL__OPTS(tl_range_t, .num_stages = -1, .loop_unroll_factor = -1, TL__POS)))
+#define tl__pyrange_2(start, end) tl_range(start, end, 1)
+#define tl__pyrange_3(start, end, step) tl_range(start, end, step)
+tl_range_t tl__pyrange1_s(tl_range_t r);
 
 typedef struct tl__ctl {
     int phase;

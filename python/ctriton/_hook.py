@@ -4,6 +4,9 @@ install() patches Triton in the running process (idempotent):
 - JITFunction.run (what ``kernel[grid](...)``, ``kernel.run`` and
   ``kernel.warmup`` call) specializes, compiles and runs on the emulator
   (ctriton._jit.launch);
+- ``JITFunction.rewrite()`` sets ``.rewriter.def_file_lineno`` (the def's line), as
+  InterpretedFunction's does;
+- a tensor into a ``noinline`` helper is allowed, as under TRITON_INTERPRET=1;
 - the autotuner times no configuration: each key runs the first configuration
   that ``prune_configs_by`` (early_config_prune, perf_model) keeps;
 - Triton's driver is a CPU one (target sm_90, device 0, stream 0, a wall-clock
@@ -39,7 +42,26 @@ def _patch_jit(mod):
 
     mod.JITFunction._ctriton_original_run = mod.JITFunction.run
     mod.JITFunction.run = run
+    if not hasattr(mod.JITFunction, "rewrite"):
+        mod.JITFunction.rewrite = _rewrite
     _installed.add("jit")
+
+
+class _DefLine:
+    """What TRITON_INTERPRET=1's InterpretedFunction.rewriter tells of a kernel: the file and
+    line of its ``def`` (where Triton's line information starts, decorators skipped)."""
+
+    def __init__(self, filename, def_file_lineno):
+        self.filename, self.def_file_lineno = filename, def_file_lineno
+
+
+def _rewrite(self):
+    """InterpretedFunction.rewrite() of TRITON_INTERPRET=1, as far as code outside the
+    interpreter uses it (Triton's test_line_info): sets self.rewriter to the kernel's
+    file and def line, from Triton's own get_jit_fn_file_line (the frontend's line info)."""
+    from triton.runtime.jit import get_jit_fn_file_line
+    self.rewriter = _DefLine(*get_jit_fn_file_line(self))
+    return self.fn
 
 
 def _patch_autotuner(mod):
@@ -136,7 +158,19 @@ def _bench_cpu(fn, warmup=1, rep=5, grad_to_none=None, quantiles=None, return_mo
         if return_mode != "min" else min(times)
 
 
+def _patch_codegen(mod):
+    """A @triton.jit(noinline=True) helper may take tensors, as under TRITON_INTERPRET=1:
+    Triton's frontend refuses that only because its GPU backend cannot lower it
+    (_check_fn_args); the emulator runs the call."""
+    if "codegen" in _installed:
+        return
+    mod._ctriton_original_check_fn_args = mod._check_fn_args
+    mod._check_fn_args = lambda node, fn, args: None
+    _installed.add("codegen")
+
+
 _PATCHES = {
+    "triton.compiler.code_generator": _patch_codegen,
     "triton.runtime.jit": _patch_jit,
     "triton.runtime.autotuner": _patch_autotuner,
     "triton._internal_testing": _patch_testing,

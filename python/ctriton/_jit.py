@@ -155,6 +155,31 @@ def _runtime_values(fn, bound_args, specialization):
     return out
 
 
+def _as_interpreter_error(e):
+    """Makes Triton's CompilationError e (and its subclasses) also a Triton
+    InterpreterError, in place: code written for TRITON_INTERPRET=1 catches the
+    latter where a GPU run raises the former (Triton's own tests do), and both
+    catch it here.  The message, the source excerpt and __cause__ stay."""
+    from triton.compiler.errors import CompilationError
+    from triton.runtime.errors import InterpreterError
+    cls = type(e)
+    if not isinstance(e, CompilationError) or isinstance(e, InterpreterError):
+        return
+    both = _BOTH.get(cls)
+    if both is None:
+        name = cls.__name__ + "AsInterpreterError"
+        both = type(name, (cls, InterpreterError), {"__module__": __name__, "__qualname__": name,
+                                                    "__doc__": "%s, also a triton InterpreterError" % cls.__name__})
+        globals()[name] = _BOTH[cls] = both  # picklable by name
+    try:
+        e.__class__ = both
+    except TypeError:
+        pass
+
+
+_BOTH = {}
+
+
 def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
     from triton._C.libtriton import ir
     from triton.compiler import ASTSource
@@ -164,8 +189,13 @@ def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
     ctx = ir.context()
     ir.load_dialects(ctx)
     be.load_dialects(ctx)
-    # Triton's own CompilationError (a typing error in the kernel) goes to the caller as it is
-    mod = src.make_ir(be.target, options, be.get_codegen_implementation(options), be.get_module_map(), ctx)
+    # Triton's own CompilationError (a typing error in the kernel) goes to the caller as one
+    # that is also Triton's InterpreterError (what TRITON_INTERPRET=1 raises for it)
+    try:
+        mod = src.make_ir(be.target, options, be.get_codegen_implementation(options), be.get_module_map(), ctx)
+    except Exception as e:
+        _as_interpreter_error(e)
+        raise
     raw = str(mod)
     asm = {"source": raw}
     ttgir = None

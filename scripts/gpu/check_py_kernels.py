@@ -1180,6 +1180,18 @@ def check_port_none_args(ctx):
     return [compare("y", y[:n], ref, *tolerance(torch.float32))]
 
 
+def check_port_raw_forms(ctx):
+    block, n, programs = ctx.const["BLOCK"], 300, 4
+    x = ctx.randn(n)
+    y = ctx.out(programs * block, dtype=torch.float32)
+    ctx.launch((programs,), ctx.dev(x), y, n)
+    xp = torch.zeros(cdiv(n, block) * block, dtype=torch.float64)
+    xp[:n] = x.double()
+    acc = xp.view(-1, block).sum(0)
+    ref = torch.cat([acc * 0.5 ** (pid % 3 + 1) + 3.0 + block // 32 for pid in range(programs)])
+    return [compare("y", y, ref, *tolerance(torch.float32))]
+
+
 def check_port_cx_defaults(ctx):
     block = ctx.const.get("BLOCK", 64)                 # the configs leave out what has a default
     n = 2 * block + 7
@@ -1320,6 +1332,7 @@ CHECKS = {
     "port_spin_wait": check_port_spin_wait,
     "port_block_ptr_pad": check_port_block_ptr_pad,
     "port_ptr_tuple": check_port_ptr_tuple,
+    "port_raw_forms": check_port_raw_forms,
     "cross_entropy_fwd_bwd_kernel": check_library,
     "layer_norm_bwd_dx_kernel": check_library,
     "rms_norm_bwd_dx_kernel": check_library,
@@ -1328,6 +1341,10 @@ CHECKS = {
     "flash_attn_fwd_kernel": check_library,
     "radix_histogram_kernel": check_library,
     "radix_sort_pass_kernel": check_library,
+    "moe_align_block_size_kernel": check_library,
+    "fused_moe_kernel": check_library,
+    "decode_attn_paged_splitk_kernel": check_library,
+    "decode_attn_reduce_kernel": check_library,
 }
 
 

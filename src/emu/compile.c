@@ -599,7 +599,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         for (int i = 0; i < op->nopnds && i < 4; i++)
             ins[i] = emu_cc_opnd_ek(op, i);
         const void *xa = NULL;
-        emu_fn fn = s && s->s && op->nopnds <= 3 && ret >= 0
+        emu_fn fn = s && s->s && op->nopnds <= EMU_ELEM_MAX_IN && ret >= 0
                         ? emu_libdevice_fn(s->s, op->nopnds, (emu_ek)ret, ins, C->A, &xa)
                         : NULL;
         if (!fn) {
@@ -611,9 +611,22 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         C->code[C->ncode - 1].x.p = xa;
         return true;
     }
-    case CT_OP_TT_INLINE_ASM:
-        emu_cc_err(C, op, "inline PTX (elementwise_inline_asm) cannot be emulated");
-        return false;
+    case CT_OP_TT_INLINE_ASM: {
+        const ct_attr *s = emu_cc_attr(op, "asm_string"), *c = emu_cc_attr(op, "constraints");
+        const ct_attr *pk = emu_cc_attr(op, "packed_element");
+        emu_fn fn = NULL;
+        if (op->nopnds == 1 && op->nres == 1 && s && c && pk) {
+            int ret = emu_cc_ek_of(op->res[0].type);
+            emu_ek in = emu_cc_opnd_ek(op, 0);
+            fn = ret >= 0 ? emu_inline_asm_fn(s->s, c->s, (int)pk->i, in, (emu_ek)ret) : NULL;
+        }
+        if (!fn) {
+            emu_cc_err(C, op, "inline PTX (elementwise_inline_asm) cannot be emulated (only the conversions "
+                              "Triton's frontend emits are known)");
+            return false;
+        }
+        return emu_cc_elementwise(C, op, fn, 1, emu_cc_opnd_ek(op, 0));
+    }
     case CT_OP_TT_ASSERT:
     case CT_OP_LLVM_ASSUME: {
         if (!emu_cc_no_batch(C, op))

@@ -677,6 +677,18 @@ MATH_ALL(tanh, emu_tanhf_nv(x), tanh(x))
 #define ABSI(W, S, U) DEF_IUN(absi, W, S, U, sx < 0 ? (U)(0 - x) : x)
 INT_TYPES(ABSI)
 
+/* math.absf on the fp8 types: the GPU keeps fp8 as i8 and clears the sign bit
+ * (Triton's AbsFOp lowering), for every fp8 format alike */
+static int absf_f8(emu_frame *F, const emu_ins *I)
+{
+    int64_t n = NE(F, I);
+    uint8_t *RESTRICT d = SLOT(F, I->d, uint8_t);
+    const uint8_t *a = SLOT(F, I->a, uint8_t);
+    for (int64_t i = 0; i < n; i++)
+        d[i] = (uint8_t)(a[i] & 0x7f);
+    return EMU_NEXT;
+}
+
 DEF_FMA(3, f32, float, float, LD_F32, ST_F32, fmaf, fmaf(x, y, z))
 DEF_FMA(3, f64, double, double, LD_F64, ST_F64, fma, fma(x, y, z))
 DEF_FMA(3, f16, uint16_t, float, LD_F16, ST_F16, fma16, fma16(x, y, z))
@@ -704,12 +716,53 @@ DEF_CLAMP(clampnan, f16, uint16_t, float, LD_F16, ST_F16, fmax_nan, fmin_nan)
 DEF_CLAMP(clampnan, bf16, uint16_t, float, LD_BF16, ST_BF16, fmax_nan, fmin_nan)
 DEF_CLAMP(clampnan, f64, double, double, LD_F64, ST_F64, dmax_nan, dmin_nan)
 
+/* tt.elementwise_inline_asm: the emulator runs no PTX, but it knows the few pieces of inline
+ * PTX Triton's own frontend emits.  Each is recognized by an FNV-1a hash of its text with the
+ * white space removed (the same in Triton 3.6 to 3.9), its constraints and packing, and run as
+ * the C function computing the same bits:
+ *   fp8e4b15 -> fp16 (triton.language.extra.cuda's upcast of a deprecated dot operand on sm_90:
+ *   "=r,=r,r", 4 packed): fp16 bits = sign << 15 | (exponent, mantissa) << 7, exact (the bias
+ *   is 15 in both; 0x7f and 0xff are +-1.75, not NaN). */
+static int asm_fp8e4b15_to_f16(emu_frame *F, const emu_ins *I)
+{
+    int64_t n = NE(F, I);
+    uint16_t *RESTRICT d = SLOT(F, I->d, uint16_t);
+    const uint8_t *a = SLOT(F, I->a, uint8_t);
+    for (int64_t i = 0; i < n; i++)
+        d[i] = (uint16_t)((a[i] & 0x80u) << 8 | (a[i] & 0x7fu) << 7);
+    return EMU_NEXT;
+}
+
+static uint64_t asm_hash(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++) {
+        if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+            continue;
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+emu_fn emu_inline_asm_fn(const char *asm_, const char *constraints, int packed, emu_ek in, emu_ek out)
+{
+    if (!asm_ || !constraints)
+        return NULL;
+    if (asm_hash(asm_) == 0x14a32c5322cc8aacull && !strcmp(constraints, "=r,=r,r") && packed == 4 &&
+        (in == EK_F8E4B15 || in == EK_I8) && out == EK_F16)
+        return asm_fp8e4b15_to_f16;
+    return NULL;
+}
+
 emu_fn emu_math_fn(ct_opcode code, emu_ek ek)
 {
     switch (code) {
     case CT_OP_ARITH_NEGF:
         PICK_FLOAT(negf)
     case CT_OP_MATH_ABSF:
+        if (ek >= EK_F8E4NV && ek <= EK_F8E4B15)
+            return absf_f8;
         PICK_FLOAT(absf)
     case CT_OP_MATH_ABSI:
         PICK_INT(absi)

@@ -258,6 +258,8 @@ int emu_cast_mode(ct_opcode code);
 emu_fn emu_cast_fn(ct_opcode code, emu_ek src, emu_ek dst, int rounding);
 /* Math (elementwise.c). */
 emu_fn emu_math_fn(ct_opcode code, emu_ek ek);
+/* the known inline PTX of Triton's frontend (elementwise.c), or NULL */
+emu_fn emu_inline_asm_fn(const char *asm_, const char *constraints, int packed, emu_ek in, emu_ek out);
 /* libdevice functions by symbol (libdevice.c): the handler, and in *aux what
  * it needs in the instruction's x.p (allocated in A).  NULL if unknown. */
 emu_fn emu_libdevice_fn(const char *symbol, int nargs, emu_ek ret, const emu_ek *args, ct_arena *A,

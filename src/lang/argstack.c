@@ -391,6 +391,15 @@ tl_range_t tl__range_s(tl_range_t r)
     return r;
 }
 
+/* range(n): n, then 0, n, 1 on the stack; the first n is Python's unused
+ * evaluation of the argument list */
+tl_range_t tl__pyrange1_s(tl_range_t r)
+{
+    r = tl__range_s(r);
+    (void)tl__pop();
+    return r;
+}
+
 void tl__return_s(int n, tl_src at)
 {
     const tl_tensor *a = tl__popn(n);

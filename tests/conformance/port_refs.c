@@ -142,3 +142,38 @@ static void ptr_tuple_reference(ct_ref_case *c)
 }
 
 const ct_kernel_ref port_ptr_tuple__ref = {"port_ptr_tuple", ptr_tuple_setup, ptr_tuple_reference};
+
+/* ---- port_raw_forms: the block sums of x, halved pid % 3 + 1 times, plus 3 and BLOCK / 32 ---- */
+
+static bool raw_forms_setup(ct_ref_case *c)
+{
+    int64_t n = ct_ref_problem(c, "N", 1000), programs = 5;
+    ct_ref_input(c, "x_ptr", CT_EMU_F32, n, -1, 1);
+    /* f32 adds in the kernel's order, products by powers of 2: exact */
+    ct_ref_output(c, "y_ptr", CT_EMU_F32, programs * ct_ref_constexpr(c, "BLOCK", 64), 0, 0);
+    ct_ref_int(c, "n", n);
+    c->grid[0] = (int)programs;
+    return true;
+}
+
+static void raw_forms_reference(ct_ref_case *c)
+{
+    ct_ref_arg *x = ct_ref_find_arg(c, "x_ptr"), *y = ct_ref_find_arg(c, "y_ptr");
+    int64_t n = ct_ref_find_arg(c, "n")->i, block = ct_ref_constexpr(c, "BLOCK", 64);
+    for (int64_t pid = 0; pid < y->n / block; pid++) {
+        for (int64_t i = 0; i < block; i++) {
+            float acc = 0.0f;
+            for (int64_t k = 0; k < ct_ref_cdiv(n, block); k++)
+                acc += k * block + i < n ? (float)ct_ref_in(x, k * block + i) : 0.0f;
+            for (int64_t j = 0; j < pid % 3 + 1; j++)
+                acc = acc * 0.5f;
+            for (int64_t j = 1; j < 3; j++)
+                acc += (float)j;
+            for (int64_t j = 0; j < block / 32; j++)
+                acc = acc + 1.0f;
+            ct_ref_want(y, pid * block + i, acc);
+        }
+    }
+}
+
+const ct_kernel_ref port_raw_forms__ref = {"port_raw_forms", raw_forms_setup, raw_forms_reference};

@@ -209,6 +209,27 @@ TL_KERNEL(port_ptr_tuple, (x0_ptr, x1_ptr, x2_ptr, y_ptr, n), (int, BLOCK))
     tl_store(tl_add(y_ptr, offs), acc, .mask = mask);
 }
 
+TL_KERNEL(port_raw_forms, (x_ptr, y_ptr, n), (int, BLOCK))
+{
+    tl_tensor pid = tl_program_id(0);
+    tl_tensor offs = tl_arange(0, BLOCK);
+    tl_tensor acc = tl_zeros(tl_shape(BLOCK), tl_float32);
+    TL_FOR(k, tl_pyrange(tl_cdiv(n, BLOCK)), acc) {
+        acc = tl_add(acc, tl_load(tl_add(tl_add(x_ptr, tl_mul(k, BLOCK)), offs),
+                                  .mask = tl_lt(tl_add(tl_mul(k, BLOCK), offs), n), .other = tl_c(0.0)));
+    }
+    TL_FOR(j, tl_pyrange(tl_add(tl_mod(pid, 3), 1)), acc) {
+        acc = tl_mul(acc, 0.5);
+    }
+    TL_FOR(j, tl_pyrange(1, 3), acc) {
+        acc = tl_add(acc, j);
+    }
+    TL_FOR(j, tl_pyrange(BLOCK / 32), acc) {
+        acc = tl_add(acc, 1.0);
+    }
+    tl_store(tl_add(tl_add(y_ptr, tl_mul(pid, BLOCK)), offs), acc); /* lint-ok: unmasked-dim y holds a whole block per program */
+}
+
 TL_CONFIGS(port_many_params,
     {.name = "B64", .signature = "x0=*fp32:16 x1=*fp32:16 x2=*fp32:16 x3=*fp32:16 x4=*fp32:16 x5=*fp32:16 x6=*fp32:16 x7=*fp32:16 x8=*fp32:16 x9=*fp32:16 s0=i32 s1=i32 s2=i32 s3=i32 s4=i32 s5=i32 s6=i32 s7=i32 s8=i32 s9=i32 w0=fp32 w1=fp32 w2=fp32 w3=fp32 w4=fp32 w5=fp32 w6=fp32 w7=fp32 w8=fp32 w9=fp32 y0=*fp32:16 y1=*fp32:16 y2=*fp32:16 y3=*fp32:16 y4=*fp32:16 y5=*fp32:16 y6=*fp32:16 y7=*fp32:16 y8=*fp32:16 y9=*fp32:16 n=i32 k_iters=i32",
      .constexprs = "BLOCK=64"});
@@ -249,3 +270,6 @@ TL_CONFIGS(port_ptr_tuple,
      .constexprs = "BLOCK=256", .problem = "N=5000"},
     {.name = "mixed_B128", .signature = "x0_ptr=*fp32:16 x1_ptr=*fp16:16 x2_ptr=*bf16:16 y_ptr=*fp32:16 n=i32",
      .constexprs = "BLOCK=128", .problem = "N=1000"});
+TL_CONFIGS(port_raw_forms,
+    {.name = "B64", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=64"},
+    {.name = "B128", .signature = "x_ptr=*fp32:16 y_ptr=*fp32:16 n=i32", .constexprs = "BLOCK=128"});

@@ -218,3 +218,22 @@ def port_ptr_tuple(x0_ptr, x1_ptr, x2_ptr, y_ptr, n, BLOCK: tl.constexpr):
     for i in tl.static_range(len(ptrs)):
         acc += tl.load(ptrs[i] + offs, mask=mask, other=0.0) * weights[i]
     tl.store(y_ptr + offs, acc, mask=mask)
+
+
+# Raw forms Python's code generator writes that a straightforward C port would
+# not: the one-argument builtin range(n) evaluates n twice (its argument list,
+# then n again for the bound; the first copy goes unused in the raw TTIR).
+@triton.jit
+def port_raw_forms(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for k in range(tl.cdiv(n, BLOCK)):
+        acc += tl.load(x_ptr + k * BLOCK + offs, mask=k * BLOCK + offs < n, other=0.0)
+    for j in range(pid % 3 + 1):
+        acc = acc * 0.5
+    for j in range(1, 3):
+        acc += j
+    for j in range(BLOCK // 32):
+        acc = acc + 1.0
+    tl.store(y_ptr + pid * BLOCK + offs, acc)

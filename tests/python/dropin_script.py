@@ -37,3 +37,15 @@ exec("@triton.jit\ndef made_by_exec(X):\n    tl.store(X, 7)\n", {"triton": trito
 one = np.zeros(1, np.int32)
 ns["made_by_exec"][(1,)](one)
 print("exec ok" if one[0] == 7 else "exec wrong")
+# a tensor passed to a @triton.jit(noinline=True) helper: runs, as under TRITON_INTERPRET=1
+v = np.arange(16, dtype=np.float32)
+kernels.scale_through_noinline[(1,)](v, BLOCK=16)
+print("noinline ok" if np.array_equal(v, 3 * np.arange(16, dtype=np.float32)) else "noinline wrong %r" % v)
+# a typing error from Triton's frontend: its CompilationError, also its InterpreterError
+from triton.runtime.errors import InterpreterError
+try:
+    kernels.reshape_error[(1,)]()
+    print("compile error not raised")
+except triton.CompilationError as e:
+    print("compile error ok" if isinstance(e, InterpreterError) and "reshape" in str(e) else
+          "compile error %s: %s" % (type(e).__mro__, e))

@@ -76,3 +76,27 @@ def autotuned_scale(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
 def heuristic_neg(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     tl.store(out_ptr + offs, -tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+
+
+@triton.jit(noinline=True)
+def times_noinline(v, k):
+    return v * k
+
+
+@triton.jit
+def scale_through_noinline(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, times_noinline(tl.load(x_ptr + offs), 3))  # a tensor into a noinline helper
+
+
+@triton.jit
+def reshape_error():
+    tl.reshape(tl.arange(0, 64), (32, ))  # 64 elements into 32: Triton's frontend refuses it
+
+
+@triton.jit
+def dot16(a_ptr, b_ptr, c_ptr):
+    r = tl.arange(0, 16)
+    a = tl.load(a_ptr + r[:, None] * 16 + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * 16 + r[None, :])
+    tl.store(c_ptr + r[:, None] * 16 + r[None, :], tl.dot(a, b))

@@ -87,6 +87,25 @@ class Run(unittest.TestCase):
             r = ctriton.check(c, ref, rtol=1e-3, atol=1e-3)
             self.assertTrue(r, r.message)
 
+    @unittest.skipIf(torch is None, "PyTorch is not installed")
+    def test_dot_fp8e4b15(self):
+        # on sm_90 Triton's frontend upcasts fp8e4b15 dot operands with inline PTX, which the
+        # emulator knows: fp16 bits = sign << 15 | rest << 7 (exact)
+        import triton
+        import triton.language as tl
+        rs = np.random.RandomState(3)
+        bits = [rs.randint(0, 256, 256).astype(np.uint8) for _ in range(2)]
+
+        def value(b):
+            return (((b.astype(np.uint16) & 0x80) << 8) | ((b.astype(np.uint16) & 0x7f) << 7)).view(np.float16)
+        a, b = (triton.reinterpret(torch.from_numpy(x.view(np.int8)), tl.float8e4b15) for x in bits)
+        c = np.zeros(256, np.float32)
+        k = ctriton.run(kernels.dot16, (1,), a, b, c)
+        self.assertIn("tt.elementwise_inline_asm", k.asm["source"])
+        want = value(bits[0]).astype(np.float64).reshape(16, 16) @ value(bits[1]).astype(np.float64).reshape(16, 16)
+        r = ctriton.check(c.reshape(16, 16), want, rtol=1e-5, atol=1e-5)
+        self.assertTrue(r, r.message)
+
     def test_autotune_and_heuristics(self):
         x = np.arange(300, dtype=np.float32)
         out = np.zeros(300, np.float32)
@@ -252,6 +271,8 @@ class DropIn(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertIn("numpy ok", p.stdout)
         self.assertIn("exec ok", p.stdout)
+        self.assertIn("noinline ok", p.stdout)
+        self.assertIn("compile error ok", p.stdout)
         if torch is not None:
             self.assertIn("torch ok", p.stdout)
         line = line_of(kernels.add_unmasked, "the line an OOB names")

@@ -261,6 +261,38 @@ static void t_fp_conversions(void **s)
 
 /* ---- min/max and NaN ------------------------------------------------------------------ */
 
+/* math.absf on fp8 clears the sign bit, as the GPU's lowering does (fp8 is i8 there):
+ * every bit pattern, NaNs and the fnuz formats' 0x80 included */
+TL_KERNEL(k_abs_fp8, (a_ptr, b_ptr, c_ptr, d_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_store(tl_add(b_ptr, o), tl_abs(tl_load(tl_add(a_ptr, o))));
+    tl_store(tl_add(d_ptr, o), tl_abs(tl_load(tl_add(c_ptr, o))));
+}
+
+static void t_abs_fp8(void **s)
+{
+    (void)s;
+    uint8_t a[256], b[256], c[256], d[256];
+    for (int i = 0; i < 256; i++)
+        a[i] = c[i] = (uint8_t)i;
+    ct_emu_kernel *k = emu_build(&k_abs_fp8, "a_ptr=*fp8e4nv b_ptr=*fp8e4nv c_ptr=*fp8e5 d_ptr=*fp8e5",
+                                 "N=256");
+    io o;
+    io_init(&o);
+    ct_emu_arg args[] = {io_buf(&o, "a", a, sizeof a, CT_EMU_F8E4NV, CT_EMU_IN),
+                         io_buf(&o, "b", b, sizeof b, CT_EMU_F8E4NV, CT_EMU_OUT),
+                         io_buf(&o, "c", c, sizeof c, CT_EMU_F8E5, CT_EMU_IN),
+                         io_buf(&o, "d", d, sizeof d, CT_EMU_F8E5, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 4, args);
+    for (int i = 0; i < 256; i++) {
+        assert_int_equal(b[i], i & 0x7f);
+        assert_int_equal(d[i], i & 0x7f);
+    }
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
 TL_KERNEL(k_minmax, (x_ptr, y_ptr, out_ptr), (int, N))
 {
     tl_tensor o = tl_arange(0, N);
@@ -1326,6 +1358,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_integers),          cmocka_unit_test(t_fp_conversions),
+        cmocka_unit_test(t_abs_fp8),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
         cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_sort),
