@@ -113,6 +113,9 @@ static void block_ptr_pad_reference(ct_ref_case *c)
 
 const ct_kernel_ref port_block_ptr_pad__ref = {"port_block_ptr_pad", block_ptr_pad_setup,
                                                block_ptr_pad_reference};
+/* its tensor-descriptor twin: the same results (stride_n is the constant 1 of its configs) */
+const ct_kernel_ref port_block_ptr_pad_desc__ref = {"port_block_ptr_pad_desc", block_ptr_pad_setup,
+                                                    block_ptr_pad_reference};
 
 /* ---- port_ptr_tuple: 0.5 x0 + 2 x1 - x2, summed in the kernel's order ---- */
 
