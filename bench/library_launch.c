@@ -7,7 +7,8 @@
  *   ll_new("topk_kernel", "fp32_V32000_k8", &k)     the kernel with the config's
  *                                                   constexprs, num_warps, num_stages
  *   ll_launch(k, gx, gy, gz, stream, n, kinds, ints, floats)
- *       kinds[i]: "*fp16" ... a tensor (ints[i] its device address), "int" a Python
+ *       kinds[i]: "*fp16" ... a tensor (ints[i] its device address), "None" an absent
+ *       optional argument (ct_none), "int" a Python
  *       int (ints[i]), "float" a Python float (floats[i])
  *   ll_signature(...)    the signature string the specialization gives those arguments
  *   ll_errmsg()          the last failure's message
@@ -60,6 +61,8 @@ static ct_status make_args(int n, const char *const *kinds, const long long *int
             args[i] = ct_int(ints[i]);
         } else if (!strcmp(kinds[i], "float")) {
             args[i] = ct_float(floats[i]);
+        } else if (!strcmp(kinds[i], "None")) {
+            args[i] = ct_none();
         } else {
             return ct_fail(CT_ERR_INVALID, "library_launch: argument %d: unknown kind %s", i, kinds[i]);
         }

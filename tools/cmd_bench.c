@@ -13,14 +13,21 @@
  *       the kernel of a TTIR file (a kernel written in Python), lowered
  *       through Triton for this GPU, its arguments as `run --ttir` takes them
  *       (an @FILE output gets the GPU's result).
+ *   ctriton bench KERNEL --sweep DIM=a:b [--svg FILE] ...
+ *       the kernel at each size of DIM from a to b (doubling; a:b:K multiplies by K;
+ *       s1,s2,... lists them), decode to prefill: per size the first launch (lowering
+ *       or the disk cache, loading, one run; the lowering's own time) apart from the
+ *       steady state, as a table, --json, and an SVG plot (bench_sweep.c).
  * Times with do_bench (L2 flushed before each run): the median with the
  * 20th-80th percentiles, and GB/s (the buffers' bytes) or TFLOP/s.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "argspec.h"
+#include "bench_sweep.h"
 #include "cli.h"
 #include "ctriton/compile.h"
 #include "ctriton/float.h"
@@ -32,7 +39,7 @@
 
 #define MAX_ARGS 64
 
-static const char *config, *problem, *dump, *ttir, *func, *grid_s;
+static const char *config, *problem, *dump, *ttir, *func, *grid_s, *sweep_s, *svg;
 static bool large, check, json;
 static double warmup = 25, rep = 100;
 static int num_warps, num_stages;
@@ -57,6 +64,9 @@ static const cli_opt opts[] = {
     {"arg", 0, CLI_LIST, &arglist, "SPEC", "--ttir: the next argument, as `ctriton run --help` says", 0, 0, NULL},
     {"num-warps", 0, CLI_FN, &num_warps, "N", "--ttir: num_warps (default 4)", 0, 0, cli_num_warps},
     {"num-stages", 0, CLI_INT, &num_stages, "N", "--ttir: num_stages (default 3)", 1, 16, NULL},
+    {"sweep", 0, CLI_STR, &sweep_s, "DIM=a:b",
+     "the problem size DIM from a to b, doubling (a:b:K: times K; s1,s2,...: these)", 0, 0, NULL},
+    {"svg", 0, CLI_STR, &svg, "FILE", "--sweep: a plot of the times against the size", 0, 0, NULL},
     {"json", 0, CLI_FLAG, &json, NULL, "one JSON object", 0, 0, NULL},
     CLI_OPT_KERNELS,
     CLI_OPT_TRITON,
@@ -66,7 +76,11 @@ static const cli_opt opts[] = {
 const cli_spec bench_spec = {
     "bench", "KERNEL [--config NAME] [--problem SIZES | --large] [--check] | --ttir FILE --grid G --arg SPEC...",
     "time a kernel launched from C on the GPU: ms, GB/s or TFLOP/s (needs an NVIDIA GPU)",
-    NULL, opts, pos, 1, &npos, "KERNEL",
+    "--sweep DIM=a:b runs the kernel at each size of the problem's DIM (\"M=1:8192\": 1, 2, 4,\n"
+    "... 8192, decode to prefill), each with a new ct_kernel: its first launch (lowering, or\n"
+    "the disk cache, then loading and one run; the lowering's own ms) is reported apart\n"
+    "from the steady state (do_bench), in a table (or --json) and with --svg FILE a plot.\n",
+    opts, pos, 1, &npos, "KERNEL",
 };
 
 /* ---- the report ---------------------------------------------------------------- */
@@ -101,6 +115,61 @@ static void report(const char *what, const char *prob, const char *sig, const ct
 /* ---- library kernels: launch recipes ----------------------------------------------- */
 
 static ct_status recipe_once(void *ud, ct_stream s) { return lr_launch(ud, s); }
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e3 * (double)ts.tv_sec + 1e-6 * (double)ts.tv_nsec;
+}
+
+/* what a sweep's first launch did: lowered (and how long) or found in the disk cache */
+static void first_launch_stats(const ct_kernel *k, bs_point *pt)
+{
+    ct_kernel_stats st;
+    ct_kernel_get_stats(k, &st);
+    pt->lowered = st.lowered > 0;
+    pt->compile_ms = pt->lowered ? st.last_compile_ms : 0;
+}
+
+/* one size of a library kernel's sweep, from its recipe */
+static int recipe_point(const ct_kernel_entry *k, const tl_config *cfg, const char *prob,
+                        bs_point *pt, bool *check_ok)
+{
+    const char *kname = k->def->name;
+    lr_run r;
+    ct_status s = lr_prepare(&r, k, cfg, prob, 0);
+    double t0 = now_ms();
+    if (s == CT_OK)
+        s = lr_launch(&r, NULL);
+    if (s == CT_OK)
+        s = ct_stream_sync(NULL);
+    pt->first_ms = now_ms() - t0;
+    if (s == CT_OK)
+        s = lr_fetch(&r);
+    if (s != CT_OK) {
+        lr_free(&r);
+        return cli_fail(1, "bench %s/%s at %s: %s", kname, cfg->name, prob, ct_errmsg());
+    }
+    first_launch_stats(r.k, pt);
+    char msg[1024] = "";
+    if (check && lr_check(&r, msg, sizeof msg) != CT_OK) {
+        fprintf(stderr, "ctriton: bench %s/%s at %s: check FAILED: %s\n", kname, cfg->name, prob, msg);
+        *check_ok = false;
+    }
+    ct_bench_opts bo = {.warmup_ms = warmup, .rep_ms = rep};
+    ct_bench_result br;
+    if ((s = ct_do_bench(recipe_once, &r, &bo, &br)) != CT_OK) {
+        lr_free(&r);
+        return cli_fail(1, "bench %s/%s at %s: %s", kname, cfg->name, prob, ct_errmsg());
+    }
+    pt->grid[0] = r.grid.x, pt->grid[1] = r.grid.y, pt->grid[2] = r.grid.z;
+    pt->median_ms = br.median_ms, pt->p20_ms = br.p20_ms, pt->p80_ms = br.p80_ms;
+    pt->gbs = r.bytes / (br.median_ms * 1e-3) / 1e9;
+    pt->tflops = r.flops / (br.median_ms * 1e-3) / 1e12;
+    lr_free(&r);
+    return 0;
+}
 
 static int bench_recipe(const ct_kernel_entry *k, const tl_config *cfg)
 {
@@ -167,7 +236,10 @@ static ct_status ref_once(void *ud, ct_stream s)
     return ct_launch(r->k, r->grid, s, r->args, r->nargs);
 }
 
-static int bench_ref(const ct_kernel_entry *k, const tl_config *cfg)
+/* a kernel on its reference's case; with pt, one size of a sweep (ro: the size), measured
+ * into pt rather than reported */
+static int bench_ref(const ct_kernel_entry *k, const tl_config *cfg, const ct_ref_opts *ro,
+                     bs_point *pt, bool *check_ok)
 {
     const char *kname = k->def->name;
     if (problem || large || dump)
@@ -175,7 +247,7 @@ static int bench_ref(const ct_kernel_entry *k, const tl_config *cfg)
                            "its reference's case (the config's problem)",
                         kname);
     ct_ref_case c;
-    if (!ct_ref_case_init(&c, k->ref, cfg, seed)) {
+    if (!ct_ref_case_init_ex(&c, k->ref, cfg, seed, ro)) {
         int rc = cli_fail(1, "bench %s/%s: the reference's setup failed: %s", kname, cfg->name, c.err);
         ct_ref_case_free(&c);
         return rc;
@@ -235,9 +307,14 @@ static int bench_ref(const ct_kernel_entry *k, const tl_config *cfg)
         }
     }
     /* one launch, checked, then the timing */
+    double t0 = now_ms();
     if (ref_once(&r, NULL) != CT_OK || ct_stream_sync(NULL) != CT_OK) {
         cli_fail(1, "bench %s/%s: %s", kname, cfg->name, ct_errmsg());
         goto out;
+    }
+    if (pt) {
+        pt->first_ms = now_ms() - t0;
+        first_launch_stats(r.k, pt);
     }
     bool ok = true;
     if (check) {
@@ -260,11 +337,24 @@ static int bench_ref(const ct_kernel_entry *k, const tl_config *cfg)
             snprintf(msg + len, sizeof msg - len, "%s%s: %s", len ? "; " : "", a->name, chk.message);
         }
         checked = ok ? "ok" : "FAILED";
+        if (!ok && pt) {
+            fprintf(stderr, "ctriton: bench %s/%s at %s=%lld: check FAILED: %s\n", kname, cfg->name,
+                    ro->size_name, (long long)ro->size, msg);
+            *check_ok = false;
+        }
     }
     ct_bench_opts bo = {.warmup_ms = warmup, .rep_ms = rep};
     ct_bench_result br;
     if (ct_do_bench(ref_once, &r, &bo, &br) != CT_OK) {
         cli_fail(1, "bench %s/%s: %s", kname, cfg->name, ct_errmsg());
+        goto out;
+    }
+    if (pt) {
+        memcpy(pt->grid, &r.grid, sizeof pt->grid);
+        pt->median_ms = br.median_ms, pt->p20_ms = br.p20_ms, pt->p80_ms = br.p80_ms;
+        pt->gbs = bytes / (br.median_ms * 1e-3) / 1e9;
+        pt->tflops = 0;
+        rc = 0;
         goto out;
     }
     uint8_t codes[CT_SPEC_CODES_MAX];
@@ -486,6 +576,66 @@ out:
     return rc;
 }
 
+/* ---- sweeps ------------------------------------------------------------------------ */
+
+static int bench_sweep(const ct_kernel_entry *k, const tl_config *cfg)
+{
+    char dim[64], err[512];
+    int64_t sizes[BS_MAX_SIZES];
+    int n = bs_parse_sweep(sweep_s, dim, sizeof dim, sizes, err, sizeof err);
+    if (n < 0)
+        return cli_fail(2, "bench: --sweep: %s", err);
+    bool recipe = !k->plugin && lr_has_recipe(k->def->name);
+    if (!recipe && !k->ref)
+        return cli_fail(1, "bench: %s has no C reference to make its inputs (register one: "
+                           "ctriton/ref.h)", k->def->name);
+    if (!recipe && problem)
+        return cli_fail(2, "bench: --problem needs a launch recipe; %s sweeps its reference's "
+                           "case", k->def->name);
+    const char *base = problem ? problem : cfg->problem;
+    bool has = false; /* DIM is one of the problem's sizes */
+    for (const char *p = base ? base : ""; (p = strstr(p, dim)); p++)
+        has |= (p == base || p[-1] == ' ') && p[strlen(dim)] == '=';
+    if (!has)
+        return cli_fail(2, "bench: --sweep: the problem of %s/%s (\"%s\") has no size %s", k->def->name,
+                        cfg->name, base ? base : "", dim);
+    if (ct_cuda_init() != CT_OK)
+        return cli_fail(1, "bench needs a GPU: %s", ct_errmsg());
+    bs_point pts[BS_MAX_SIZES];
+    bool check_ok = true;
+    memset(pts, 0, sizeof pts);
+    for (int i = 0; i < n; i++) {
+        pts[i].size = sizes[i];
+        int rc;
+        if (recipe) {
+            char prob[512];
+            if (!bs_problem_with(problem ? problem : cfg->problem, dim, sizes[i], prob, sizeof prob))
+                return cli_fail(2, "bench: --sweep: the problem string is too long");
+            rc = recipe_point(k, cfg, prob, &pts[i], &check_ok);
+        } else {
+            ct_ref_opts ro = {.size_name = dim, .size = sizes[i]};
+            rc = bench_ref(k, cfg, &ro, &pts[i], &check_ok);
+        }
+        if (rc)
+            return rc;
+    }
+    char what[512];
+    snprintf(what, sizeof what, "%s/%s", k->def->name, cfg->name);
+    if (json)
+        bs_print_json(stdout, what, dim, pts, n);
+    else
+        bs_print_table(stdout, what, dim, pts, n);
+    if (svg) {
+        FILE *f = fopen(svg, "w");
+        bool ok = f && bs_write_svg(f, what, dim, pts, n);
+        if (f && fclose(f) != 0)
+            ok = false;
+        if (!ok)
+            return cli_fail(1, "bench: --svg: cannot write %s", svg);
+    }
+    return check_ok ? 0 : 1;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     int rc = cli_parse(&bench_spec, argc, argv);
@@ -493,6 +643,17 @@ int cmd_bench(int argc, char **argv)
         return rc;
     if (!!ttir + (npos > 0) != 1)
         return cli_fail(2, "bench: give a KERNEL or --ttir FILE");
+    if (svg && !sweep_s)
+        return cli_fail(2, "bench: --svg plots a --sweep");
+    if (sweep_s && (ttir || large || dump))
+        return cli_fail(2, "bench: --sweep runs a KERNEL at its sizes: not with --ttir, --large or "
+                           "--dump");
+    if (sweep_s) { /* bad sweeps are refused before anything needs the GPU */
+        char dim[64], err[512];
+        int64_t sizes[BS_MAX_SIZES];
+        if (bs_parse_sweep(sweep_s, dim, sizeof dim, sizes, err, sizeof err) < 0)
+            return cli_fail(2, "bench: --sweep: %s", err);
+    }
     if (ttir) {
         if (config || problem || large || check || dump)
             return cli_fail(2, "bench --ttir: --config, --problem, --large, --check and --dump go "
@@ -505,10 +666,12 @@ int cmd_bench(int argc, char **argv)
     const tl_config *cfg;
     if ((rc = cli_kernel_config(pos[0], config, &k, &cfg)))
         return rc;
+    if (sweep_s)
+        return bench_sweep(k, cfg);
     if (!k->plugin && lr_has_recipe(k->def->name))
         return bench_recipe(k, cfg);
     if (k->ref)
-        return bench_ref(k, cfg);
+        return bench_ref(k, cfg, NULL, NULL, NULL);
     return cli_fail(1, "bench: %s has no C reference to make its inputs (register one: ctriton/ref.h)",
                     k->def->name);
 }

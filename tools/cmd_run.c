@@ -22,6 +22,7 @@
  *   f32 fused multiply-adds in k order (CT_EMU_DOT_FAST) instead of the
  *   tensor cores' accumulation: faster, not the GPU's bits.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -33,6 +34,7 @@
 #include <time.h>
 
 #include "argspec.h"
+#include "sizeexpr.h"
 #include "cli.h"
 #include "ctriton/emu.h"
 #include "ctriton/text.h"
@@ -50,7 +52,9 @@ static struct {
     const char *grid;
     const char *args[MAX_ARGS];
     cli_list arglist;
-} o = {.seed = 1234, .max_mem = 2, .arglist = {o.args, 0, MAX_ARGS}};
+    const char *sizes[SX_MAX_VARS];
+    cli_list sizelist;
+} o = {.seed = 1234, .max_mem = 2, .arglist = {o.args, 0, MAX_ARGS}, .sizelist = {o.sizes, 0, SX_MAX_VARS}};
 static const char *pos[1];
 static int npos;
 
@@ -75,6 +79,9 @@ static const cli_opt opts[] = {
     {"num-warps", 0, CLI_FN, &o.num_warps, "N", "--ttir: num_warps (default: the module's, else 4)", 0, 0,
      cli_num_warps},
     {"dump", 0, CLI_STR, &o.dump, "DIR", "--ttir: write each output buffer to DIR/argN.bin", 0, 0, NULL},
+    {"size", 0, CLI_LIST, &o.sizelist, "NAME=V",
+     "--ttir: a size the --arg and --grid expressions name (NAME:BLOCK or NAME=V1,V2,...: swept)", 0, 0,
+     NULL},
     {"sweep", 0, CLI_FLAG, &o.sweep, NULL,
      "each config at the boundary sizes of its reference's sweep dimension (see below)", 0, 0, NULL},
     {"inputs", 0, CLI_STR, &o.inputs, "MODE", "random (default) or hard: difficult values (see below)", 0, 0,
@@ -115,6 +122,11 @@ const cli_spec run_spec = {
     "a size the reference refuses is SKIP.  --inputs hard: the ends of each input's range,\n"
     "zeros, subnormals, cancelling pairs, large magnitudes, NaN and Inf where the reference\n"
     "defines them (docs/checks.md).\n"
+    "--ttir --size N=1000 names a size for expressions in --arg and --grid: 'fp32[N]',\n"
+    "'N - 1', --grid 'cdiv(N, 256)' (+ - * / %, cdiv, min, max).  With --sweep, --size N:256\n"
+    "runs the TTIR at the sizes above around 256 (N=1,255,... lists them): a verdict line per\n"
+    "size, CRASH on a fault, FAIL when an :out buffer has unwritten elements; a size the\n"
+    "TTIR's specialization excludes (tt.divisibility, i32) is SKIP.\n"
     "Exit status: 0 all passed (or ran), 1 a failure or a fault, 2 bad usage.\n",
     opts, pos, 1, &npos, "KERNEL",
 };
@@ -264,6 +276,9 @@ static void print_result(const run_result *r)
         snprintf(gridbuf, sizeof gridbuf, "(%d,%d,%d)", r->grid[0], r->grid[1], r->grid[2]);
         if (!strcmp(r->verdict, "CRASH"))
             printf("%-24s %-12s grid %-14s CRASH: %s\n", r->kernel, r->config, gridbuf, r->detail);
+        else if (r->ref_ms < 0) /* a TTIR file's: no reference */
+            printf("%-24s %-12s grid %-14s emu %8.2f ms (%d threads)  %s  %s\n", r->kernel,
+                   r->config, gridbuf, r->emu_ms, r->threads, r->verdict, r->detail);
         else
             printf("%-24s %-12s grid %-14s emu %8.2f ms (%d threads)  ref %8.2f ms  %s  %s\n",
                    r->kernel, r->config, gridbuf, r->emu_ms, r->threads, r->ref_ms, r->verdict,
@@ -836,15 +851,322 @@ static const char *param_kind(const ct_emu_param *p)
                                           : "float";
 }
 
+/* ---- TTIR files: sizes and sweeps ------------------------------------------------- */
+
+/* --size: the fixed sizes (vars) and the swept one (its index, its sizes); -1: none */
+typedef struct ttir_sizes {
+    sx_vars vars;
+    int swept;
+    int64_t block;       /* NAME:BLOCK, else 0 */
+    int64_t list[64];    /* NAME=V1,V2,...  */
+    int nlist;
+} ttir_sizes;
+
+static int parse_sizes(ttir_sizes *ts)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->swept = -1;
+    char err[512];
+    for (int i = 0; i < o.sizelist.n; i++) {
+        const char *s = o.sizes[i], *eq = strchr(s, '='), *colon = strchr(s, ':');
+        const char *sep = eq && (!colon || eq < colon) ? eq : colon;
+        size_t nl = sep ? (size_t)(sep - s) : 0;
+        bool ok_name = nl > 0 && nl < sizeof ts->vars.name[0] && !isdigit((unsigned char)s[0]);
+        for (size_t j = 0; ok_name && j < nl; j++)
+            ok_name = isalnum((unsigned char)s[j]) || s[j] == '_';
+        if (!ok_name)
+            return cli_fail(2, "run: --size `%s` is not NAME=V, NAME=V1,V2,... or NAME:BLOCK", s);
+        for (int j = 0; j < ts->vars.n; j++)
+            if (strlen(ts->vars.name[j]) == nl && !strncmp(ts->vars.name[j], s, nl))
+                return cli_fail(2, "run: --size: `%.*s` is given twice", (int)nl, s);
+        int k = ts->vars.n++;
+        snprintf(ts->vars.name[k], sizeof ts->vars.name[k], "%.*s", (int)nl, s);
+        bool list = sep == eq && strchr(sep + 1, ',');
+        if (sep == colon || list) {
+            if (ts->swept >= 0)
+                return cli_fail(2, "run: --size: one size is swept, not both `%s` and `%s`",
+                                ts->vars.name[ts->swept], ts->vars.name[k]);
+            ts->swept = k;
+        }
+        int64_t v;
+        if (sep == colon) {
+            if (!sx_eval(sep + 1, &ts->vars, &v, err, sizeof err) || v < 1)
+                return cli_fail(2, "run: --size %s: the block must be a positive size%s%s", s,
+                                *err ? ": " : "", err);
+            ts->block = v;
+            ts->vars.v[k] = v;
+        } else if (list) {
+            for (const char *p = sep + 1; *p;) {
+                const char *e = strchr(p, ',');
+                char one[128];
+                snprintf(one, sizeof one, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+                if (ts->nlist == 64)
+                    return cli_fail(2, "run: --size %s: more than 64 sizes", s);
+                if (!sx_eval(one, &ts->vars, &ts->list[ts->nlist++], err, sizeof err))
+                    return cli_fail(2, "run: --size %s: %s", s, err);
+                p = e ? e + 1 : p + strlen(p);
+            }
+            ts->vars.v[k] = ts->list[0];
+        } else {
+            if (!sx_eval(sep + 1, &ts->vars, &v, err, sizeof err))
+                return cli_fail(2, "run: --size %s: %s", s, err);
+            ts->vars.v[k] = v;
+        }
+    }
+    if (ts->swept >= 0 && !o.sweep)
+        return cli_fail(2, "run: --size %s sweeps %s: add --sweep", o.sizes[ts->swept],
+                        ts->vars.name[ts->swept]);
+    if (o.sweep && ts->swept < 0)
+        return cli_fail(2, "run: --sweep --ttir sweeps a size: give --size NAME:BLOCK or NAME=V1,V2,...");
+    return 0;
+}
+
+/* the specs with the sizes' values; false with why (which --arg) in err */
+static bool subst_all(const sx_vars *v, char (*args)[512], char *grid, size_t gcap, char *err,
+                      size_t cap)
+{
+    char e[512];
+    for (int i = 0; i < o.arglist.n; i++)
+        if (!sx_subst_arg(o.args[i], v, args[i], sizeof args[i], e, sizeof e)) {
+            snprintf(err, cap, "--arg %d: %s", i, e);
+            return false;
+        }
+    if (o.grid && !sx_subst_grid(o.grid, v, grid, gcap, e, sizeof e)) {
+        snprintf(err, cap, "--grid: %s", e);
+        return false;
+    }
+    if (!o.grid)
+        snprintf(grid, gcap, "1");
+    return true;
+}
+
+/* elements and bytes of the buffers at the sizes v; false if a spec does not evaluate */
+static bool ttir_buffers(const sx_vars *v, long long *maxn, double *bytes)
+{
+    static char args[MAX_ARGS][512];
+    char grid[128], err[512];
+    if (!subst_all(v, args, grid, sizeof grid, err, sizeof err))
+        return false;
+    *maxn = 0;
+    *bytes = 0;
+    for (int i = 0; i < o.arglist.n; i++) {
+        cli_arg a;
+        if (!cli_arg_parse(args[i], &a, err, sizeof err))
+            return false;
+        if (a.kind == CLI_ARG_BUF) {
+            *maxn = a.n > *maxn ? a.n : *maxn;
+            *bytes += (double)a.bytes;
+        }
+    }
+    return true;
+}
+
+/* one size of a TTIR sweep: 0 pass or skip, 1 fail */
+static int ttir_case(ct_emu_kernel *k, const ttir_sizes *ts, int64_t size)
+{
+    sx_vars v = ts->vars;
+    v.v[ts->swept] = size;
+    static char specs[MAX_ARGS][512];
+    char gridtxt[128], err[1024];
+    const char *kname = ct_emu_kernel_name(k);
+    char label[96];
+    snprintf(label, sizeof label, "%s=%lld", v.name[ts->swept], (long long)size);
+    run_result r = {.kernel = kname, .verdict = "FAIL", .ref_ms = -1};
+    snprintf(r.config, sizeof r.config, "%s", label);
+    if (!subst_all(&v, specs, gridtxt, sizeof gridtxt, err, sizeof err)) {
+        r.verdict = "SKIP";
+        snprintf(r.detail, sizeof r.detail, "%s", err);
+        print_result(&r);
+        return 0;
+    }
+    int grid[3];
+    if (!cli_parse_grid(gridtxt, grid)) {
+        snprintf(r.detail, sizeof r.detail, "the grid %s is not X[,Y,Z]", gridtxt);
+        print_result(&r);
+        return 1;
+    }
+    int np = ct_emu_kernel_nparams(k);
+    cli_arg args[MAX_ARGS];
+    memset(args, 0, sizeof args);
+    for (int i = 0; i < np; i++)
+        if (!cli_arg_parse(specs[i], &args[i], err, sizeof err)) {
+            snprintf(r.detail, sizeof r.detail, "--arg %d (`%.400s`): %.1000s", i, specs[i], err);
+            print_result(&r);
+            return 1;
+        }
+    /* a size the TTIR's specialization excludes is not the kernel's to handle */
+    for (int i = 0; i < np; i++) {
+        const ct_emu_param *p = ct_emu_kernel_param(k, i);
+        if (p->kind != CT_EMU_PARAM_INT || args[i].kind != CLI_ARG_INT)
+            continue;
+        const char *why = NULL;
+        char wb[160];
+        if (p->divisibility > 1 && args[i].i % p->divisibility) {
+            snprintf(wb, sizeof wb, "tt.divisibility = %d", p->divisibility);
+            why = wb;
+        } else if (p->bits == 32 && (args[i].i > INT32_MAX || args[i].i < INT32_MIN)) {
+            why = "it is i32 there (Triton makes an i64 of a larger value)";
+        }
+        if (why) {
+            r.verdict = "SKIP";
+            snprintf(r.detail, sizeof r.detail,
+                     "`%s` = %lld, which this TTIR's specialization excludes (%s): lower the kernel "
+                     "for it", p->name, args[i].i, why);
+            print_result(&r);
+            return 0;
+        }
+    }
+    ct_emu *e = ct_emu_new();
+    ct_emu_arg eargs[MAX_ARGS];
+    uint64_t rng = o.seed ^ 0x6a09e667f3bcc909ull;
+    int rc = 1;
+    for (int i = 0; i < np; i++) {
+        cli_arg *a = &args[i];
+        if (!cli_arg_load(a, &rng, err, sizeof err)) {
+            snprintf(r.detail, sizeof r.detail, "--arg %d: %s", i, err);
+            goto out;
+        }
+        if (a->kind == CLI_ARG_NULL) {
+            eargs[i] = ct_emu_ptr(-1);
+        } else if (a->kind == CLI_ARG_INT) {
+            eargs[i] = ct_emu_int(a->i);
+        } else if (a->kind == CLI_ARG_FLOAT) {
+            eargs[i] = ct_emu_float(a->f);
+        } else {
+            char name[32];
+            snprintf(name, sizeof name, "arg%d", i);
+            int id = ct_emu_add_buffer(e, name, a->data, a->bytes, a->dtype, a->access);
+            if (id < 0) {
+                snprintf(r.detail, sizeof r.detail, "--arg %d: %s", i, ct_emu_error(e));
+                goto out;
+            }
+            eargs[i] = ct_emu_ptr(id);
+        }
+    }
+    ct_emu_launch l = {{grid[0], grid[1], grid[2]}, o.threads, 0, NULL, steps_budget()};
+    ct_emu_result res;
+    ct_emu_run(e, k, &l, np, eargs, &res);
+    memcpy(r.grid, grid, sizeof r.grid);
+    r.ran = true;
+    r.emu_ms = 1e3 * res.seconds;
+    r.threads = res.threads;
+    if (res.status != CT_EMU_OK) {
+        r.verdict = "CRASH";
+        snprintf(r.detail, sizeof r.detail, "%s", res.fault.message);
+        goto out;
+    }
+    rc = 0;
+    for (int i = 0; i < np; i++) {
+        ct_emu_report rep;
+        if (args[i].kind != CLI_ARG_BUF || args[i].access != CT_EMU_OUT ||
+            ct_emu_buffer_report(e, eargs[i].buffer, &rep))
+            continue;
+        size_t len = strlen(r.detail);
+        snprintf(r.detail + len, sizeof r.detail - len, "%sarg%d: %lld of %lld unwritten", len ? "; " : "",
+                 i, (long long)rep.unwritten, (long long)rep.elems);
+        rc |= rep.unwritten > 0;
+    }
+    r.verdict = rc ? "FAIL" : "PASS";
+out:
+    print_result(&r);
+    for (int i = 0; i < np; i++)
+        cli_arg_free(&args[i]);
+    ct_emu_free(e);
+    return rc;
+}
+
+static int run_ttir_sweep(ct_emu_kernel *k, const ttir_sizes *ts)
+{
+    int64_t sizes[64];
+    int ns;
+    if (ts->nlist) {
+        ns = ts->nlist;
+        memcpy(sizes, ts->list, sizeof sizes[0] * (size_t)ns);
+    } else {
+        ns = run_sweep_sizes(ts->block, &ts->block, 1, sizes, 8);
+    }
+    int fails = 0, passes = 0, lines = nresults, skipped = nskipped;
+    for (int i = 0; i < ns; i++)
+        fails += ttir_case(k, ts, sizes[i]);
+    if (!ts->nlist && !o.quick) {
+        /* the int32 limit: the largest size at which no buffer has more than 2^31 elements */
+        sx_vars v = ts->vars;
+        const char *name = v.name[ts->swept];
+        long long n;
+        double bytes;
+        int64_t lo = ts->block, hi = 0;
+        v.v[ts->swept] = lo;
+        bool ok = ttir_buffers(&v, &n, &bytes) && n <= 2147483648LL;
+        for (int64_t t = lo * 2; ok && t <= ((int64_t)1 << 42); t *= 2) {
+            v.v[ts->swept] = t;
+            if (!ttir_buffers(&v, &n, &bytes))
+                break;
+            if (n > 2147483648LL) {
+                hi = t;
+                break;
+            }
+            lo = t;
+        }
+        char label[96];
+        snprintf(label, sizeof label, "%s=int32", name);
+        if (!ok || !hi) {
+            skip_line(ct_emu_kernel_name(k), label, "no int32-limit size: %s",
+                      ok ? "no buffer grows past 2^31 elements" : "the buffers do not evaluate");
+        } else {
+            while (hi - lo > 1) { /* lo fits, hi does not */
+                int64_t mid = lo + (hi - lo) / 2;
+                v.v[ts->swept] = mid;
+                if (ttir_buffers(&v, &n, &bytes) && n <= 2147483648LL)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            for (int64_t s = lo; s <= lo + 1; s++) {
+                v.v[ts->swept] = s;
+                ttir_buffers(&v, &n, &bytes);
+                double need = bytes / 1073741824.0;
+                snprintf(label, sizeof label, "%s=%lld", name, (long long)s);
+                if (need > o.max_mem)
+                    skip_line(ct_emu_kernel_name(k), label, "%s: its buffers need %.1f GiB (--max-mem %g)",
+                              s == lo ? "the largest size whose offsets fit in int32"
+                                      : "one past the int32 limit",
+                              need, o.max_mem);
+                else
+                    fails += ttir_case(k, ts, s);
+            }
+        }
+    }
+    passes = (nresults - lines) - (nskipped - skipped) - fails;
+    printf("%d passed, %d failed, %d skipped\n", passes, fails, nskipped - skipped);
+    return fails ? 1 : 0;
+}
+
 static int run_ttir(void)
 {
+    /* --size: the expressions of --arg and --grid evaluated (a sweep: per size, later) */
+    static ttir_sizes ts;
+    static char sargs[MAX_ARGS][512], sgrid[128];
+    int rc0;
+    if (o.sizelist.n && (rc0 = parse_sizes(&ts)))
+        return rc0;
+    bool sweeping = o.sizelist.n && ts.swept >= 0;
+    if (o.sizelist.n && !sweeping) {
+        char err[1024];
+        if (!subst_all(&ts.vars, sargs, sgrid, sizeof sgrid, err, sizeof err))
+            return cli_fail(2, "run: %s", err);
+        for (int i = 0; i < o.arglist.n; i++)
+            o.args[i] = sargs[i];
+        o.grid = sgrid;
+    }
+    if (sweeping && (o.json || o.dump || o.report))
+        return cli_fail(2, "run: a --ttir sweep prints a line per size: no --json, --dump or --report");
     int grid[3] = {1, 1, 1};
-    if (o.grid && !cli_parse_grid(o.grid, grid))
+    if (!sweeping && o.grid && !cli_parse_grid(o.grid, grid))
         return cli_fail(2, "run: --grid: `%s` is not X[,Y,Z] with each from 1 to 2^31-1", o.grid);
     /* every --arg is checked before anything runs */
     cli_arg args[MAX_ARGS];
     char err[1024] = "";
-    for (int i = 0; i < o.arglist.n; i++)
+    for (int i = 0; !sweeping && i < o.arglist.n; i++)
         if (!cli_arg_parse(o.args[i], &args[i], err, sizeof err))
             return cli_fail(2, "run: --arg %d: %s", i, err);
     ct_diags d;
@@ -875,6 +1197,11 @@ static int run_ttir(void)
         }
         ct_emu_kernel_free(k);
         return 2;
+    }
+    if (sweeping) {
+        int rc = run_ttir_sweep(k, &ts);
+        ct_emu_kernel_free(k);
+        return rc;
     }
     ct_emu *e = ct_emu_new();
     ct_emu_arg eargs[MAX_ARGS];
@@ -972,16 +1299,20 @@ int cmd_run(int argc, char **argv)
     int rc = cli_parse(&run_spec, argc, argv);
     if (rc != CLI_GO)
         return rc;
-    bool ttir_only = o.grid || o.arglist.n || o.func || o.dump || o.num_warps;
+    bool ttir_only = o.grid || o.arglist.n || o.func || o.dump || o.num_warps || o.sizelist.n;
     if (o.ttir) {
         if (npos || o.all || o.config || o.dump_case)
             return cli_fail(2, "run: --ttir runs a file: no KERNEL, --all, --config or --dump-case with it");
+        if (o.inputs)
+            return cli_fail(2, "run --ttir: --inputs needs a kernel's C reference (a KERNEL)");
+        if ((o.quick || o.max_mem != 2) && !o.sweep)
+            return cli_fail(2, "run: --quick and --max-mem go with --sweep");
         if (o.ttgir && (rc = read_ttgir()))
             return rc;
         return run_ttir();
     }
     if (ttir_only)
-        return cli_fail(2, "run: --grid, --arg, --kernel, --num-warps and --dump go with --ttir FILE");
+        return cli_fail(2, "run: --grid, --arg, --kernel, --num-warps, --dump and --size go with --ttir FILE");
     if (!npos && !o.all)
         return cli_fail(2, "run: give a KERNEL, --all, or --ttir FILE (see `ctriton run --help`)");
     if (npos && o.all)

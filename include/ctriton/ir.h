@@ -151,6 +151,8 @@ bool ct_op_segment(const ct_op *op, bool result, int seg, int *start, int *count
 ct_value *ct_op_get(const ct_op *op, const char *name);
 /* The number of operands of segment `name`. */
 int ct_op_count(const ct_op *op, const char *name);
+/* Operand i of segment `name` (scf.for's "initArgs"), NULL when it has fewer. */
+ct_value *ct_op_get_at(const ct_op *op, const char *name, int i);
 /* Whether op has the counts of operands, results, regions and successors its
  * signature allows; if not, a message into why (may be NULL). */
 bool ct_op_arity_ok(const ct_op *op, char *why, size_t cap);

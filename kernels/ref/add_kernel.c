@@ -3,6 +3,9 @@
 
 static bool setup(ct_ref_case *c)
 {
+    /* --inputs hard: sums up to 2^128 (overflow to Inf, as the float reference), NaN and Inf */
+    c->hard_max = 0x1p127;
+    c->hard_nonfinite = true;
     int64_t n = ct_ref_problem(c, "N", 4096);
     int64_t block = ct_ref_constexpr(c, "BLOCK_SIZE", 1024);
     ct_ref_input(c, "x_ptr", CT_EMU_F32, n, -1, 1);

@@ -6,6 +6,7 @@
 
 static bool setup(ct_ref_case *c)
 {
+    c->hard_max = 1e38; /* --inputs hard: up to the dtype's largest values */
     int64_t m = ct_ref_problem(c, "M", 8), n = ct_ref_problem(c, "N", 3000);
     int64_t bs = ct_ref_constexpr(c, "BLOCK_SIZE", 1024), nb = ct_ref_cdiv(n, bs);
     ct_emu_dtype t = ct_ref_sig_dtype(c, "x_ptr");

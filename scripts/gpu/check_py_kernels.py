@@ -1262,6 +1262,12 @@ def check_port_block_ptr_pad(ctx):
             compare_exact("nan", nans, torch.full((m,), float(cdiv(n, bn) * bn - n), dtype=torch.float64))]
 
 
+def check_port_block_ptr_pad_desc(ctx):
+    # descriptors made in the kernel live in global scratch, which Triton asks the allocator for
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=ctx.device, dtype=torch.int8))
+    return check_port_block_ptr_pad(ctx)
+
+
 def check_port_ptr_tuple(ctx):
     n, block = ctx.problem["N"], ctx.const["BLOCK"]
     xs = [ctx.uniform(n, lo=-1.0, hi=1.0, dtype=ctx.dtype("x%d_ptr" % i)) for i in range(3)]
@@ -1331,6 +1337,7 @@ CHECKS = {
     "port_while_exit": check_port_while_exit,
     "port_spin_wait": check_port_spin_wait,
     "port_block_ptr_pad": check_port_block_ptr_pad,
+    "port_block_ptr_pad_desc": check_port_block_ptr_pad_desc,
     "port_ptr_tuple": check_port_ptr_tuple,
     "port_raw_forms": check_port_raw_forms,
     "cross_entropy_fwd_bwd_kernel": check_library,
@@ -1341,6 +1348,10 @@ CHECKS = {
     "flash_attn_fwd_kernel": check_library,
     "radix_histogram_kernel": check_library,
     "radix_sort_pass_kernel": check_library,
+    "moe_align_block_size_kernel": check_library,
+    "fused_moe_kernel": check_library,
+    "decode_attn_paged_splitk_kernel": check_library,
+    "decode_attn_reduce_kernel": check_library,
 }
 
 

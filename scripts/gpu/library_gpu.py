@@ -64,6 +64,26 @@ SWEEPS = {
     ("flash_attn_fwd_kernel", "bf16_d64_ws"): ["Z_H=30 N_CTX=4096"],
     ("flash_attn_fwd_kernel", "fp16_d64_tail"): ["Z_H=30 N_CTX=4099"],
     ("flash_attn_fwd_kernel", "bf16_d128_causal_tail"): ["Z_H=30 N_CTX=2049"],
+    # MoE: a decode step (a few tokens) and a prefill batch; the alignment's one program
+    ("moe_align_block_size_kernel", "e8_top2_bs16_tail"): ["TOKENS=1 TOPK=2 E=8 BS=16", "TOKENS=8191 TOPK=2 E=8 BS=16"],
+    ("moe_align_block_size_kernel", "e60_top4_bs64_i64"): ["TOKENS=4 TOPK=4 E=60 BS=64 DROP=1",
+                                                           "TOKENS=4096 TOPK=4 E=60 BS=64 DROP=1"],
+    ("moe_align_block_size_kernel", "e256_top8_bs128"): ["TOKENS=2 TOPK=8 E=256 BS=128", "TOKENS=4096 TOPK=8 E=256 BS=128"],
+    ("fused_moe_kernel", "bf16_e8_top2_64x64x64_tail"): ["TOKENS=16 E=8 N=4095 K=2047", "TOKENS=1024 E=8 N=4095 K=2047"],
+    ("fused_moe_kernel", "bf16_e16_top4_64x128x64"): ["TOKENS=16 E=16 N=2048 K=2048", "TOKENS=2048 E=16 N=2048 K=2048"],
+    ("fused_moe_kernel", "fp8_w8a8_e16_top8_64x128x128"): ["TOKENS=16 E=16 N=2048 K=2048",
+                                                           "TOKENS=1024 E=16 N=2048 K=2048"],
+    ("fused_moe_kernel", "fp8_w8a8_e8_top2_16x64x64_tail"): ["TOKENS=7 E=8 N=4096 K=2048"],
+    # decode: one long sequence, a batch of medium ones
+    ("decode_attn_paged_splitk_kernel", "fp16_d128_g8_p16"): ["SEQS=1 KV_HEADS=8 MAX_LEN=8192",
+                                                              "SEQS=64 KV_HEADS=8 MAX_LEN=2048"],
+    ("decode_attn_paged_splitk_kernel", "bf16_d128_g4_p16_window"): ["SEQS=32 KV_HEADS=8 MAX_LEN=4096 WINDOW=1024"],
+    ("decode_attn_paged_splitk_kernel", "bf16_d256_g2_p32_softcap_window"): [
+        "SEQS=16 KV_HEADS=4 MAX_LEN=4096 WINDOW=2048 CAP=50"],
+    ("decode_attn_paged_splitk_kernel", "fp16_d64_g16_p64_softcap"): ["SEQS=32 KV_HEADS=2 MAX_LEN=2048 CAP=30"],
+    ("decode_attn_reduce_kernel", "fp16_d128_s4"): ["SEQS=64 HEADS=64"],
+    ("decode_attn_reduce_kernel", "bf16_d128_s8"): ["SEQS=128 HEADS=32"],
+    ("decode_attn_reduce_kernel", "bf16_d256_s5_tail"): ["SEQS=64 HEADS=16"],
 }
 
 TORCH_NAMES = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16", torch.int32: "i32",
@@ -105,6 +125,8 @@ class CKernel:
         for i, a in enumerate(args):
             if isinstance(a, torch.Tensor):
                 kinds[i], ints[i] = ("*" + TORCH_NAMES[a.dtype]).encode(), a.data_ptr()
+            elif a is None:
+                kinds[i] = b"None"
             elif isinstance(a, bool):
                 raise TypeError("bool arguments are not used by these kernels")
             elif isinstance(a, int):

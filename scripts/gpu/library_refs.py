@@ -1,5 +1,6 @@
 """Inputs, PyTorch references and PyTorch baselines of the inference-engine kernels
-(issue 15): cross entropy with its gradient, the norm backward passes, top-k, and the
+(issue 15): cross entropy with its gradient, the norm backward passes, top-k, the MoE
+alignment and GEMM (bf16, fp8 w8a8), paged split-K decode attention and its reduction, and the
 matmul the launch comparison redoes.
 
 Used by scripts/gpu/check_py_kernels.py (the Python original against PyTorch at the
@@ -22,7 +23,7 @@ IGNORE_INDEX = -100
 
 TOL = {torch.float32: (1e-5, 1e-5), torch.float16: (1e-3, 2e-3), torch.bfloat16: (1e-2, 1.6e-2)}
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16, "i32": torch.int32,
-          "i64": torch.int64}
+          "i64": torch.int64, "fp8e4nv": torch.float8_e4m3fn, "fp8e5": torch.float8_e5m2}
 
 
 def sig_dtypes(signature):
@@ -361,6 +362,241 @@ def build_radix_pass(cfg, p, gen, dev):
     return r
 
 
+# ---- moe_align_block_size_kernel -----------------------------------------------------------
+
+def moe_topk_ids(gen, tokens, topk, e, drop, cols):
+    """Each token routed to topk distinct experts; with drop, about one id in ten is another
+    rank's (-1, or an id past num_experts)."""
+    ids = torch.stack([torch.randperm(e, generator=gen)[:topk] for _ in range(tokens)]) if tokens else \
+        torch.zeros(0, topk, dtype=torch.int64)
+    if drop:
+        hit = torch.rand(tokens, topk, generator=gen) < 0.1
+        other = torch.where(torch.arange(tokens * topk).reshape(tokens, topk) % 2 == 1,
+                            torch.full_like(ids, -1), torch.full_like(ids, min(e, cols - 1) if cols > e else -1))
+        ids = torch.where(hit, other, ids)
+    return ids.reshape(-1)
+
+
+def moe_align_want(ids, e, bs):
+    """(sorted ids over the padded total, expert of each block, total) as the kernel defines them."""
+    numel = ids.numel()
+    valid = (ids >= 0) & (ids < e)
+    counts = torch.bincount(ids[valid], minlength=e)[:e]
+    padded = (counts + bs - 1) // bs * bs
+    starts = torch.cumsum(padded, 0) - padded
+    total = int(padded.sum())
+    sorted_ids = torch.full((total,), numel, dtype=torch.int64)
+    for x in range(e):
+        idx = torch.nonzero(ids == x).reshape(-1)
+        sorted_ids[int(starts[x]):int(starts[x]) + idx.numel()] = idx
+    owner = torch.repeat_interleave(torch.arange(e), padded // bs)
+    return sorted_ids, owner, total
+
+
+def build_moe_align(cfg, p, gen, dev):
+    tokens, topk, e, bs = p["TOKENS"], p["TOPK"], p["E"], p["BS"]
+    ids = moe_topk_ids(gen, tokens, topk, e, p.get("DROP", 0), p["NUM_EXPERTS"])
+    ids = ids.to(sig_dtypes(cfg["signature"])["topk_ids_ptr"])
+    numel = ids.numel()
+    max_slots = numel + e * (bs - 1)
+    idd = ids.to(dev)
+    sorted_ids = torch.full((max_slots,), -7, dtype=torch.int32, device=dev)
+    expert_ids = torch.full((cdiv(max_slots, bs),), -7, dtype=torch.int32, device=dev)
+    post = poison((1,), torch.int32, dev)
+    args = [idd, sorted_ids, expert_ids, post, numel, e, bs]
+    want_sorted, want_owner, total = moe_align_want(ids.to(torch.int64), e, bs)
+
+    def reference(a):
+        return [("num_tokens_post_pad", a[3], torch.tensor([float(total)], dtype=torch.float64), 0, 0),
+                ("sorted_token_ids", a[1][:total], want_sorted.double(), 0, 0),
+                ("expert_ids", a[2][:total // bs], want_owner.double(), 0, 0)]
+
+    def torch_fn():
+        # PyTorch's way: a stable sort of the ids by expert and the padded counts
+        v = (idd >= 0) & (idd < e)
+        order = torch.sort(torch.where(v, idd, e), stable=True).indices
+        counts = torch.bincount(torch.where(v, idd, e).long(), minlength=e + 1)[:e]
+        return order, (counts + bs - 1) // bs * bs
+
+    return Run(args, (1,), {"sorted_token_ids": 1, "expert_ids": 2, "num_tokens_post_pad": 3}, reference, torch_fn,
+               bytes_moved=2.0 * numel * ids.element_size() + 4.0 * max_slots)
+
+
+# ---- decode_attn_paged_splitk_kernel, decode_attn_reduce_kernel --------------------------
+
+def build_decode_split(cfg, p, gen, dev):
+    seqs, kvh, max_len = p["SEQS"], p["KV_HEADS"], p["MAX_LEN"]
+    d, page, group, splits = p["HEAD_DIM"], p["PAGE_SIZE"], p["GROUP_SIZE"], p["NUM_SPLITS"]
+    block_n = p["BLOCK_N"]
+    soft, sliding = bool(p.get("SOFT_CAP")), bool(p.get("SLIDING_WINDOW"))
+    cap, window = float(p.get("CAP", 0)), int(p.get("WINDOW", 0))
+    dt = sig_dtypes(cfg["signature"])["Q"]
+    qh, per_seq = kvh * group, cdiv(max_len, page)
+    pages = seqs * per_seq + 3
+    q = randn(gen, seqs, qh, d, dtype=dt)
+    k = randn(gen, pages, page, kvh, d, dtype=dt)
+    v = randn(gen, pages, page, kvh, d, dtype=dt)
+    bt = torch.randperm(pages, generator=gen)[:seqs * per_seq].to(torch.int32).reshape(seqs, per_seq)
+    lens = [max_len if s == 0 else 1 + max_len // 9 if s == 1 else
+            1 + int(torch.randint(0, max_len, (1,), generator=gen)) for s in range(seqs)]
+    lens_t = torch.tensor(lens, dtype=torch.int32)
+    qd, kd, vd, btd, ld = q.to(dev), k.to(dev), v.to(dev), bt.to(dev), lens_t.to(dev)
+    o_part = poison((seqs, qh, splits, d), torch.float32, dev)
+    lse_part = poison((seqs, qh, splits), torch.float32, dev)
+    scale = 1.0 / math.sqrt(d)
+    args = [qd, kd, vd, btd, ld, o_part, lse_part, scale, cap, window,
+            qh * d, d, page * kvh * d, kvh * d, d, page * kvh * d, kvh * d, d, per_seq]
+
+    def reference(a):
+        sc = float(torch.tensor(scale, dtype=torch.float32))
+        want_o = torch.zeros(seqs, qh, splits, d, dtype=torch.float64)
+        want_l = torch.full((seqs, qh, splits), float("-inf"), dtype=torch.float64)
+        for s in range(seqs):
+            n = lens[s]
+            tok = (bt[s].long()[:, None] * page + torch.arange(page)[None, :]).reshape(-1)[:n]
+            ks = k.reshape(-1, kvh, d)[tok].double()          # [n, kvh, d]
+            vs = v.reshape(-1, kvh, d)[tok].double()
+            split_len = cdiv(cdiv(n, splits), block_n) * block_n
+            qq = q[s].double().reshape(kvh, group, d)
+            logits = torch.einsum("hgd,nhd->hgn", qq, ks) * sc
+            if soft:
+                logits = cap * torch.tanh(logits / cap)
+            for sp in range(splits):
+                lo, hi = sp * split_len, min(sp * split_len + split_len, n)
+                if sliding:
+                    lo = max(lo, n - window)
+                if lo >= hi:
+                    continue
+                lg = logits[:, :, lo:hi]
+                w = torch.softmax(lg, dim=-1)
+                o = torch.einsum("hgn,nhd->hgd", w, vs[lo:hi])
+                want_o[s, :, sp] = o.reshape(qh, d)
+                want_l[s, :, sp] = (torch.logsumexp(lg, dim=-1) / math.log(2.0)).reshape(qh)
+        atol, rtol = TOL[dt]
+        return [("O_part", a[5], want_o, atol, rtol), ("LSE_part", a[6], want_l, 1e-4, 1e-5)]
+
+    # PyTorch: gather the pages, then scaled_dot_product_attention with the GQA heads expanded
+    # (the whole context at once: PyTorch has no split-K decode)
+    tok_all = (btd.long()[:, :, None] * page + torch.arange(page, device=dev)[None, None, :]).reshape(seqs, -1)
+    mask = torch.arange(per_seq * page, device=dev)[None, :] < ld.long()[:, None]
+    if sliding:
+        mask &= torch.arange(per_seq * page, device=dev)[None, :] >= (ld.long()[:, None] - window)
+
+    def torch_fn():
+        kk = kd.reshape(-1, kvh, d)[tok_all].permute(0, 2, 1, 3).repeat_interleave(group, dim=1)
+        vv = vd.reshape(-1, kvh, d)[tok_all].permute(0, 2, 1, 3).repeat_interleave(group, dim=1)
+        return F.scaled_dot_product_attention(qd[:, :, None, :], kk, vv, attn_mask=mask[:, None, None, :],
+                                              scale=scale)
+
+    kv_bytes = 2.0 * sum(lens) * kvh * d * q.element_size()
+    return Run(args, (seqs, kvh, splits), {"O_part": 5, "LSE_part": 6}, reference, torch_fn,
+               bytes_moved=kv_bytes, flops=4.0 * sum(lens) * qh * d)
+
+
+def build_decode_reduce(cfg, p, gen, dev):
+    seqs, heads = p["SEQS"], p["HEADS"]
+    d, splits = p["HEAD_DIM"], p["NUM_SPLITS"]
+    dt = sig_dtypes(cfg["signature"])["Out"]
+    o_part = randn(gen, seqs, heads, splits, d)
+    lse = torch.rand(seqs, heads, splits, generator=gen) * 8.0 - 3.0
+    empty = (torch.rand(seqs, heads, splits, generator=gen) < 0.25) & (torch.arange(splits) > 0)
+    lse = torch.where(empty, torch.full_like(lse, float("-inf")), lse)
+    od, ldv = o_part.to(dev), lse.to(dev)
+    out = poison((seqs, heads, d), dt, dev)
+    lse_out = poison((seqs, heads), torch.float32, dev)
+    args = [od, ldv, out, lse_out, heads * d, d]
+
+    def reference(a):
+        l64 = lse.double()
+        m = l64.max(dim=-1, keepdim=True).values
+        w = torch.exp2(l64 - m)
+        total = w.sum(-1)
+        want = (w[..., None] * o_part.double()).sum(-2) / total[..., None]
+        atol, rtol = TOL[dt]
+        return [("Out", a[2], want.to(dt).double(), atol, rtol),
+                ("LSE", a[3], m[..., 0] + torch.log2(total), 1e-5, 1e-6)]
+
+    def torch_fn():
+        m = ldv.max(dim=-1, keepdim=True).values
+        w = torch.exp2(ldv - m)
+        return ((w[..., None] * od).sum(-2) / w.sum(-1)[..., None]).to(dt)
+
+    return Run(args, (seqs, heads), {"Out": 2, "LSE": 3}, reference, torch_fn,
+               bytes_moved=4.0 * seqs * heads * splits * (d + 1))
+
+
+# ---- fused_moe_kernel ------------------------------------------------------------------------
+
+def build_fused_moe(cfg, p, gen, dev):
+    tokens, e, n, k = p["TOKENS"], p["E"], p["N"], p["K"]
+    topk, bm = p["TOP_K"], p["BLOCK_M"]
+    fp8, routed = bool(p["USE_FP8_W8A8"]), bool(p["MUL_ROUTED_WEIGHT"])
+    gn, gk = p["GROUP_N"], p["GROUP_K"]
+    ids = moe_topk_ids(gen, tokens, topk, e, 0, e)
+    want_sorted, want_owner, total = moe_align_want(ids, e, bm)
+    em = ids.numel() + e * (bm - 1)
+    sorted_ids = torch.full((em,), ids.numel(), dtype=torch.int32)
+    sorted_ids[:total] = want_sorted.to(torch.int32)
+    expert_ids = torch.zeros(cdiv(em, bm), dtype=torch.int32)
+    expert_ids[:total // bm] = want_owner.to(torch.int32)
+    weights = torch.rand(tokens * topk, generator=gen, dtype=torch.float32)
+    if fp8:
+        a = (torch.randn(tokens, k, generator=gen) * 2).to(torch.float8_e4m3fn)
+        b = (torch.randn(e, n, k, generator=gen) * 2).to(torch.float8_e4m3fn)
+        a_s = torch.rand(tokens, cdiv(k, gk), generator=gen) * 0.01 + 0.001
+        b_s = torch.rand(e, cdiv(n, gn), cdiv(k, gk), generator=gen) * 0.01 + 0.001
+    else:
+        a = randn(gen, tokens, k, dtype=torch.bfloat16)
+        b = randn(gen, e, n, k, scale=1 / math.sqrt(k), dtype=torch.bfloat16)
+        a_s = b_s = None
+    ad, bd = a.to(dev), b.to(dev)
+    asd = a_s.to(dev) if fp8 else None
+    bsd = b_s.to(dev) if fp8 else None
+    c = poison((tokens * topk, n), torch.bfloat16, dev)
+    wd, sd, ed = weights.to(dev), sorted_ids.to(dev), expert_ids.to(dev)
+    post = torch.tensor([total], dtype=torch.int32, device=dev)
+    args = [ad, bd, c, asd, bsd, wd, sd, ed, post, n, k, em, ids.numel(), k, n * k, k, n,
+            cdiv(k, gk) if fp8 else 0, 1 if fp8 else 0, cdiv(n, gn) * cdiv(k, gk) if fp8 else 0,
+            cdiv(k, gk) if fp8 else 0, 1 if fp8 else 0]
+    grid = (cdiv(em, bm) * cdiv(n, p["BLOCK_N"]),)
+
+    def reference(out):
+        # in float64 where the inputs are (on the GPU for the timed sizes), one expert at a time
+        a64, b64 = ad.double(), bd.double()
+        if fp8:
+            a64 = a64 * asd.double().repeat_interleave(gk, dim=1)[:, :k]
+        ids_d = ids.to(dev)
+        want = torch.zeros(tokens * topk, n, dtype=torch.float64, device=dev)
+        for x in range(e):
+            rows = torch.nonzero(ids_d == x).reshape(-1)
+            if rows.numel():
+                bx = b64[x]
+                if fp8:
+                    bx = bx * bsd[x].double().repeat_interleave(gn, dim=0)[:n].repeat_interleave(gk, dim=1)[:, :k]
+                want[rows] = a64[rows // topk] @ bx.t()
+        if routed:
+            want = want * wd.double()[:, None]
+        want = want.cpu()
+        # bf16 output: one rounding (rtol); fp32 accumulation error, far smaller, where terms cancel
+        return [("C", out[2], want, 1e-3 * max(1.0, float(want.abs().max())), 1.6e-2)]
+
+    # PyTorch: one matmul per expert over its routed rows (the grouped GEMM torch users write)
+    rows_of = [torch.nonzero(ids == x).reshape(-1).to(dev) for x in range(e)]
+    a_rows = [(r // topk) for r in rows_of]
+    adq, bdq = (ad.to(torch.bfloat16), bd.to(torch.bfloat16)) if fp8 else (ad, bd)
+
+    def torch_fn():
+        out = torch.empty(tokens * topk, n, dtype=torch.bfloat16, device=dev)
+        for x in range(e):
+            if rows_of[x].numel():
+                out[rows_of[x]] = adq[a_rows[x]] @ bdq[x].t()
+        return out
+
+    return Run(args, grid, {"C": 2}, reference, torch_fn,
+               bytes_moved=1.0 * (a.numel() * a.element_size() + b.numel() * b.element_size()),
+               flops=2.0 * tokens * topk * n * k)
+
+
 BUILDERS = {
     "radix_histogram_kernel": build_radix_hist,
     "radix_sort_pass_kernel": build_radix_pass,
@@ -371,6 +607,10 @@ BUILDERS = {
     "norm_bwd_dwdb_kernel": build_norm_dwdb,
     "topk_kernel": build_topk,
     "matmul_kernel": build_matmul,
+    "moe_align_block_size_kernel": build_moe_align,
+    "decode_attn_paged_splitk_kernel": build_decode_split,
+    "decode_attn_reduce_kernel": build_decode_reduce,
+    "fused_moe_kernel": build_fused_moe,
 }
 
 

@@ -287,8 +287,9 @@ static bool collect_uses(ct_op *op, void *ud)
  * asm, and what turns them into pointers or back. */
 static bool propagates(const ct_op *op)
 {
-    if (op->nres != 1 || op->nregions || op->code == CT_OP_ARITH_SELECT ||
-        op->code == CT_OP_TT_INLINE_ASM || ct_type_is_ptr(op->res[0].type))
+    if (op->nres != 1 || op->nregions || ct_type_is_ptr(op->res[0].type))
+        return false; /* ops of one value */
+    if (op->code == CT_OP_ARITH_SELECT || op->code == CT_OP_TT_INLINE_ASM)
         return false;
     for (int i = 0; i < op->nopnds; i++)
         if (ct_type_is_ptr(op->opnds[i]->type))
@@ -356,7 +357,7 @@ static int combine_code(const ct_module *m, const ct_value *v, int depth)
         const ct_op *f = c && c->kind == CT_ATTR_SYMREF ? ct_module_lookup_func(m, c->s) : NULL;
         const ct_block *entry = f ? ct_func_entry(f) : NULL;
         const ct_op *ret = entry ? ct_block_terminator(entry) : NULL;
-        return ret && ret->code == CT_OP_TT_RETURN && ret->nopnds == 1
+        return ret && ret->code == CT_OP_TT_RETURN && ct_op_count(ret, "srcs") == 1
                    ? combine_code(m, ret->opnds[0], depth + 1)
                    : -1;
     }
@@ -435,7 +436,7 @@ static const ct_op *fill_reduction(linter *L, const ct_value *v, int depth, int 
     lint_uses *u = lint_uses_of(L, v, false);
     for (int i = 0; u && i < u->n && depth < 16; i++) {
         const ct_op *op = u->ops[i];
-        if (op->code == CT_OP_TT_REDUCE && op->nopnds == 1 && op->nregions == 1) {
+        if (op->code == CT_OP_TT_REDUCE && ct_op_count(op, "srcs") == 1) {
             const ct_block *b = op->regions[0].first;
             const ct_op *ret = b ? ct_block_terminator(b) : NULL;
             if (ret && ret->nopnds == 1 && (*code = combine_code(L->m, ret->opnds[0], 0)) >= 0)
@@ -460,7 +461,7 @@ static void check_fill(linter *L, const ct_op *load)
 {
     double c;
     int code = -1;
-    if (!lint_const_of(load->opnds[2], &c))
+    if (!lint_const_of(ct_op_get(load, "other"), &c))
         return;
     const ct_op *r = fill_reduction(L, &load->res[0], 0, &code);
     if (!r)
@@ -473,8 +474,8 @@ static void check_fill(linter *L, const ct_op *load)
                 "this load fills its masked-off lanes with %g, and they reach a %s (%s at line %d) "
                 "unchanged: %g is not its identity, so the result depends on the mask; pass "
                 "other=%s",
-                c, combine_name(code), r->code == CT_OP_TT_CALL ? ct_op_attr(r, "callee")->s
-                                                                 : "tt.reduce",
+                c, combine_name(code),
+                r->code == CT_OP_TT_CALL ? ct_op_attr(r, "callee")->s : ct_op_info_of(r->code)->name,
                 lint_line_of(r), c, want);
 }
 
@@ -536,9 +537,10 @@ static void check_atomic(linter *L, const ct_op *op)
     if (ptr->type->kind != CT_TY_TENSOR || !uniform(L->m, ptr))
         return;
     /* a mask that picks lanes (lane == 0) is the author's own choice of one */
-    if (op->code == CT_OP_TT_ATOMIC_RMW && op->nopnds == 3 && !uniform(L->m, op->opnds[2]))
+    const ct_value *mask = ct_op_get(op, "mask");
+    if (mask && !uniform(L->m, mask))
         return;
-    const ct_value *val = op->opnds[op->code == CT_OP_TT_ATOMIC_CAS ? 2 : 1];
+    const ct_value *val = ct_op_get(op, "val");
     int64_t lanes = ct_type_numel(ptr->type);
     if (uniform(L->m, val))
         lint_report(L, CT_WARNING, "atomic-same-address", op, NULL,
@@ -565,7 +567,7 @@ static bool lint_op(ct_op *op, void *ud)
                    "the value of this load is never used (Triton removes the load)");
             break;
         }
-        if (op->nopnds == 2) { /* a mask and no `other` */
+        if (ct_op_get(op, "mask") && !ct_op_get(op, "other")) {
             const ct_op *r = reaches_reduction(L, &op->res[0], 0);
             if (r && r->code == CT_OP_TT_CALL)
                 lint_report(L, CT_WARNING, "masked-reduce", op, NULL,
@@ -580,7 +582,7 @@ static bool lint_op(ct_op *op, void *ud)
                        "are undefined, and they reach the %s at line %d; pass `other=` (0 for a "
                        "sum or a dot, -inf for a max) or select with tl.where first",
                        ct_op_info_of(r->code)->name, lint_line_of(r));
-        } else if (op->nopnds == 3) {
+        } else if (ct_op_get(op, "other")) {
             check_fill(L, op);
         }
         break;

@@ -37,9 +37,11 @@ static const ct_value *ptr_base(const ct_value *v)
         if (!d) {
             const ct_block *b = v->owner;
             const ct_op *owner = b && b->parent ? b->parent->parent : NULL;
-            if (owner && owner->code == CT_OP_SCF_FOR && v->index > 0 &&
-                3 + v->index - 1 < owner->nopnds) {
-                v = owner->opnds[3 + v->index - 1];
+            const ct_value *init = owner && owner->code == CT_OP_SCF_FOR
+                                       ? ct_op_get_at(owner, "initArgs", v->index - 1)
+                                       : NULL;
+            if (init) {
+                v = init;
                 continue;
             }
             if (owner && owner->code == CT_OP_SCF_WHILE && b == owner->regions[0].first &&
@@ -170,8 +172,8 @@ static void scan_block(linter *L, const ct_block *b, pending *p)
             pending other = {0};
             pend_copy(&other, p);
             scan_region(L, &op->regions[0], p);
-            if (op->nregions > 1)
-                scan_region(L, &op->regions[1], &other);
+            for (int r = 1; r < op->nregions; r++) /* the else region */
+                scan_region(L, &op->regions[r], &other);
             for (int i = 0; i < other.n; i++)
                 pend_add(p, other.stores[i]);
             ct_raw_free(other.stores);
@@ -254,9 +256,11 @@ static void walk_ranges(const ct_value *v, ranges *out, int depth, bool mask)
     if (!d) {
         const ct_block *b = v->owner;
         const ct_op *owner = b && b->parent ? b->parent->parent : NULL;
-        if (owner && owner->code == CT_OP_SCF_FOR && v->index > 0 &&
-            3 + v->index - 1 < owner->nopnds)
-            walk_ranges(owner->opnds[3 + v->index - 1], out, depth + 1, mask);
+        const ct_value *init = owner && owner->code == CT_OP_SCF_FOR
+                                   ? ct_op_get_at(owner, "initArgs", v->index - 1)
+                                   : NULL;
+        if (init)
+            walk_ranges(init, out, depth + 1, mask);
         return;
     }
     bool through;
@@ -464,8 +468,9 @@ static bool defined_outside(const ct_value *v, const ct_op *ctl)
 static bool check_lost(ct_op *op, void *ud)
 {
     linter *L = ud;
-    if (op->nres != 1 || op->nregions || !(ct_op_info_of(op->code)->flags & CT_OPF_PURE) ||
-        op->code == CT_OP_ARITH_CONSTANT || op->code == CT_OP_TT_MAKE_RANGE)
+    if (op->nres != 1 || op->nregions || !(ct_op_info_of(op->code)->flags & CT_OPF_PURE))
+        return true; /* pure ops of one value */
+    if (op->code == CT_OP_ARITH_CONSTANT || op->code == CT_OP_TT_MAKE_RANGE)
         return true;
     lint_uses *u = lint_uses_of(L, &op->res[0], false);
     if (u && u->n)

@@ -315,11 +315,16 @@ static bool check_arity(verifier *v, const ct_op *op)
 
 static const char *const attr_kind_names[] = {
     [CT_AK_STR] = "a string",      [CT_AK_SYMREF] = "a symbol", [CT_AK_UNIT] = "a unit attribute",
-    [CT_AK_BOOL] = "a boolean",    [CT_AK_I32] = "an integer",  [CT_AK_ARRAY_I32] = "an array<i32>",
+    [CT_AK_BOOL] = "a boolean",    [CT_AK_I32] = "an i32 integer", [CT_AK_ARRAY_I32] = "an array<i32>",
     [CT_AK_TYPE] = "a type",       [CT_AK_VALUE] = "a typed value",
 };
 
 /* the attributes ops.def names: present when required, of their kind, enum words valid */
+static bool is_i32(const ct_type *t)
+{
+    return t && t->kind == CT_TY_INT && t->bits == 32 && t->signedness == 0;
+}
+
 static void check_attrs(verifier *v, const ct_op *op)
 {
     int n;
@@ -338,8 +343,11 @@ static void check_attrs(verifier *v, const ct_op *op)
         case CT_AK_SYMREF: ok = a->kind == CT_ATTR_SYMREF; break;
         case CT_AK_UNIT: ok = a->kind == CT_ATTR_UNIT; break;
         case CT_AK_BOOL: ok = a->kind == CT_ATTR_BOOL; break;
-        case CT_AK_I32: ok = a->kind == CT_ATTR_INT; break;
-        case CT_AK_ARRAY_I32: ok = a->kind == CT_ATTR_DENSE_ARRAY && !a->fvals; break;
+        /* Triton's I32Attr and DenseI32ArrayAttr: 32-bit signless integers, not just integers */
+        case CT_AK_I32: ok = a->kind == CT_ATTR_INT && is_i32(a->type); break;
+        case CT_AK_ARRAY_I32:
+            ok = a->kind == CT_ATTR_DENSE_ARRAY && !a->fvals && is_i32(a->type);
+            break;
         case CT_AK_TYPE: ok = a->kind == CT_ATTR_TYPE && a->type; break;
         case CT_AK_VALUE:
             ok = a->kind == CT_ATTR_INT || a->kind == CT_ATTR_FLOAT || a->kind == CT_ATTR_DENSE ||
@@ -463,10 +471,16 @@ static void check_cast(verifier *v, const ct_op *op)
         if (!af || !ri) bad = "a float to an integer";
         break;
     case CT_OP_ARITH_BITCAST:
-        if (ab != rb || elem_ptr(a) || elem_ptr(r)) bad = "a value to another of the same width";
+        if (ab != rb || !(ai || af) || !(ri || rf)) /* signless integers and floats only */
+            bad = "an integer or float to another of the same width";
         break;
     case CT_OP_ARITH_INDEX_CAST:
-        if (!is_int_or_index(elem(a)) || !is_int_or_index(elem(r))) bad = "between index and integer";
+        /* MLIR: index to a signless integer or back, never two integers or two indexes */
+        if (!is_int_or_index(elem(a)) || !is_int_or_index(elem(r)) ||
+            (elem(a)->kind == CT_TY_INDEX) == (elem(r)->kind == CT_TY_INDEX) ||
+            (elem(a)->kind == CT_TY_INT && elem(a)->signedness) ||
+            (elem(r)->kind == CT_TY_INT && elem(r)->signedness))
+            bad = "between index and a signless integer";
         break;
     default:
         break;
@@ -1037,8 +1051,9 @@ static void check_shape_op(verifier *v, const ct_op *op)
         break;
     }
     case CT_OP_TT_SPLIT: {
+        /* the results are tensors, 0-d when the operand is 1-d (Triton: TT_Tensor) */
         bool ok = is_tensor(a) && a->rank >= 1 && a->shape[a->rank - 1] == 2 &&
-                  type_eq(elem(a), elem(r)) && (is_tensor(r) ? r->rank : 0) == a->rank - 1;
+                  type_eq(elem(a), elem(r)) && is_tensor(r) && r->rank == a->rank - 1;
         for (int i = 0; ok && i < a->rank - 1; i++)
             ok = r->shape[i] == a->shape[i];
         if (!ok)
@@ -1375,6 +1390,17 @@ static void check_rule(verifier *v, const ct_op *op)
     case CT_OP_TT_BITCAST: case CT_OP_TT_INT_TO_PTR: case CT_OP_TT_PTR_TO_INT: {
         const ct_type *a = opty(op, 0), *r = resty(op, 0);
         bool ok = same_shape(a, r);
+        if (op->code == CT_OP_TT_BITCAST && ok && (elem_ptr(a) || elem_ptr(r))) {
+            /* Triton's BitcastOp::verify: pointer to pointer only, in one address space */
+            if (!elem_ptr(a) || !elem_ptr(r)) {
+                T1(a); T2(r);
+                err(v, op, "cannot bitcast a pointer to a non-pointer type or back (%s to %s)",
+                    t1_, t2_);
+            } else if (elem(a)->addrspace != elem(r)->addrspace) {
+                err(v, op, "cannot bitcast a pointer between address spaces");
+            }
+            return;
+        }
         if (op->code == CT_OP_TT_BITCAST)
             ok = ok && elem_bits(a) == elem_bits(r);
         else if (op->code == CT_OP_TT_INT_TO_PTR)
@@ -1391,6 +1417,8 @@ static void check_rule(verifier *v, const ct_op *op)
         if (!elem_float(opty(op, 0)) || !elem_float(resty(op, 0)) ||
             !same_shape(opty(op, 0), resty(op, 0)))
             err(v, op, "converts between float types of one shape");
+        else if (elem_bits(resty(op, 0)) < elem_bits(opty(op, 0)) && !ct_op_attr(op, "rounding"))
+            err(v, op, "rounding mode is required for an fp downcast"); /* Triton's FpToFpOp */
         return;
     case CT_OP_TT_DOT:
         check_dot(v, op);

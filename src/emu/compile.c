@@ -473,6 +473,14 @@ static bool same_elementwise(cctx *C, const ct_op *op)
     return emu_cc_elementwise(C, op, fn, op->nopnds, ek);
 }
 
+/* An op of one operand and one result: the inline asm the emulator knows (the
+ * conversions Triton's frontend emits) has that shape; others of the row's
+ * variadic args and results it cannot run. */
+static bool one_to_one(const ct_op *op)
+{
+    return op->nopnds == 1 && op->nres == 1;
+}
+
 static bool emu_cc_op_inner(cctx *C, const ct_op *op)
 {
     if (!emu_cc_is_live(C, op))
@@ -599,7 +607,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         for (int i = 0; i < op->nopnds && i < 4; i++)
             ins[i] = emu_cc_opnd_ek(op, i);
         const void *xa = NULL;
-        emu_fn fn = s && s->s && op->nopnds <= 3 && ret >= 0
+        emu_fn fn = s && s->s && op->nopnds <= EMU_ELEM_MAX_IN && ret >= 0
                         ? emu_libdevice_fn(s->s, op->nopnds, (emu_ek)ret, ins, C->A, &xa)
                         : NULL;
         if (!fn) {
@@ -615,7 +623,7 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
         const ct_attr *s = emu_cc_attr(op, "asm_string"), *c = emu_cc_attr(op, "constraints");
         const ct_attr *pk = emu_cc_attr(op, "packed_element");
         emu_fn fn = NULL;
-        if (op->nopnds == 1 && op->nres == 1 && s && c && pk) {
+        if (one_to_one(op) && s && c && pk) {
             int ret = emu_cc_ek_of(op->res[0].type);
             emu_ek in = emu_cc_opnd_ek(op, 0);
             fn = ret >= 0 ? emu_inline_asm_fn(s->s, c->s, (int)pk->i, in, (emu_ek)ret) : NULL;

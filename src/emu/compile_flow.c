@@ -641,7 +641,7 @@ bool emu_cc_while(cctx *C, const ct_op *op)
     if (!emu_cc_block_ops(C, before, true))
         return false;
     const ct_op *cnd = before->last;
-    if (!cnd || cnd->code != CT_OP_SCF_CONDITION || cnd->nopnds != 1 + after->nargs ||
+    if (!cnd || cnd->code != CT_OP_SCF_CONDITION || ct_op_count(cnd, "args") != after->nargs ||
         after->nargs != op->nres) {
         emu_cc_err(C, op, "scf.while: the before region must end with scf.condition");
         return false;

@@ -112,6 +112,8 @@ bool emu_cc_no_batch(cctx *C, const ct_op *op);
 const ct_op *emu_cc_fusable_mul(cctx *C, const ct_op *user, const ct_value *v);
 
 /* compile_ops.c: one op into instructions */
+/* the most operands an elementwise instruction reads (emu_cc_elementwise) */
+#define EMU_ELEM_MAX_IN 3
 bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek operand_ek);
 bool emu_cc_alias(cctx *C, const ct_op *op);
 bool emu_cc_try_fma(cctx *C, const ct_op *op);

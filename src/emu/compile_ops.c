@@ -260,12 +260,12 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
         emu_cc_bind(C, &op->res[0], d);
         return false;
     }
-    int ops[3] = {0, 0, 0};
-    for (int i = 0; i < nin && i < op->nopnds; i++)
+    int ops[EMU_ELEM_MAX_IN] = {0};
+    for (int i = 0; i < nin && i < op->nopnds && i < EMU_ELEM_MAX_IN; i++)
         ops[i] = emu_cc_val(C, op, op->opnds[i]);
     /* pointer arithmetic on a splat reads the scalar (the splat is dropped): a row's base
      * pointer plus offsets, or a tile's pointers plus a step */
-    if (fn == emu_h_addptr && op->nopnds == 2)
+    if (fn == emu_h_addptr)
         for (int k = 0; k < 2; k++) {
             int sc = forward_splat(C, op, k, ops[k]);
             if (sc < 0)
@@ -277,7 +277,7 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
             break;
         }
     /* ... and on a constant offset that is the same in every lane, the scalar */
-    if (fn == emu_h_addptr && op->nopnds == 2) {
+    if (fn == emu_h_addptr) {
         int sc = uniform_int_const(C, op->opnds[1]);
         if (sc >= 0) {
             ops[1] = sc;
@@ -286,7 +286,7 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
     }
     /* a pointer tensor advanced in a loop (p = p + step) is advanced in place, so that the
      * loop's yield does not copy it */
-    int d = (fn == emu_h_addptr || fn == emu_h_addptr_so) && op->nopnds >= 1 &&
+    int d = (fn == emu_h_addptr || fn == emu_h_addptr_so) &&
                     emu_cc_overwritable(C, op, 0, ops[0])
                 ? emu_cc_alias_val(C, ops[0], op->res[0].type)
                 : emu_cc_new_val(C, op, op->res[0].type);
@@ -592,8 +592,9 @@ bool emu_cc_shape_op(cctx *C, const ct_op *op)
         int i = emu_cc_emit(C, emu_h_histogram, op);
         INS(i)->d = OFF(d);
         INS(i)->a = OFF(a);
-        if (op->nopnds > 1) {
-            INS(i)->b = OFF(emu_cc_val(C, op, op->opnds[1]));
+        ct_value *mask = ct_op_get(op, "mask");
+        if (mask) {
+            INS(i)->b = OFF(emu_cc_val(C, op, mask));
             INS(i)->flags = 1;
         }
         INS(i)->n = C->vals[a].n;
@@ -671,16 +672,17 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
         int d = emu_cc_new_val(C, op, op->res[0].type);
         REQUIRE(ES_(d) == x->esize && (bptr ? NE_(d) == ct_type_numel(ps->elem) : NE_(p) == NE_(d)),
                 "the result does not match the pointers");
-        REQUIRE(op->nopnds < 3 || (NE_(emu_cc_val(C, op, op->opnds[2])) == NE_(d) &&
-                                   ES_(emu_cc_val(C, op, op->opnds[2])) == ES_(d)),
+        ct_value *mask = ct_op_get(op, "mask"), *other = ct_op_get(op, "other");
+        REQUIRE(!other || (NE_(emu_cc_val(C, op, other)) == NE_(d) &&
+                           ES_(emu_cc_val(C, op, other)) == ES_(d)),
                 "`other` does not match the result");
         int i = emu_cc_emit(C, bptr ? emu_h_load_bptr : emu_h_load, op);
         emu_ins *I = INS(i);
         I->d = OFF(d);
         I->a = OFF(p);
         I->n = C->vals[d].n;
-        if (!bptr && op->nopnds > 1 && op->opnds[1]) {
-            int mk = emu_cc_val(C, op, op->opnds[1]);
+        if (!bptr && mask) {
+            int mk = emu_cc_val(C, op, mask);
             if (C->vals[mk].n != C->vals[d].n) {
                 emu_cc_err(C, op, "mask shape differs from the pointer's");
                 return false;
@@ -688,8 +690,8 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
             INS(i)->b = OFF(mk);
             x->has_mask = true;
         }
-        if (!bptr && op->nopnds > 2 && op->opnds[2]) {
-            INS(i)->c = OFF(emu_cc_val(C, op, op->opnds[2]));
+        if (!bptr && other) {
+            INS(i)->c = OFF(emu_cc_val(C, op, other));
             x->has_other = true;
         }
         INS(i)->x.p = x;
@@ -697,21 +699,18 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
         return true;
     }
     case CT_OP_TT_STORE: {
-        if (op->nopnds < 2) {
-            emu_cc_err(C, op, "store without a value");
-            return false;
-        }
-        int v = emu_cc_val(C, op, op->opnds[1]);
+        ct_value *mask = ct_op_get(op, "mask");
+        int v = emu_cc_val(C, op, ct_op_get(op, "value"));
         REQUIRE(ES_(v) == x->esize && (bptr ? NE_(v) == ct_type_numel(ps->elem) : NE_(p) == NE_(v)),
                 "the value does not match the pointers");
-        REQUIRE(bptr || op->nopnds < 3 || NE_(emu_cc_val(C, op, op->opnds[2])) == NE_(v),
+        REQUIRE(bptr || !mask || NE_(emu_cc_val(C, op, mask)) == NE_(v),
                 "the mask does not match the pointers");
         int i = emu_cc_emit(C, bptr ? emu_h_store_bptr : emu_h_store, op);
         INS(i)->a = OFF(p);
         INS(i)->b = OFF(v);
         INS(i)->n = C->vals[v].n;
-        if (!bptr && op->nopnds > 2 && op->opnds[2]) {
-            INS(i)->c = OFF(emu_cc_val(C, op, op->opnds[2]));
+        if (!bptr && mask) {
+            INS(i)->c = OFF(emu_cc_val(C, op, mask));
             x->has_mask = true;
         }
         INS(i)->x.p = x;
@@ -719,7 +718,7 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
     }
     case CT_OP_TT_ATOMIC_RMW: {
         x->rmw = (int)ct_op_enum(op, "atomic_rmw_op", -1); /* RMW_* are ops.def's values */
-        if (x->rmw < 0 || bptr || op->nopnds < 2) {
+        if (x->rmw < 0 || bptr) {
             emu_cc_err(C, op, "unsupported atomic");
             return false;
         }
@@ -727,18 +726,19 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
             emu_cc_err(C, op, "atomics on %zu-byte elements are not supported", x->esize);
             return false;
         }
-        int v = emu_cc_val(C, op, op->opnds[1]);
+        ct_value *mask = ct_op_get(op, "mask");
+        int v = emu_cc_val(C, op, ct_op_get(op, "val"));
         int d = emu_cc_new_val(C, op, op->res[0].type);
         REQUIRE(NE_(p) == NE_(v) && NE_(d) == NE_(v) && ES_(v) == x->esize && ES_(d) == x->esize &&
-                    (op->nopnds < 3 || NE_(emu_cc_val(C, op, op->opnds[2])) == NE_(v)),
+                    (!mask || NE_(emu_cc_val(C, op, mask)) == NE_(v)),
                 "atomic operands do not match");
         int i = emu_cc_emit(C, emu_h_atomic_rmw, op);
         INS(i)->d = OFF(d);
         INS(i)->a = OFF(p);
         INS(i)->b = OFF(v);
         INS(i)->n = C->vals[d].n;
-        if (op->nopnds > 2 && op->opnds[2]) {
-            INS(i)->c = OFF(emu_cc_val(C, op, op->opnds[2]));
+        if (mask) {
+            INS(i)->c = OFF(emu_cc_val(C, op, mask));
             x->has_mask = true;
         }
         INS(i)->x.p = x;
@@ -746,11 +746,11 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
         return true;
     }
     case CT_OP_TT_ATOMIC_CAS: {
-        if (op->nopnds < 3 || bptr || (x->esize != 2 && x->esize != 4 && x->esize != 8)) {
+        if (bptr || (x->esize != 2 && x->esize != 4 && x->esize != 8)) {
             emu_cc_err(C, op, "unsupported atomic_cas");
             return false;
         }
-        int cmp = emu_cc_val(C, op, op->opnds[1]), v = emu_cc_val(C, op, op->opnds[2]);
+        int cmp = emu_cc_val(C, op, ct_op_get(op, "cmp")), v = emu_cc_val(C, op, ct_op_get(op, "val"));
         int d = emu_cc_new_val(C, op, op->res[0].type);
         REQUIRE(NE_(p) == NE_(v) && NE_(cmp) == NE_(v) && NE_(d) == NE_(v) && ES_(v) == x->esize &&
                     ES_(cmp) == x->esize && ES_(d) == x->esize,
@@ -779,8 +779,8 @@ bool emu_cc_bptr(cctx *C, const ct_op *op)
     int d = emu_cc_new_val(C, op, op->res[0].type);
     int i;
     if (op->code == CT_OP_TT_MAKE_TENSOR_PTR) {
-        int r = (op->nopnds - 1) / 3;
-        if (r < 1 || r > CT_MAX_RANK || op->nopnds != 1 + 3 * r) {
+        int r = ct_op_count(op, "shape"); /* shape, strides and offsets: one length */
+        if (r < 1 || r > CT_MAX_RANK) {
             emu_cc_err(C, op, "malformed make_tensor_ptr");
             return false;
         }
@@ -821,9 +821,9 @@ bool emu_cc_desc(cctx *C, const ct_op *op)
     if (!emu_cc_no_batch(C, op))
         return false;
     if (op->code == CT_OP_TT_MAKE_TENSOR_DESC) {
-        int r = (op->nopnds - 1) / 2;
+        int r = ct_op_count(op, "shape"); /* shape and strides: one length */
         const ct_type *dt = op->res[0].type;
-        if (r < 1 || r > CT_MAX_RANK || op->nopnds != 1 + 2 * r || dt->kind != CT_TY_TENSORDESC) {
+        if (r < 1 || r > CT_MAX_RANK || dt->kind != CT_TY_TENSORDESC) {
             emu_cc_err(C, op, "malformed make_tensor_descriptor");
             return false;
         }
@@ -852,7 +852,7 @@ bool emu_cc_desc(cctx *C, const ct_op *op)
     const ct_type *blk = dt->elem;
     int r = blk->rank;
     bool store = op->code == CT_OP_TT_DESCRIPTOR_STORE || op->code == CT_OP_TT_DESCRIPTOR_REDUCE;
-    if (r < 1 || r > CT_MAX_RANK || op->nopnds != 1 + r + store) {
+    if (r < 1 || r > CT_MAX_RANK || ct_op_count(op, "indices") != r) {
         emu_cc_err(C, op, "a descriptor access needs one index per dimension");
         return false;
     }
@@ -920,10 +920,6 @@ bool emu_cc_dot(cctx *C, const ct_op *op)
 {
     if (!emu_cc_no_batch(C, op))
         return false;
-    if (op->nopnds < 3) {
-        emu_cc_err(C, op, "dot needs a, b and the accumulator");
-        return false;
-    }
     const ct_type *at = op->opnds[0]->type, *bt = op->opnds[1]->type, *ct = op->res[0].type;
     if (at->kind != CT_TY_TENSOR || bt->kind != CT_TY_TENSOR || ct->kind != CT_TY_TENSOR ||
         at->rank != bt->rank || at->rank < 2 || at->rank > 3) {

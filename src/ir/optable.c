@@ -430,6 +430,15 @@ ct_value *ct_op_get(const ct_op *op, const char *name)
     return op->opnds[st];
 }
 
+ct_value *ct_op_get_at(const ct_op *op, const char *name, int i)
+{
+    int st, n;
+    if (i < 0 || !ct_op_segment(op, false, ct_op_seg_index(op->code, false, name), &st, &n) ||
+        i >= n)
+        return NULL;
+    return op->opnds[st + i];
+}
+
 int ct_op_count(const ct_op *op, const char *name)
 {
     int st, n;

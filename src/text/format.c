@@ -346,6 +346,11 @@ static const form *form_of(ct_opcode op)
     return &forms[op];
 }
 
+const custom_form *custom_form_of(ct_opcode code)
+{
+    return form_of(code)->custom;
+}
+
 const char *const *form_spelled(ct_opcode code)
 {
     return form_of(code)->spelled;

@@ -38,11 +38,22 @@ typedef struct custom_form {
     const char *name;
     void (*print)(printer *p, const ct_op *op);         /* after the op name */
     ct_op *(*parse)(parser *P, ct_opcode code, const char *at);
+    /* how the form prints its regions (the printer's location aliases follow it):
+     * bit i of header_args: region i's entry block arguments are written in the
+     * op's header (scf.for's induction variable), not as block arguments; with
+     * header_locs, their loc(...) too (tt.func's arguments); elide_yields: the
+     * terminators are left out when the op has no results (scf.for, scf.if) */
+    unsigned header_args;
+    bool header_locs, elide_yields;
 } custom_form;
 
 /* The custom form called `name` (len bytes), NULL if none. */
 #define custom_form_named ct_tf_custom_form_named
 const custom_form *custom_form_named(const char *name, size_t len);
+
+/* The custom form op's row names (custom<Name>), NULL when it has none. */
+#define custom_form_of ct_tf_custom_form_of
+const custom_form *custom_form_of(ct_opcode code);
 
 /* The generic form ("name"(operands) <{attrs}> ({regions}) : (types) -> types)
  * of any op, which is how tt.reduce, tt.scan and tt.map_elementwise print. */

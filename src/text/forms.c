@@ -654,13 +654,13 @@ static ct_op *parse_branch(parser *P, ct_opcode code, const char *opat)
 /* ---- the table ------------------------------------------------------------------------ */
 
 static const custom_form customs[] = {
-    {"Select", print_select, parse_select},
-    {"For", print_for, parse_for},
-    {"If", print_if, parse_if},
-    {"While", print_while, parse_while},
-    {"ExecuteRegion", print_execute_region, parse_execute_region},
-    {"Func", print_func, parse_func},
-    {"Branch", print_branch, parse_branch},
+    {"Select", print_select, parse_select, 0, false, false},
+    {"For", print_for, parse_for, 1, false, true},
+    {"If", print_if, parse_if, 0, false, true},
+    {"While", print_while, parse_while, 1, false, false},
+    {"ExecuteRegion", print_execute_region, parse_execute_region, 0, false, false},
+    {"Func", print_func, parse_func, 1, true, false},
+    {"Branch", print_branch, parse_branch, 0, false, false},
 };
 
 const custom_form *custom_form_named(const char *name, size_t len)

@@ -2,7 +2,7 @@
  * print_loc.c - locations, and the #loc aliases MLIR's AliasInitializer
  * assigns.
  */
-#include "print_internal.h"
+#include "format_internal.h"
 #include "util/alloc.h"
 
 #include <inttypes.h>
@@ -186,31 +186,14 @@ static void al_visit_region(aliases *a, const ct_region *r, bool entry_args, boo
 void al_visit_op(aliases *a, const ct_op *op)
 {
     al_visit(a, op->loc, true);
-    switch (op->code) {
-    case CT_OP_TT_FUNC: {
-        const ct_block *e = ct_func_entry(op);
-        for (int i = 0; e && i < e->nargs; i++)
-            al_visit(a, e->args[i]->loc, false);
-        if (op->nregions)
-            al_visit_region(a, &op->regions[0], false, true);
-        break;
-    }
-    case CT_OP_SCF_FOR:
-        al_visit_region(a, &op->regions[0], false, op->nres > 0);
-        break;
-    case CT_OP_SCF_IF:
-        al_visit_region(a, &op->regions[0], false, op->nres > 0);
-        if (op->nregions > 1)
-            al_visit_region(a, &op->regions[1], false, op->nres > 0);
-        break;
-    case CT_OP_SCF_WHILE:
-        al_visit_region(a, &op->regions[0], false, true);
-        al_visit_region(a, &op->regions[1], true, true);
-        break;
-    default:
-        for (int i = 0; i < op->nregions; i++)
-            al_visit_region(a, &op->regions[i], true, true);
-        break;
+    const custom_form *cf = custom_form_of(op->code);
+    bool terms = !cf || !cf->elide_yields || op->nres;
+    for (int i = 0; i < op->nregions; i++) {
+        bool header = cf && (cf->header_args >> i & 1);
+        const ct_block *e = op->regions[i].first;
+        for (int k = 0; header && cf->header_locs && e && k < e->nargs; k++)
+            al_visit(a, e->args[k]->loc, false);
+        al_visit_region(a, &op->regions[i], !header, terms);
     }
 }
 

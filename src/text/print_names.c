@@ -332,9 +332,10 @@ static void number_op(namer *n, counters *c, const ct_op *op)
         set_name(n, c, &op->res[0], nl);
         return;
     }
-    if (op->code == CT_OP_TT_SPLIT && op->nres == 2) {
-        set_name(n, c, &op->res[0], "outLHS")->separate = true;
-        set_name(n, c, &op->res[1], "outRHS")->separate = true;
+    if (op->code == CT_OP_TT_SPLIT) { /* SplitOp's results are named after their segments */
+        const ct_op_sig *s = ct_op_sig_of(op->code);
+        for (int i = 0; i < op->nres && i < s->nres_segs; i++)
+            set_name(n, c, &op->res[i], s->res[i].name)->separate = true;
         return;
     }
     char buf[64]; /* asm_result_name writes at most 46 bytes */

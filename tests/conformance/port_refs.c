@@ -38,7 +38,8 @@ static void while_exit_reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref port_while_exit__ref = {"port_while_exit", while_exit_setup, while_exit_reference};
+const ct_kernel_ref port_while_exit__ref = {
+    "port_while_exit", while_exit_setup, while_exit_reference, "N:BLOCK"};
 
 /* ---- port_spin_wait: an inclusive prefix sum across tiles, chained by flags ---- */
 
@@ -76,7 +77,8 @@ static void spin_wait_reference(ct_ref_case *c)
     ct_ref_want(ct_ref_find_arg(c, "total_ptr"), 0, (double)run);
 }
 
-const ct_kernel_ref port_spin_wait__ref = {"port_spin_wait", spin_wait_setup, spin_wait_reference};
+const ct_kernel_ref port_spin_wait__ref = {
+    "port_spin_wait", spin_wait_setup, spin_wait_reference, "TILES"};
 
 /* ---- port_block_ptr_pad: row sums (zero padding), padded NaNs per row ---- */
 
@@ -112,7 +114,10 @@ static void block_ptr_pad_reference(ct_ref_case *c)
 }
 
 const ct_kernel_ref port_block_ptr_pad__ref = {"port_block_ptr_pad", block_ptr_pad_setup,
-                                               block_ptr_pad_reference};
+                                               block_ptr_pad_reference, "M:BLOCK_M"};
+/* its tensor-descriptor twin: the same results (stride_n is the constant 1 of its configs) */
+const ct_kernel_ref port_block_ptr_pad_desc__ref = {"port_block_ptr_pad_desc", block_ptr_pad_setup,
+                                                    block_ptr_pad_reference, "M:BLOCK_M"};
 
 /* ---- port_ptr_tuple: 0.5 x0 + 2 x1 - x2, summed in the kernel's order ---- */
 
@@ -141,7 +146,8 @@ static void ptr_tuple_reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref port_ptr_tuple__ref = {"port_ptr_tuple", ptr_tuple_setup, ptr_tuple_reference};
+const ct_kernel_ref port_ptr_tuple__ref = {
+    "port_ptr_tuple", ptr_tuple_setup, ptr_tuple_reference, "N:BLOCK"};
 
 /* ---- port_raw_forms: the block sums of x, halved pid % 3 + 1 times, plus 3 and BLOCK / 32 ---- */
 
@@ -176,4 +182,5 @@ static void raw_forms_reference(ct_ref_case *c)
     }
 }
 
-const ct_kernel_ref port_raw_forms__ref = {"port_raw_forms", raw_forms_setup, raw_forms_reference};
+const ct_kernel_ref port_raw_forms__ref = {
+    "port_raw_forms", raw_forms_setup, raw_forms_reference, "N:BLOCK"};

@@ -196,6 +196,27 @@ TL_KERNEL(port_block_ptr_pad, (x_ptr, sum_ptr, nan_ptr, M, N, stride_m, stride_n
     tl_store(n_blk, nans, .boundary_check = tl_ints(0));
 }
 
+TL_KERNEL(port_block_ptr_pad_desc, (x_ptr, sum_ptr, nan_ptr, M, N, stride_m, stride_n),
+          (int, BLOCK_M), (int, BLOCK_N))
+{
+    tl_tensor pid = tl_program_id(0);
+    tl_tensor z_desc = tl_make_tensor_descriptor(x_ptr, tl_tuple(M, N), tl_tuple(stride_m, stride_n),
+                                                 tl_shape(BLOCK_M, BLOCK_N));
+    tl_tensor w_desc = tl_make_tensor_descriptor(x_ptr, tl_tuple(M, N), tl_tuple(stride_m, stride_n),
+                                                 tl_shape(BLOCK_M, BLOCK_N), .padding_option = "nan");
+    tl_tensor acc = tl_zeros(tl_shape(BLOCK_M), tl_float32);
+    tl_tensor nans = tl_zeros(tl_shape(BLOCK_M), tl_int32);
+    TL_FOR(k, tl_range(0, tl_cdiv(N, BLOCK_N), 1), acc, nans) {
+        tl_tensor z = tl_desc_load(z_desc, tl_tuple(tl_mul(pid, BLOCK_M), tl_mul(k, BLOCK_N)));
+        acc = tl_add(acc, tl_sum(z, .axis = 1));
+        tl_tensor w = tl_desc_load(w_desc, tl_tuple(tl_mul(pid, BLOCK_M), tl_mul(k, BLOCK_N)));
+        nans = tl_add(nans, tl_sum(tl_to(tl_ne(w, w), tl_int32), .axis = 1));
+    }
+    tl_tensor offs = tl_add(tl_mul(pid, BLOCK_M), tl_arange(0, BLOCK_M));
+    tl_store(tl_add(sum_ptr, offs), acc, .mask = tl_lt(offs, M));
+    tl_store(tl_add(nan_ptr, offs), nans, .mask = tl_lt(offs, M));
+}
+
 TL_KERNEL(port_ptr_tuple, (x0_ptr, x1_ptr, x2_ptr, y_ptr, n), (int, BLOCK))
 {
     tl_tensor offs = tl_add(tl_mul(tl_program_id(0), BLOCK), tl_arange(0, BLOCK));
@@ -264,6 +285,13 @@ TL_CONFIGS(port_block_ptr_pad,
      .constexprs = "BLOCK_M=32 BLOCK_N=64", .problem = "M=100 N=300"},
     {.name = "f16_16x128", .signature = "x_ptr=*fp16:16 sum_ptr=*fp32:16 nan_ptr=*i32:16 M=i32 N=i32 "
                                          "stride_m=i32:16 stride_n=i32",
+     .constexprs = "BLOCK_M=16 BLOCK_N=128", .problem = "M=77 N=496"});
+TL_CONFIGS(port_block_ptr_pad_desc,
+    {.name = "f32_32x64", .signature = "x_ptr=*fp32:16 sum_ptr=*fp32:16 nan_ptr=*i32:16 M=i32 N=i32 "
+                                        "stride_m=i32:16 stride_n=1",
+     .constexprs = "BLOCK_M=32 BLOCK_N=64", .problem = "M=100 N=304"},
+    {.name = "f16_16x128", .signature = "x_ptr=*fp16:16 sum_ptr=*fp32:16 nan_ptr=*i32:16 M=i32 N=i32 "
+                                         "stride_m=i32:16 stride_n=1",
      .constexprs = "BLOCK_M=16 BLOCK_N=128", .problem = "M=77 N=496"});
 TL_CONFIGS(port_ptr_tuple,
     {.name = "f32_B256", .signature = "x0_ptr=*fp32:16 x1_ptr=*fp32:16 x2_ptr=*fp32:16 y_ptr=*fp32:16 n=i32",

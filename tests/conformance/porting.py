@@ -206,6 +206,29 @@ def port_block_ptr_pad(x_ptr, sum_ptr, nan_ptr, M, N, stride_m, stride_n,
     tl.store(n_blk, nans, boundary_check=(0,))
 
 
+# port_block_ptr_pad with tensor descriptors, as Triton 3.9 asks in place of
+# block pointers: outside the tensor a load reads the descriptor's padding,
+# "zero" (the default) or "nan".
+@triton.jit
+def port_block_ptr_pad_desc(x_ptr, sum_ptr, nan_ptr, M, N, stride_m, stride_n,
+                            BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    z_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[stride_m, stride_n],
+                                       block_shape=[BLOCK_M, BLOCK_N])
+    w_desc = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[stride_m, stride_n],
+                                       block_shape=[BLOCK_M, BLOCK_N], padding_option="nan")
+    acc = tl.zeros([BLOCK_M], dtype=tl.float32)
+    nans = tl.zeros([BLOCK_M], dtype=tl.int32)
+    for k in range(0, tl.cdiv(N, BLOCK_N)):
+        z = z_desc.load([pid * BLOCK_M, k * BLOCK_N])
+        acc += tl.sum(z, axis=1)
+        w = w_desc.load([pid * BLOCK_M, k * BLOCK_N])
+        nans += tl.sum((w != w).to(tl.int32), axis=1)
+    offs = pid * BLOCK_M + tl.arange(0, BLOCK_M)
+    tl.store(sum_ptr + offs, acc, mask=offs < M)
+    tl.store(nan_ptr + offs, nans, mask=offs < M)
+
+
 # A tuple of pointers indexed by tl.static_range (unrolled: each index a
 # constexpr), with a tuple of weights beside it.
 @triton.jit

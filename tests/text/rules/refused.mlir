@@ -31,3 +31,55 @@ module {
     tt.return
   }
 }
+
+// -----
+// a reduction along an axis the operand does not have (Triton's verifier does not look)
+module {
+  tt.func @reduce_axis(%a: tensor<128xf32>) {
+    // refused: axis 1 is out of range for tensor<128xf32>
+    %0 = "tt.reduce"(%a) <{axis = 1 : i32}> ({
+    ^bb0(%x: f32, %y: f32):
+      %z = arith.addf %x, %y : f32
+      tt.reduce.return %z : f32
+    }) : (tensor<128xf32>) -> f32
+    tt.return
+  }
+}
+
+// -----
+// a histogram into bins that are not a 1-d tensor, a cat into a shape that is not the two
+// operands' rows, an atomic whose result is not the pointee: nothing lowers them
+module {
+  tt.func @histogram_2d(%a: tensor<16xi32>) {
+    // refused: counts a 1-d tensor of integers into a 1-d tensor of integer bins
+    %0 = tt.histogram %a : tensor<16xi32> -> tensor<2x1xi32>
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @cat_shape(%a: tensor<2x16xi32>, %b: tensor<2x16xi32>) {
+    // refused: concatenates two tensors of one type
+    %0 = tt.cat %a, %b : tensor<2x16xi32> -> tensor<4xi32>
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @rmw_result(%p: !tt.ptr<f32>, %v: f32, %m: i1) {
+    // refused: is not the pointee of
+    %0 = tt.atomic_rmw fadd, acq_rel, gpu, %p, %v, %m : (!tt.ptr<f32>, f32, i1) -> i8
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @desc_indices(%d: !tt.tensordesc<tensor<16xi8>>, %i: i32) {
+    // refused: takes 2 indices for a descriptor of rank 1
+    %0 = tt.descriptor_load %d[%i, %i] : !tt.tensordesc<tensor<16xi8>> -> tensor<16xi8>
+    tt.return
+  }
+}

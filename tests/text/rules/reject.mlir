@@ -191,3 +191,75 @@ module {
     tt.return
   }
 }
+
+// -----
+module {
+  tt.func @fp_downcast_no_rounding(%a: tensor<16xf32>) {
+    // error: rounding mode is required for an fp downcast
+    %0 = tt.fp_to_fp %a : tensor<16xf32> -> tensor<16xf8E4M3FN>
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @bitcast_ptr_to_int(%p: tensor<8x!tt.ptr<f32>>) {
+    // error: cannot bitcast a pointer to a non-pointer type
+    %0 = tt.bitcast %p : tensor<8x!tt.ptr<f32>> -> tensor<8xi64>
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @bitcast_int_to_ptr(%a: i64) {
+    // error: cannot bitcast a pointer to a non-pointer type
+    %0 = tt.bitcast %a : i64 -> !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @index_cast_int_to_int(%a: tensor<8xi16>) {
+    // error: casts between index and a signless integer
+    %0 = arith.index_cast %a : tensor<8xi16> to tensor<8xi64>
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @bitcast_index(%a: index) {
+    // error: casts an integer or float to another of the same width
+    %0 = arith.bitcast %a : index to index
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @split_to_scalars(%a: tensor<2xf32>) {
+    // error: splits the minor dimension of 2 into two values of one type
+    %0, %1 = tt.split %a : tensor<2xf32> -> f32
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @range_i64_attrs() {
+    // error: attribute 'start' must be an i32 integer
+    %0 = tt.make_range {end = 16 : i64, start = 0 : i64} : tensor<16xi32>
+    tt.return
+  }
+}
+
+// -----
+module {
+  tt.func @trans_i64_order(%a: tensor<4x8xf32>) {
+    // error: attribute 'order' must be an array<i32>
+    %0 = tt.trans %a {order = array<i64: 1, 0>} : tensor<4x8xf32> -> tensor<8x4xf32>
+    tt.return
+  }
+}
