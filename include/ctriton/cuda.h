@@ -218,10 +218,18 @@ ct_status ct_check_grid(const unsigned grid[3], int num_ctas);
 
 /* Launches with packed parameters: `params` holds one pointer per kernel
  * argument, then the two hidden scratch pointers, which this function fills
- * (allocating scratch per launch on `stream` when the metadata asks, freed in
- * stream order after the launch).  `nparams` counts the kernel's own. */
+ * when the metadata asks for scratch (tensor descriptors made in the kernel,
+ * profiling).  The scratch comes from a buffer kept per context, stream and
+ * kind and grown in stream order when a launch needs more (as Triton takes it
+ * from triton.set_allocator's allocator, in practice torch's caching one), so
+ * a launch costs no allocation once warm ($CTRITON_SCRATCH_CACHE=0: a buffer
+ * per launch, freed after it).  `nparams` counts the kernel's own. */
 ct_status ct_launch_packed(const ct_loaded *k, const unsigned grid[3], ct_stream stream,
                            void **params, int nparams);
+/* Frees the kept scratch buffers (the library owns them; a context's teardown
+ * frees them too).  Call it with no launch in flight, e.g. before destroying a
+ * stream that launched kernels with scratch, or to give the memory back. */
+void ct_launch_release_scratch(void);
 
 /* ------------------------------------------------------------------ */
 /* do_bench: triton.testing.do_bench in C                              */

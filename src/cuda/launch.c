@@ -6,15 +6,20 @@
  *     opted in above 48 KiB (cuFuncSetAttribute MAX_DYNAMIC_SHARED_SIZE_BYTES);
  *   - the kernel's own arguments, then two hidden pointers: global_scratch and
  *     profile_scratch, each NULL unless the metadata gives it a size, in which
- *     case grid_x * grid_y * grid_z * num_ctas * size bytes are allocated for
- *     this launch (stream-ordered, freed after it);
+ *     case grid_x * grid_y * grid_z * num_ctas * size bytes are needed; they
+ *     come from a buffer kept per context, stream and kind, grown when a launch
+ *     needs more (stream-ordered), as Triton's launcher gets them from the
+ *     allocator of triton.set_allocator (in practice torch's caching allocator);
+ *     ct_launch_release_scratch frees those buffers;
  *   - num_ctas > 1: grid x multiplied by num_ctas, a cluster of num_ctas along
  *     x with the spread scheduling policy, through cuLaunchKernelEx;
  *   - a grid with a zero dimension launches nothing (Triton skips it too).
  */
 #include "ctriton/cuda.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -147,36 +152,123 @@ ct_status ct_check_grid(const unsigned grid[3], int num_ctas)
     return CT_OK;
 }
 
-static ct_status scratch_alloc(const ct_cuda_api *cu, ct_devptr *p, int64_t per_program,
-                               const unsigned grid[3], int num_ctas, ct_stream stream,
-                               const char *name)
+/* The scratch buffers kept between launches: one per (context, stream, kind),
+ * used only by launches on that stream, so stream order keeps a launch from
+ * touching a buffer an earlier launch still uses.  A buffer that is too small
+ * is freed in stream order and replaced.  When the table is full, a launch
+ * allocates its own scratch and frees it after itself. */
+enum { SCRATCH_SLOTS = 32 };
+typedef struct scratch_slot {
+    ct_context ctx;
+    ct_stream stream;
+    int kind; /* 0 global, 1 profile */
+    ct_devptr p;
+    size_t bytes;
+} scratch_slot;
+static scratch_slot scratch_slots[SCRATCH_SLOTS];
+static pthread_mutex_t scratch_mu = PTHREAD_MUTEX_INITIALIZER;
+/* $CTRITON_SCRATCH_CACHE=0: every launch allocates and frees its own scratch
+ * (the behaviour before the cache; for measuring what the cache saves) */
+static bool scratch_cache_off;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static void scratch_read_env(void)
 {
-    *p = 0;
-    if (per_program <= 0)
-        return CT_OK;
-    size_t bytes = (size_t)grid[0] * grid[1] * grid[2] * (size_t)num_ctas * (size_t)per_program;
-    int res = cu->cuMemAllocAsync ? cu->cuMemAllocAsync(p, bytes, stream) : cu->cuMemAlloc(p, bytes);
-    if (res != 0) {
-        char what[200];
-        snprintf(what, sizeof what, "allocating %zu bytes of scratch for %s", bytes, name);
-        return ct_cu_check(res, what);
-    }
-    return CT_OK;
+    const char *v = getenv("CTRITON_SCRATCH_CACHE");
+    scratch_cache_off = v && strcmp(v, "0") == 0;
 }
 
-/* Frees scratch after the launch, in stream order.  A failure here is not
- * reported: the launch's own result matters more, and a broken context shows
- * on the next call anyway. */
+static int scratch_new(const ct_cuda_api *cu, ct_devptr *p, size_t bytes, ct_stream stream)
+{
+    return cu->cuMemAllocAsync ? cu->cuMemAllocAsync(p, bytes, stream) : cu->cuMemAlloc(p, bytes);
+}
+
+/* Frees scratch in stream order.  A failure here is not reported: the
+ * launch's own result matters more, and a broken context shows on the next
+ * call anyway. */
 static void scratch_free(const ct_cuda_api *cu, ct_devptr p, ct_stream stream)
 {
     if (!p)
         return;
     if (cu->cuMemFreeAsync) {
-        cu->cuMemFreeAsync(p, stream);
+        if (cu->cuMemFreeAsync(p, stream) != 0)
+            cu->cuMemFree(p);
     } else {
         cu->cuStreamSynchronize(stream);
         cu->cuMemFree(p);
     }
+}
+
+/* Scratch of `per_program` bytes per program for a launch on `stream`:
+ * *p from the kept buffer (*own false) or, with the table full, a buffer of
+ * the launch's own (*own true, freed after it). */
+static ct_status scratch_get(const ct_cuda_api *cu, int kind, ct_devptr *p, bool *own,
+                             int64_t per_program, const unsigned grid[3], int num_ctas,
+                             ct_stream stream, const char *name)
+{
+    *p = 0;
+    *own = false;
+    if (per_program <= 0)
+        return CT_OK;
+    size_t bytes = (size_t)grid[0] * grid[1] * grid[2] * (size_t)num_ctas * (size_t)per_program;
+    ct_context ctx = NULL;
+    if (cu->cuCtxGetCurrent(&ctx) != 0)
+        ctx = NULL;
+    int res = 0;
+    pthread_once(&scratch_once, scratch_read_env);
+    pthread_mutex_lock(&scratch_mu);
+    scratch_slot *slot = NULL, *empty = NULL;
+    for (int i = 0; i < SCRATCH_SLOTS && !slot && !scratch_cache_off; i++) {
+        scratch_slot *e = &scratch_slots[i];
+        if (e->p && e->ctx == ctx && e->stream == stream && e->kind == kind)
+            slot = e;
+        else if (!e->p && !empty)
+            empty = e;
+    }
+    if (slot && slot->bytes >= bytes) {
+        *p = slot->p;
+    } else if (slot || empty) {
+        if (!slot) {
+            slot = empty;
+            slot->ctx = ctx;
+            slot->stream = stream;
+            slot->kind = kind;
+        } else {
+            scratch_free(cu, slot->p, stream);
+            slot->p = 0;
+        }
+        res = scratch_new(cu, &slot->p, bytes, stream);
+        if (res == 0) {
+            slot->bytes = bytes;
+            *p = slot->p;
+        } else {
+            memset(slot, 0, sizeof *slot);
+        }
+    } else {
+        res = scratch_new(cu, p, bytes, stream);
+        *own = res == 0;
+    }
+    pthread_mutex_unlock(&scratch_mu);
+    if (res != 0) {
+        *p = 0;
+        char what[200];
+        snprintf(what, sizeof what, "allocating %zu bytes of %s scratch for %s", bytes,
+                 kind ? "profile" : "global", name);
+        return ct_cu_check(res, what);
+    }
+    return CT_OK;
+}
+
+void ct_launch_release_scratch(void)
+{
+    const ct_cuda_api *cu = ct_cuda();
+    pthread_mutex_lock(&scratch_mu);
+    for (int i = 0; i < SCRATCH_SLOTS; i++) {
+        scratch_slot *e = &scratch_slots[i];
+        if (e->p && cu)
+            scratch_free(cu, e->p, e->stream);
+        memset(e, 0, sizeof *e);
+    }
+    pthread_mutex_unlock(&scratch_mu);
 }
 
 static ct_status launch_failed(int res, const ct_loaded *k)
@@ -199,13 +291,15 @@ ct_status ct_launch_packed(const ct_loaded *k, const unsigned grid[3], ct_stream
     if (!cu)
         return CT_ERR_NO_DRIVER;
     ct_devptr global_scratch = 0, profile_scratch = 0;
+    bool own_global = false, own_profile = false;
     if (m->global_scratch_size > 0 || m->profile_scratch_size > 0) {
-        if ((s = scratch_alloc(cu, &global_scratch, m->global_scratch_size, grid, m->num_ctas,
-                               stream, m->name)) != CT_OK)
+        if ((s = scratch_get(cu, 0, &global_scratch, &own_global, m->global_scratch_size, grid,
+                             m->num_ctas, stream, m->name)) != CT_OK)
             return s;
-        if ((s = scratch_alloc(cu, &profile_scratch, m->profile_scratch_size, grid, m->num_ctas,
-                               stream, m->name)) != CT_OK) {
-            scratch_free(cu, global_scratch, stream);
+        if ((s = scratch_get(cu, 1, &profile_scratch, &own_profile, m->profile_scratch_size, grid,
+                             m->num_ctas, stream, m->name)) != CT_OK) {
+            if (own_global)
+                scratch_free(cu, global_scratch, stream);
             return s;
         }
     }
@@ -249,7 +343,9 @@ ct_status ct_launch_packed(const ct_loaded *k, const unsigned grid[3], ct_stream
     }
     if (res > 0)
         s = launch_failed(res, k);
-    scratch_free(cu, global_scratch, stream);
-    scratch_free(cu, profile_scratch, stream);
+    if (own_global)
+        scratch_free(cu, global_scratch, stream);
+    if (own_profile)
+        scratch_free(cu, profile_scratch, stream);
     return s;
 }

@@ -55,7 +55,7 @@ static fake_launch launches[1 << 16];
 static int nlaunches, nloads, expect_params = 0;
 static double clock_ms;
 static size_t last_async_alloc;
-static int async_live;
+static int async_live, async_allocs;
 
 /* ---- for the test ---- */
 /* the last tensor map encoded: the arguments as given; the map's first 8 bytes are the
@@ -106,6 +106,7 @@ const fake_launch *fake_launch_at(int i) { return i >= 0 && i < nlaunches ? &lau
 int fake_nloads(void) { return nloads; }
 void fake_expect_params(int n) { expect_params = n; }
 size_t fake_last_async_alloc(void) { return last_async_alloc; }
+int fake_async_allocs(void) { return async_allocs; }
 int fake_async_live(void) { return async_live; }
 
 static int cc(void)
@@ -311,6 +312,7 @@ CUresult cuMemAllocAsync(uint64_t *p, size_t n, void *s)
     *p = (uint64_t)(uintptr_t)alloc(n);
     last_async_alloc = n;
     async_live++;
+    async_allocs++;
     return OK;
 }
 CUresult cuMemFreeAsync(uint64_t p, void *s) { (void)s; free((void *)(uintptr_t)p); async_live--; return OK; }

@@ -44,6 +44,7 @@ static int (*fake_nloads)(void);
 static void (*fake_expect_params)(int);
 static size_t (*fake_last_async_alloc)(void);
 static int (*fake_async_live)(void);
+static int (*fake_async_allocs)(void);
 typedef struct fake_tmap {
     int dtype, swizzle, l2, fill, interleave;
     unsigned rank;
@@ -275,8 +276,10 @@ static void t_cluster(void **state)
     ct_mem_free(x);
 }
 
-/* Scratch per launch: grid * num_ctas * size bytes, passed after the
- * arguments, freed in stream order. */
+/* Scratch: grid * num_ctas * size bytes, passed after the arguments, from a
+ * buffer kept per stream and kind: a second launch allocates nothing, a larger
+ * grid grows it, another stream has its own, ct_launch_release_scratch frees
+ * them all. */
 static void t_scratch(void **state)
 {
     (void)state;
@@ -300,9 +303,34 @@ static void t_scratch(void **state)
     fake_expect_params(6);
     assert_int_equal(ct_launch_packed(&l, (unsigned[]){3, 2, 1}, NULL, params, np), CT_OK);
     assert_int_equal(fake_last_async_alloc(), 8 * 3 * 2); /* the profile scratch, allocated last */
-    assert_true(last()->params[4] != 0);
-    assert_true(last()->params[5] != 0);
-    assert_int_equal(fake_async_live(), 0); /* both freed */
+    uint64_t g0 = last()->params[4], p0 = last()->params[5];
+    assert_true(g0 != 0 && p0 != 0 && g0 != p0);
+    assert_int_equal(fake_async_live(), 2); /* kept for the next launch */
+    int allocs = fake_async_allocs();
+    /* the same or a smaller grid on the same stream: the same buffers, no allocation */
+    assert_int_equal(ct_launch_packed(&l, (unsigned[]){3, 2, 1}, NULL, params, np), CT_OK);
+    assert_int_equal(ct_launch_packed(&l, (unsigned[]){1, 1, 1}, NULL, params, np), CT_OK);
+    assert_int_equal(fake_async_allocs(), allocs);
+    assert_true(last()->params[4] == g0 && last()->params[5] == p0);
+    /* a larger grid: both grow, the old ones freed in stream order */
+    assert_int_equal(ct_launch_packed(&l, (unsigned[]){4, 4, 1}, NULL, params, np), CT_OK);
+    assert_int_equal(fake_async_allocs(), allocs + 2);
+    assert_int_equal(fake_last_async_alloc(), 8 * 16);
+    assert_int_equal(fake_async_live(), 2);
+    /* another stream: its own buffers */
+    ct_stream st;
+    assert_int_equal(ct_cuda()->cuStreamCreate(&st, 0), 0);
+    assert_int_equal(ct_launch_packed(&l, (unsigned[]){1, 1, 1}, st, params, np), CT_OK);
+    assert_int_equal(fake_async_live(), 4);
+    assert_true(last()->params[4] != 0 && last()->params[4] != g0);
+    ct_launch_release_scratch();
+    assert_int_equal(fake_async_live(), 0);
+    assert_int_equal(ct_cuda()->cuStreamDestroy(st), 0);
+    /* after the release a launch allocates again */
+    assert_int_equal(ct_launch_packed(&l, (unsigned[]){3, 2, 1}, NULL, params, np), CT_OK);
+    assert_int_equal(fake_async_live(), 2);
+    ct_launch_release_scratch();
+    assert_int_equal(fake_async_live(), 0);
     ct_unload(&l);
     ct_kernel_free(k);
     ct_mem_free(x);
@@ -553,6 +581,7 @@ static int build_fake(void)
     *(void **)&fake_expect_params = dlsym(h, "fake_expect_params");
     *(void **)&fake_last_async_alloc = dlsym(h, "fake_last_async_alloc");
     *(void **)&fake_async_live = dlsym(h, "fake_async_live");
+    *(void **)&fake_async_allocs = dlsym(h, "fake_async_allocs");
     *(void **)&fake_last_tmap = dlsym(h, "fake_last_tmap");
     return fake_async_live ? 0 : -1;
 }
