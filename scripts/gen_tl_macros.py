@@ -50,13 +50,21 @@ def main():
     w("#define TL__OR(x, ...) TL__CAT(TL__OR_, TL__ISEMPTY(__VA_ARGS__))(x, __VA_ARGS__)\n")
     w("#define TL__OR_1(x, ...) x\n#define TL__OR_0(x, ...) __VA_ARGS__\n")
     w("/* the first argument of a non-empty list */\n")
-    w("#define TL__HEAD(...) TL__HEAD_(__VA_ARGS__, ~)\n#define TL__HEAD_(a, ...) a\n\n")
+    w("#define TL__HEAD(...) TL__HEAD_(__VA_ARGS__, ~)\n#define TL__HEAD_(a, ...) a\n")
+    w("/* the arguments after the first (none for a list of one); with TL__HEAD, a builtin\n"
+      " * `m(x, ...)` whose options may be left out is `m(...)` forwarding\n"
+      " * (TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__)): ISO C wants an argument for a `...` */\n")
+    w("#define TL__TAIL(...) TL__CAT(TL__TAIL_, TL__HAS_COMMA(__VA_ARGS__))(__VA_ARGS__)\n")
+    w("#define TL__TAIL_0(a)\n#define TL__TAIL_1(a, ...) __VA_ARGS__\n\n")
     w("/* TL__MAP(m, a, b, c) is m(a, 2) m(b, 1) m(c, 0): the index counts down to 0 */\n")
     w("#define TL__MAP(m, ...) TL__CAT(TL__MAP_, TL__NARGS0(__VA_ARGS__))(m, __VA_ARGS__)\n")
     w("#define TL__MAP_0(m, ...)\n#define TL__MAP_1(m, a) m(a, 0)\n")
     for k in range(2, LIMIT + 1):
         w("#define TL__MAP_%d(m, a, ...) m(a, %d) TL__MAP_%d(m, __VA_ARGS__)\n" % (k, k - 1, k - 1))
-    w("#define TL__MAP_%d(m, ...) %s\n#define TL__MAP_%s(m, ...) %s\n" % (COUNT, ERR, ERR, ERR))
+    # not a bare identifier: followed by `((void *)0)` (TL_UNPACK's list ends with NULL) it would
+    # be a call, which C89 rules (gnu11 in GCC before 14) take for an implicit declaration
+    BAD = "%s[0]" % ERR
+    w("#define TL__MAP_%d(m, ...) %s\n#define TL__MAP_%s(m, ...) %s\n" % (COUNT, BAD, ERR, BAD))
     w("/* TL__MAP1(m, first, a, b): TL__MAP(m, a, b), for a list after a construct's first argument */\n")
     w("#define TL__MAP1(m, ...) TL__CAT(TL__MAP1_, TL__NARGS(__VA_ARGS__))(m, __VA_ARGS__)\n")
     w("#define TL__MAP1_1(m, first)\n")

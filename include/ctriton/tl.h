@@ -44,12 +44,6 @@
 
 CT_BEGIN_DECLS
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Woverride-init"
-#endif
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Winitializer-overrides"
-#endif
 
 /* ------------------------------------------------------------------ */
 /* Types (triton.language.dtype and friends)                           */
@@ -229,10 +223,33 @@ void tl__popk(void *opts, unsigned size);
     int tl__pos;                                                                              \
     double tl__unnamed
 #define TL__POS .tl__pos = 0
-#define TL__OPTS(type, ...) ((type){.tl__unnamed = TL__NAMED_MARK, __VA_ARGS__})
+/* A default overridden by the caller's option (`.num_stages = -1, ..., .num_stages = 2`) is
+ * what -Woverride-init (GCC) and -Winitializer-overrides (Clang) warn about: the warning is
+ * turned off inside these initializers only (a statement expression: a pragma cannot stand
+ * inside an expression), never for the including file. */
+#if defined(__clang__)
+#define TL__OVR_PUSH                                                                          \
+    _Pragma("clang diagnostic push") _Pragma("clang diagnostic ignored \"-Winitializer-overrides\"")
+#define TL__OVR_POP _Pragma("clang diagnostic pop")
+#else
+#define TL__OVR_PUSH                                                                          \
+    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Woverride-init\"")
+#define TL__OVR_POP _Pragma("GCC diagnostic pop")
+#endif
+#define TL__OPTS(type, ...) TL__OPTS_(TL__CAT(tl__opts_, __COUNTER__), type, __VA_ARGS__)
+#define TL__OPTS_(v, type, ...)                                                               \
+    (__extension__({                                                                          \
+        TL__OVR_PUSH type v = {.tl__unnamed = TL__NAMED_MARK, __VA_ARGS__};                   \
+        TL__OVR_POP v;                                                                        \
+    }))
 /* Reports an optional argument passed without its name; true when there was none. */
 bool tl__named(double unnamed, const char *builtin, tl_src at);
-#define TL__K(type, ...) tl__pushk(&(type){.tl__unnamed = TL__NAMED_MARK, __VA_ARGS__}, sizeof(type))
+#define TL__K(type, ...) TL__K_(TL__CAT(tl__opts_, __COUNTER__), type, __VA_ARGS__)
+#define TL__K_(v, type, ...)                                                                  \
+    (__extension__({                                                                          \
+        TL__OVR_PUSH type v = {.tl__unnamed = TL__NAMED_MARK, __VA_ARGS__};                   \
+        TL__OVR_POP tl__pushk(&v, sizeof v);                                                  \
+    }))
 #define TL__P(x) tl__push(tl_c(x))
 
 #define TL_NONE ((tl_tensor){0})
@@ -422,9 +439,12 @@ typedef struct tl_minmax_opts {
     TL__OPTS_TAIL;
 } tl_minmax_opts;
 /* tl.minimum(x, y, propagate_nan=...), tl.maximum, tl.clamp */
-#define tl_minimum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(0, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
-#define tl_maximum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(1, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
-#define tl_clamp(x, lo, hi, ...)                                                              \
+#define tl_minimum(x, ...) tl__o_minimum(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_minimum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(0, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
+#define tl_maximum(x, ...) tl__o_maximum(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_maximum(x, y, ...) (TL__P(x), TL__P(y), tl__minmax_s(1, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
+#define tl_clamp(x, lo, ...) tl__o_clamp(x, lo, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_clamp(x, lo, hi, ...)                                                              \
     (TL__P(x), TL__P(lo), TL__P(hi), tl__minmax_s(2, TL__OPTS(tl_minmax_opts, TL__POS, __VA_ARGS__), TL_HERE))
 tl_tensor tl__minmax_s(int which, tl_minmax_opts o, tl_src at);
 tl_tensor tl__minimum(tl_tensor x, tl_tensor y, tl_minmax_opts o, tl_src at);
@@ -446,8 +466,10 @@ typedef struct tl_cast_opts {
     TL__OPTS_TAIL;
 } tl_cast_opts;
 /* x.to(dtype, fp_downcast_rounding=None, bitcast=False); tl.cast(x, ...) */
-#define tl_to(x, dtype, ...) tl__cast(tl_c(x), (dtype), TL__OPTS(tl_cast_opts, TL__POS, __VA_ARGS__), TL_HERE)
-#define tl_cast(x, dtype, ...) tl__cast(tl_c(x), (dtype), TL__OPTS(tl_cast_opts, TL__POS, __VA_ARGS__), TL_HERE)
+#define tl_to(x, ...) tl__o_to(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_to(x, dtype, ...) tl__cast(tl_c(x), (dtype), TL__OPTS(tl_cast_opts, TL__POS, __VA_ARGS__), TL_HERE)
+#define tl_cast(x, ...) tl__o_cast(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_cast(x, dtype, ...) tl__cast(tl_c(x), (dtype), TL__OPTS(tl_cast_opts, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__cast(tl_tensor x, tl_dtype dtype, tl_cast_opts o, tl_src at);
 
 /* ------------------------------------------------------------------ */
@@ -464,7 +486,8 @@ typedef struct tl_load_opts {
     bool is_volatile;
     TL__OPTS_TAIL;
 } tl_load_opts;
-#define tl_load(ptr, ...) (TL__K(tl_load_opts, TL__POS, __VA_ARGS__), TL__P(ptr), tl__load_s(TL_HERE))
+#define tl_load(...) tl__o_load(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_load(ptr, ...) (TL__K(tl_load_opts, TL__POS, __VA_ARGS__), TL__P(ptr), tl__load_s(TL_HERE))
 tl_tensor tl__load_s(tl_src at);
 tl_tensor tl__load(tl_tensor ptr, tl_load_opts o, tl_src at);
 
@@ -475,7 +498,8 @@ typedef struct tl_store_opts {
     const char *eviction_policy;
     TL__OPTS_TAIL;
 } tl_store_opts;
-#define tl_store(ptr, value, ...) (TL__K(tl_store_opts, TL__POS, __VA_ARGS__), TL__P(ptr), TL__P(value), tl__store_s(TL_HERE))
+#define tl_store(ptr, ...) tl__o_store(ptr, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_store(ptr, value, ...) (TL__K(tl_store_opts, TL__POS, __VA_ARGS__), TL__P(ptr), TL__P(value), tl__store_s(TL_HERE))
 void tl__store_s(tl_src at);
 void tl__store(tl_tensor ptr, tl_tensor value, tl_store_opts o, tl_src at);
 
@@ -491,15 +515,23 @@ typedef enum tl_atomic_op {
 } tl_atomic_op;
 tl_tensor tl__atomic(tl_atomic_op op, tl_tensor ptr, tl_tensor val, tl_atomic_opts o, tl_src at);
 tl_tensor tl__atomic_s(tl_atomic_op op, tl_src at);
-#define tl_atomic_add(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_ADD, TL_HERE))
-#define tl_atomic_max(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MAX, TL_HERE))
-#define tl_atomic_min(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MIN, TL_HERE))
-#define tl_atomic_and(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_AND, TL_HERE))
-#define tl_atomic_or(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_OR, TL_HERE))
-#define tl_atomic_xor(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XOR, TL_HERE))
-#define tl_atomic_xchg(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XCHG, TL_HERE))
+#define tl_atomic_add(p, ...) tl__o_atomic_add(p, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_atomic_add(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_ADD, TL_HERE))
+#define tl_atomic_max(p, ...) tl__o_atomic_max(p, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_atomic_max(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MAX, TL_HERE))
+#define tl_atomic_min(p, ...) tl__o_atomic_min(p, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_atomic_min(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_MIN, TL_HERE))
+#define tl_atomic_and(p, ...) tl__o_atomic_and(p, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_atomic_and(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_AND, TL_HERE))
+#define tl_atomic_or(p, ...) tl__o_atomic_or(p, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_atomic_or(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_OR, TL_HERE))
+#define tl_atomic_xor(p, ...) tl__o_atomic_xor(p, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_atomic_xor(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XOR, TL_HERE))
+#define tl_atomic_xchg(p, ...) tl__o_atomic_xchg(p, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_atomic_xchg(p, v, ...) (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(v), tl__atomic_s(TL_ATOMIC_XCHG, TL_HERE))
 /* tl.atomic_cas(ptr, cmp, val, sem=None, scope=None) */
-#define tl_atomic_cas(p, cmp, v, ...)                                                         \
+#define tl_atomic_cas(p, cmp, ...) tl__o_atomic_cas(p, cmp, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_atomic_cas(p, cmp, v, ...)                                                         \
     (TL__K(tl_atomic_opts, TL__POS, __VA_ARGS__), TL__P(p), TL__P(cmp), TL__P(v), tl__atomic_cas_s(TL_HERE))
 tl_tensor tl__atomic_cas_s(tl_src at);
 tl_tensor tl__atomic_cas(tl_tensor ptr, tl_tensor cmp, tl_tensor val, tl_atomic_opts o, tl_src at);
@@ -550,7 +582,8 @@ typedef enum tl__nary {
 tl_tensor tl__nary_s(tl__nary op, tl_src at);
 
 /* libdevice (triton.language.extra.libdevice): tl_libdevice("asin", x) */
-#define tl_libdevice(name, ...)                                                               \
+#define tl_libdevice(...) tl__o_libdevice(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_libdevice(name, ...)                                                               \
     (TL__PUSH_ALL(__VA_ARGS__) tl__libdevice_s((name), TL__NARGS(__VA_ARGS__), TL_HERE))
 tl_tensor tl__libdevice_s(const char *name, int nargs, tl_src at);
 tl_tensor tl__libdevice(const char *name, int nargs, const tl_tensor *args, tl_src at);
@@ -587,7 +620,8 @@ typedef struct tl_reshape_opts {
     bool can_reorder;
     TL__OPTS_TAIL;
 } tl_reshape_opts;
-#define tl_reshape(x, shape, ...) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, TL__POS, __VA_ARGS__), TL_HERE)
+#define tl_reshape(x, ...) tl__o_reshape(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_reshape(x, shape, ...) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__reshape(tl_tensor x, tl_shape_t shape, tl_reshape_opts o, tl_src at);
 #define tl_view(x, shape) tl__reshape((x), (shape), TL__OPTS(tl_reshape_opts, .can_reorder = true, TL__POS), TL_HERE)
 /* tl.ravel(x, can_reorder=False): .can_reorder = true */
@@ -595,11 +629,13 @@ typedef struct tl_ravel_opts {
     bool can_reorder;
     TL__OPTS_TAIL;
 } tl_ravel_opts;
-#define tl_ravel(x, ...) tl__ravel_o((x), TL__OPTS(tl_ravel_opts, TL__POS, __VA_ARGS__), TL_HERE)
+#define tl_ravel(...) tl__o_ravel(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_ravel(x, ...) tl__ravel_o((x), TL__OPTS(tl_ravel_opts, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__ravel_o(tl_tensor x, tl_ravel_opts o, tl_src at);
 /* tl.permute(x, dims), tl.trans(x, *dims) (no dims: swap the last two), x.T */
 #define tl_permute(x, dims) tl__permute((x), (dims), TL_HERE)
-#define tl_trans(x, ...) tl__trans((x), (tl_ints_t){TL__NARGS0(__VA_ARGS__), {__VA_ARGS__}}, TL_HERE)
+#define tl_trans(...) tl__o_trans(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_trans(x, ...) tl__trans((x), (tl_ints_t){TL__NARGS0(__VA_ARGS__), {__VA_ARGS__}}, TL_HERE)
 #define tl_T(x) tl__permute((x), tl_ints(1, 0), TL_HERE)
 tl_tensor tl__permute(tl_tensor x, tl_ints_t dims, tl_src at);
 tl_tensor tl__trans(tl_tensor x, tl_ints_t dims, tl_src at);
@@ -616,7 +652,8 @@ typedef struct tl_cat_opts {
     int dim;
     TL__OPTS_TAIL;
 } tl_cat_opts;
-#define tl_cat(a, b, ...) (TL__P(a), TL__P(b), tl__cat_s(TL__OPTS(tl_cat_opts, TL__POS, __VA_ARGS__), TL_HERE))
+#define tl_cat(a, ...) tl__o_cat(a, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_cat(a, b, ...) (TL__P(a), TL__P(b), tl__cat_s(TL__OPTS(tl_cat_opts, TL__POS, __VA_ARGS__), TL_HERE))
 tl_tensor tl__cat_s(tl_cat_opts o, tl_src at);
 tl_tensor tl__cat(tl_tensor a, tl_tensor b, tl_cat_opts o, tl_src at);
 #define tl_interleave(a, b) (TL__P(a), TL__P(b), tl__nary_s(TL__INTERLEAVE, TL_HERE))
@@ -625,7 +662,8 @@ tl_tensor tl__interleave(tl_tensor a, tl_tensor b, tl_src at);
 #define tl_gather(src, index, axis) (TL__P(src), TL__P(index), tl__gather_s((axis), TL_HERE))
 tl_tensor tl__gather_s(int axis, tl_src at);
 tl_tensor tl__gather(tl_tensor src, tl_tensor index, int axis, tl_src at);
-#define tl_histogram(x, num_bins, ...) (TL__P(x), TL__PUSH_OPT(__VA_ARGS__), tl__histogram_s((num_bins), TL_HERE))
+#define tl_histogram(x, ...) tl__o_histogram(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_histogram(x, num_bins, ...) (TL__P(x), TL__PUSH_OPT(__VA_ARGS__), tl__histogram_s((num_bins), TL_HERE))
 tl_tensor tl__histogram_s(int num_bins, tl_src at);
 tl_tensor tl__histogram(tl_tensor x, int num_bins, tl_tensor mask, tl_src at);
 
@@ -654,18 +692,29 @@ typedef enum tl_reduce_kind {
 } tl_reduce_kind;
 tl_tensor tl__reduce_std(tl_reduce_kind k, tl_tensor x, tl_reduce_opts o, tl_src at);
 
-#define tl_sum(x, ...) tl__reduce_std(TL_RED_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_max(x, ...) tl__reduce_std(TL_RED_MAX, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_min(x, ...) tl__reduce_std(TL_RED_MIN, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_argmax(x, axis_, ...) tl__reduce_std(TL_RED_ARGMAX, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
-#define tl_argmin(x, axis_, ...) tl__reduce_std(TL_RED_ARGMIN, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
-#define tl_xor_sum(x, ...) tl__reduce_std(TL_RED_XOR_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_reduce_or(x, axis_, ...) tl__reduce_std(TL_RED_OR, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
-#define tl_cumsum(x, ...) tl__reduce_std(TL_SCAN_CUMSUM, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_cumprod(x, ...) tl__reduce_std(TL_SCAN_CUMPROD, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_sum(...) tl__o_sum(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_sum(x, ...) tl__reduce_std(TL_RED_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_max(...) tl__o_max(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_max(x, ...) tl__reduce_std(TL_RED_MAX, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_min(...) tl__o_min(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_min(x, ...) tl__reduce_std(TL_RED_MIN, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_argmax(x, ...) tl__o_argmax(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_argmax(x, axis_, ...) tl__reduce_std(TL_RED_ARGMAX, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
+#define tl_argmin(x, ...) tl__o_argmin(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_argmin(x, axis_, ...) tl__reduce_std(TL_RED_ARGMIN, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
+#define tl_xor_sum(...) tl__o_xor_sum(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_xor_sum(x, ...) tl__reduce_std(TL_RED_XOR_SUM, (x), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_reduce_or(x, ...) tl__o_reduce_or(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_reduce_or(x, axis_, ...) tl__reduce_std(TL_RED_OR, (x), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), TL_HERE)
+#define tl_cumsum(...) tl__o_cumsum(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_cumsum(x, ...) tl__reduce_std(TL_SCAN_CUMSUM, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_cumprod(...) tl__o_cumprod(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_cumprod(x, ...) tl__reduce_std(TL_SCAN_CUMPROD, (x), TL__SCAN_OPTS(__VA_ARGS__), TL_HERE)
 /* v, i = tl.max(x, axis, return_indices=True) */
-#define tl_max_with_indices(x, v, i, ...) tl__max_idx(true, (x), (v), (i), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_min_with_indices(x, v, i, ...) tl__max_idx(false, (x), (v), (i), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_max_with_indices(x, v, ...) tl__o_max_with_indices(x, v, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_max_with_indices(x, v, i, ...) tl__max_idx(true, (x), (v), (i), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_min_with_indices(x, v, ...) tl__o_min_with_indices(x, v, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_min_with_indices(x, v, i, ...) tl__max_idx(false, (x), (v), (i), TL__REDUCE_OPTS(__VA_ARGS__), TL_HERE)
 void tl__max_idx(bool is_max, tl_tensor x, tl_tensor *v, tl_tensor *i, tl_reduce_opts o, tl_src at);
 
 /* tl.sort(x, dim=None, descending=...), tl.topk(x, k, dim=None), tl.bitonic_merge(x, dim=None,
@@ -677,9 +726,12 @@ typedef struct tl_sort_opts {
     TL__OPTS_TAIL;
 } tl_sort_opts;
 #define TL__SORT_OPTS(...) TL__OPTS(tl_sort_opts, .dim = TL_AXIS_NONE, .descending = -1, TL__POS, __VA_ARGS__)
-#define tl_sort(x, ...) tl__sort_std(0, (x), 0, TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_topk(x, k, ...) tl__sort_std(1, (x), (k), TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
-#define tl_bitonic_merge(x, ...) tl__sort_std(2, (x), 0, TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_sort(...) tl__o_sort(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_sort(x, ...) tl__sort_std(0, (x), 0, TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_topk(x, ...) tl__o_topk(x, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_topk(x, k, ...) tl__sort_std(1, (x), (k), TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
+#define tl_bitonic_merge(...) tl__o_bitonic_merge(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_bitonic_merge(x, ...) tl__sort_std(2, (x), 0, TL__SORT_OPTS(__VA_ARGS__), TL_HERE)
 tl_tensor tl__sort_std(int what, tl_tensor x, int k, tl_sort_opts o, tl_src at);
 /* tl.flip(x, dim): dim is required (Triton 3.6 fails on dim=None) */
 #define tl_flip(x, dim) tl__flip((x), (dim), TL_HERE)
@@ -698,7 +750,8 @@ typedef struct tl_dot_opts {
     TL__OPTS_TAIL;
 } tl_dot_opts;
 /* tl.dot(a, b, acc=None, input_precision=None, max_num_imprecise_acc=None, out_dtype=float32) */
-#define tl_dot(a, b, ...)                                                                     \
+#define tl_dot(a, ...) tl__o_dot(a, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_dot(a, b, ...)                                                                     \
     (TL__K(tl_dot_opts, .max_num_imprecise_acc = -1, .allow_tf32 = -1, TL__POS, __VA_ARGS__), TL__P(a),  \
      TL__P(b), tl__dot_s(TL_HERE))
 tl_tensor tl__dot_s(tl_src at);
@@ -717,25 +770,32 @@ typedef struct tl_rand_opts {
 } tl_rand_opts;
 #define TL__RAND_OPTS(...) TL__OPTS(tl_rand_opts, .n_rounds = 10, TL__POS, __VA_ARGS__)
 tl_tensor tl__rand_s(tl_rand_kind k, tl_rand_opts o, tl_src at);
-#define tl_rand(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RAND, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
-#define tl_randn(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RANDN, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
-#define tl_randint(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RANDINT, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+#define tl_rand(seed, ...) tl__o_rand(seed, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_rand(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RAND, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+#define tl_randn(seed, ...) tl__o_randn(seed, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_randn(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RANDN, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
+#define tl_randint(seed, ...) tl__o_randint(seed, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_randint(seed, offset, ...) (TL__P(seed), TL__P(offset), tl__rand_s(TL_RANDINT, TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
 /* a, b, c, d = tl.randint4x(seed, offset) */
 void tl__randint4x(tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out[4], tl_src at);
-#define tl_randint4x(seed, offset, out, ...)                                                  \
+#define tl_randint4x(seed, offset, ...) tl__o_randint4x(seed, offset, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_randint4x(seed, offset, out, ...)                                                  \
     (TL__P(seed), TL__P(offset), tl__randint4x_s((out), TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
 void tl__randint4x_s(tl_tensor out[4], tl_rand_opts o, tl_src at);
 /* u1, u2, u3, u4 = tl.rand4x(seed, offsets); n1, ..., n4 = tl.randn4x(seed, offsets) */
 void tl__rand4x(bool normal, tl_tensor seed, tl_tensor offset, int n_rounds, tl_tensor out[4], tl_src at);
-#define tl_rand4x(seed, offset, out, ...)                                                     \
+#define tl_rand4x(seed, offset, ...) tl__o_rand4x(seed, offset, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_rand4x(seed, offset, out, ...)                                                     \
     (TL__P(seed), TL__P(offset), tl__rand4x_s(false, (out), TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
-#define tl_randn4x(seed, offset, out, ...)                                                    \
+#define tl_randn4x(seed, offset, ...) tl__o_randn4x(seed, offset, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_randn4x(seed, offset, out, ...)                                                    \
     (TL__P(seed), TL__P(offset), tl__rand4x_s(true, (out), TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
 void tl__rand4x_s(bool normal, tl_tensor out[4], tl_rand_opts o, tl_src at);
 /* c0, c1, c2, c3 = tl.philox(seed, c0, c1, c2, c3) */
 void tl__philox(tl_tensor seed, tl_tensor c0, tl_tensor c1, tl_tensor c2, tl_tensor c3,
                 int n_rounds, tl_tensor out[4], tl_src at);
-#define tl_philox(seed, c0, c1, c2, c3, out, ...)                                             \
+#define tl_philox(seed, c0, c1, c2, c3, ...) tl__o_philox(seed, c0, c1, c2, c3, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_philox(seed, c0, c1, c2, c3, out, ...)                                             \
     (TL__P(seed), TL__P(c0), TL__P(c1), TL__P(c2), TL__P(c3),                                 \
      tl__philox_s((out), TL__RAND_OPTS(__VA_ARGS__), TL_HERE))
 void tl__philox_s(tl_tensor out[4], tl_rand_opts o, tl_src at);
@@ -751,31 +811,38 @@ void tl__pair_uniform_to_normal_s(tl_tensor out[2], tl_src at);
 /* Compiler hints and debugging                                        */
 /* ------------------------------------------------------------------ */
 
-#define tl_multiple_of(x, ...) tl__hint(0, (x), tl_ints(__VA_ARGS__), TL_HERE)
-#define tl_max_contiguous(x, ...) tl__hint(1, (x), tl_ints(__VA_ARGS__), TL_HERE)
-#define tl_max_constancy(x, ...) tl__hint(2, (x), tl_ints(__VA_ARGS__), TL_HERE)
+#define tl_multiple_of(...) tl__o_multiple_of(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_multiple_of(x, ...) tl__hint(0, (x), tl_ints(__VA_ARGS__), TL_HERE)
+#define tl_max_contiguous(...) tl__o_max_contiguous(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_max_contiguous(x, ...) tl__hint(1, (x), tl_ints(__VA_ARGS__), TL_HERE)
+#define tl_max_constancy(...) tl__o_max_constancy(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_max_constancy(x, ...) tl__hint(2, (x), tl_ints(__VA_ARGS__), TL_HERE)
 tl_tensor tl__hint(int which, tl_tensor x, tl_ints_t values, tl_src at);
 #define tl_assume(cond) tl__assume(tl_c(cond), TL_HERE)
 void tl__assume(tl_tensor cond, tl_src at);
 #define tl_debug_barrier() tl__debug_barrier(TL_HERE)
 void tl__debug_barrier(tl_src at);
 /* tl.static_assert(cond, msg): checked while the kernel is built */
-#define tl_static_assert(cond, ...) tl__static_assert((cond), "" __VA_ARGS__, #cond, TL_HERE)
+#define tl_static_assert(...) tl__o_static_assert(__VA_ARGS__, "", ~)
+#define tl__o_static_assert(cond, msg, ...) tl__static_assert((cond), "" msg, #cond, TL_HERE)
 void tl__static_assert(bool cond, const char *msg, const char *text, tl_src at);
 /* tl.device_print(prefix, *args), tl.device_assert(cond, msg, mask=None) */
-#define tl_device_print(prefix, ...)                                                          \
+#define tl_device_print(...) tl__o_device_print(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_device_print(prefix, ...)                                                          \
     (TL__PUSH_ALL(__VA_ARGS__) tl__device_print_s((prefix), TL__NARGS0(__VA_ARGS__), false, TL_HERE))
 void tl__device_print_s(const char *prefix, int n, bool hex, tl_src at);
 void tl__device_print(const char *prefix, int n, const tl_tensor *args, bool hex, tl_src at);
 /* tl.device_print(prefix, *args, hex=True) */
-#define tl_device_print_hex(prefix, ...)                                                      \
+#define tl_device_print_hex(...) tl__o_device_print_hex(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_device_print_hex(prefix, ...)                                                      \
     (TL__PUSH_ALL(__VA_ARGS__) tl__device_print_s((prefix), TL__NARGS0(__VA_ARGS__), true, TL_HERE))
 /* tl.device_assert(cond, msg, mask=m): .mask = m (a keyword: built before cond, as in Python) */
 typedef struct tl_assert_opts {
     tl_tensor mask;
     TL__OPTS_TAIL;
 } tl_assert_opts;
-#define tl_device_assert(cond, msg, ...)                                                      \
+#define tl_device_assert(cond, ...) tl__o_device_assert(cond, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_device_assert(cond, msg, ...)                                                      \
     (TL__K(tl_assert_opts, TL__POS, __VA_ARGS__), TL__P(cond), tl__device_assert_s((msg), TL_HERE))
 void tl__device_assert_s(const char *msg, tl_src at);
 void tl__device_assert(tl_tensor cond, const char *msg, tl_tensor mask, tl_src at);
@@ -792,7 +859,8 @@ typedef struct tl_range_t {
     bool disallow_acc_multi_buffer, flatten, warp_specialize, disable_licm;
     TL__OPTS_TAIL;
 } tl_range_t;
-#define tl_range(start, end, step, ...)                                                       \
+#define tl_range(start, end, ...) tl__o_range(start, end, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_range(start, end, step, ...)                                                       \
     (TL__P(start), TL__P(end), TL__P(step),                                                   \
      tl__range_s(TL__OPTS(tl_range_t, .num_stages = -1, .loop_unroll_factor = -1, TL__POS, __VA_ARGS__)))
 tl_range_t tl__range_s(tl_range_t r);
@@ -1117,7 +1185,8 @@ typedef struct tl_softmax_opts {
     bool ieee_rounding; /* accepted and ignored, as Triton's fdiv does */
     TL__OPTS_TAIL;
 } tl_softmax_opts;
-#define tl_softmax(x, ...)                                                                    \
+#define tl_softmax(...) tl__o_softmax(TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_softmax(x, ...)                                                                    \
     tl__softmax((x), TL__OPTS(tl_softmax_opts, .dim = TL_AXIS_NONE, TL__POS, __VA_ARGS__), TL_HERE)
 tl_tensor tl__softmax(tl_tensor x, tl_softmax_opts o, tl_src at);
 /* new_i, new_j = tl.swizzle2d(i, j, size_i, size_j, size_g):
@@ -1184,7 +1253,8 @@ typedef struct tl_desc_opts {
     const char *padding_option;
     TL__OPTS_TAIL;
 } tl_desc_opts;
-#define tl_make_tensor_descriptor(base, shape, strides, block_shape, ...)                    \
+#define tl_make_tensor_descriptor(base, shape, strides, ...) tl__o_make_tensor_descriptor(base, shape, strides, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_make_tensor_descriptor(base, shape, strides, block_shape, ...)                    \
     (TL__P(base), tl__pusht(shape), tl__pusht(strides),                                       \
      tl__make_tensor_descriptor_s((block_shape), TL__OPTS(tl_desc_opts, TL__POS, __VA_ARGS__), TL_HERE))
 tl_tensor tl__make_tensor_descriptor_s(tl_shape_t block_shape, tl_desc_opts o, tl_src at);
@@ -1224,11 +1294,13 @@ typedef struct tl_combine_def {
     tl__jit_body body;
 } tl_combine_def;
 #define TL__COMBINE(fn) ((tl_combine_def){#fn, __FILE__, fn##__argnames, fn##__thunk})
-#define tl_reduce(input, axis_, combine_fn, ...)                                              \
+#define tl_reduce(input, axis_, ...) tl__o_reduce(input, axis_, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_reduce(input, axis_, combine_fn, ...)                                              \
     _Generic((input), tl_tuple_t: tl__reduce_user_tuple, default: tl__reduce_user)(            \
         (input), TL__COMBINE(combine_fn), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), false,   \
         TL_HERE)
-#define tl_associative_scan(input, axis_, combine_fn, ...)                                    \
+#define tl_associative_scan(input, axis_, ...) tl__o_associative_scan(input, axis_, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_associative_scan(input, axis_, combine_fn, ...)                                    \
     _Generic((input), tl_tuple_t: tl__reduce_user_tuple, default: tl__reduce_user)(            \
         (input), TL__COMBINE(combine_fn), TL__REDUCE_OPTS_AXIS((axis_), __VA_ARGS__), true,    \
         TL_HERE)
@@ -1251,7 +1323,8 @@ typedef struct tl_map_opts {
     int pack;
     TL__OPTS_TAIL;
 } tl_map_opts;
-#define tl_map_elementwise(scalar_fn, args, ...)                                               \
+#define tl_map_elementwise(scalar_fn, ...) tl__o_map_elementwise(scalar_fn, TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__))
+#define tl__o_map_elementwise(scalar_fn, args, ...)                                               \
     (TL__PUSH_ALL args _Generic(&scalar_fn##__call,                                            \
          tl_tuple_t(*)(tl_src, int, const tl_tensor *): tl__map_elementwise_tuple,               \
          default: tl__map_elementwise)(TL__NARGS0 args, TL__COMBINE(scalar_fn),                \

@@ -39,6 +39,12 @@
 /* the first argument of a non-empty list */
 #define TL__HEAD(...) TL__HEAD_(__VA_ARGS__, ~)
 #define TL__HEAD_(a, ...) a
+/* the arguments after the first (none for a list of one); with TL__HEAD, a builtin
+ * `m(x, ...)` whose options may be left out is `m(...)` forwarding
+ * (TL__HEAD(__VA_ARGS__), TL__TAIL(__VA_ARGS__)): ISO C wants an argument for a `...` */
+#define TL__TAIL(...) TL__CAT(TL__TAIL_, TL__HAS_COMMA(__VA_ARGS__))(__VA_ARGS__)
+#define TL__TAIL_0(a)
+#define TL__TAIL_1(a, ...) __VA_ARGS__
 
 /* TL__MAP(m, a, b, c) is m(a, 2) m(b, 1) m(c, 0): the index counts down to 0 */
 #define TL__MAP(m, ...) TL__CAT(TL__MAP_, TL__NARGS0(__VA_ARGS__))(m, __VA_ARGS__)
@@ -107,8 +113,8 @@
 #define TL__MAP_62(m, a, ...) m(a, 61) TL__MAP_61(m, __VA_ARGS__)
 #define TL__MAP_63(m, a, ...) m(a, 62) TL__MAP_62(m, __VA_ARGS__)
 #define TL__MAP_64(m, a, ...) m(a, 63) TL__MAP_63(m, __VA_ARGS__)
-#define TL__MAP_65(m, ...) tl_limit_64_arguments_exceeded
-#define TL__MAP_tl_limit_64_arguments_exceeded(m, ...) tl_limit_64_arguments_exceeded
+#define TL__MAP_65(m, ...) tl_limit_64_arguments_exceeded[0]
+#define TL__MAP_tl_limit_64_arguments_exceeded(m, ...) tl_limit_64_arguments_exceeded[0]
 /* TL__MAP1(m, first, a, b): TL__MAP(m, a, b), for a list after a construct's first argument */
 #define TL__MAP1(m, ...) TL__CAT(TL__MAP1_, TL__NARGS(__VA_ARGS__))(m, __VA_ARGS__)
 #define TL__MAP1_1(m, first)

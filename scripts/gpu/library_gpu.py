@@ -11,10 +11,14 @@ For each kernel and config of library_refs.BUILDERS (as `ctriton list --json` ha
      within tolerance and said so); the signature C's specialization chose, against the
      config's;
   2. timing, on a size sweep: the three (C, Python, PyTorch's own op) warmed up, then
-     measured interleaved in rounds (C, Python, torch, C, Python, torch, ...), each
-     measurement the median of several launches timed with CUDA events, the L2 flushed
-     before each; the SM clock, power and temperature read before and after each sweep
-     point.  Reported: the median over rounds and the spread (min..max of the rounds).
+     measured interleaved in rounds (C, Python, torch; then Python, torch, C; then torch,
+     C, Python; ...: each round starts one later, so no side always follows the same
+     one), each measurement the median of several launches timed with CUDA events, the
+     L2 flushed before each; the SM clock, power and temperature read before and after
+     each sweep point.  Reported: the median over rounds and the spread (min..max of the
+     rounds).  --aa adds a control: a second Python launch on its own copy of the inputs
+     ("Python'"), measured in the same rounds; Python'/Python is what the method itself
+     shows between two identical launches.
 Results: $OUT/library_gpu.json, $OUT/library_gpu.md, and one SVG per kernel family
 ($OUT/plot_<kernel>.svg).
 
@@ -220,9 +224,10 @@ def interleaved(fns, rounds):
     est = max(time_once(f, 3) for f in fns.values())
     iters = max(5, min(100, int(30.0 / max(est, 1e-3))))
     times = {k: [] for k in fns}
-    for _ in range(rounds):
-        for k, f in fns.items():
-            times[k].append(time_once(f, iters))
+    names = list(fns)
+    for r in range(rounds):
+        for k in names[r % len(names):] + names[:r % len(names)]:
+            times[k].append(time_once(fns[k], iters))
     return times, iters
 
 
@@ -275,7 +280,7 @@ def sig_matches(entry, sig):
     return norm(sig) == norm(entry["signature"])
 
 
-def run_entry(entry, clib, rounds, deadline):
+def run_entry(entry, clib, rounds, deadline, aa=False):
     out = {"kernel": entry["kernel"], "config": entry["config"], "points": []}
     cker = clib.kernel(entry["kernel"], entry["config"])
     pyl = py_launcher(entry)
@@ -297,12 +302,18 @@ def run_entry(entry, clib, rounds, deadline):
                 else:
                     fns = {"C": lambda: cker.launch(run.grid, args_c), "Python": lambda: pyl(run.grid, args_py),
                            "torch": run.torch_fn}
+                if aa:      # the A/A control: the same Python launch on its own copy
+                    args_aa = run.fresh()
+                    fns["Python'"] = ((lambda: (reset(args_aa), pyl(run.grid, args_aa))) if reset
+                                      else (lambda: pyl(run.grid, args_aa)))
                 point["state_before"] = gpu_state()
                 times, iters = interleaved(fns, rounds)
                 point["state_after"] = gpu_state()
                 point["iters"] = iters
                 point["ms"] = {k: summary(v) for k, v in times.items()}
                 point["c_over_py"] = point["ms"]["C"]["median"] / point["ms"]["Python"]["median"]
+                if aa:
+                    point["aa"] = point["ms"]["Python'"]["median"] / point["ms"]["Python"]["median"]
                 point["bytes"], point["flops"] = run.bytes, run.flops
             elif prob is not None:
                 point["skipped"] = "time budget spent"
@@ -331,6 +342,8 @@ def line(entry, p):
         m = p["ms"]
         s += (f" | C {m['C']['median']:.4f} Py {m['Python']['median']:.4f} torch {m['torch']['median']:.4f} ms"
               f" C/Py {p['c_over_py']:.3f}")
+        if "aa" in p:
+            s += f" Py'/Py {p['aa']:.3f}"
     return s
 
 
@@ -344,7 +357,7 @@ def markdown(results, meta):
     L = ["# Inference-engine kernels on the GPU: C, Python Triton, PyTorch", "",
          f"`scripts/gpu/library_gpu.py`; {meta['gpu']}, torch {meta['torch']}, triton {meta['triton']}, "
          f"ctriton {meta['commit']}, {meta['date']}. {meta['rounds']} interleaved rounds (C, Python, "
-         "torch, ...), each the median of `iters` launches with the L2 flushed; a cell is the median "
+         "torch, each round starting one later), each the median of `iters` launches with the L2 flushed; a cell is the median "
          "over rounds (min..max). Inputs are the same tensors for all three.", "",
          "## Correctness", "",
          "| kernel | config | problem | C signature = config | Python vs PyTorch (max abs err) | C = Python |",
@@ -422,6 +435,7 @@ def main():
     ap.add_argument("--kernel", action="append")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--budget-s", type=float, default=330, help="stop timing (correctness goes on) after this")
+    ap.add_argument("--aa", action="store_true", help="time a second Python launch on its own inputs too (A/A control)")
     args = ap.parse_args()
     deadline = time.time() + args.budget_s
     os.makedirs(args.out, exist_ok=True)
@@ -441,7 +455,7 @@ def main():
     results = []
     for e in entries:
         try:
-            results.append(run_entry(e, clib, args.rounds, deadline))
+            results.append(run_entry(e, clib, args.rounds, deadline, args.aa))
         except Exception as exc:  # noqa: BLE001
             print(f"ERROR {e['kernel']}/{e['config']}: {exc}", flush=True)
             results.append({"kernel": e["kernel"], "config": e["config"],

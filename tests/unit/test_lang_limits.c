@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "ctriton/registry.h"
 #include "ctriton/tl.h"
 #include "ctriton/text.h"
 
@@ -697,6 +698,33 @@ static void t_scalar_index(void **s)
     free(t);
 }
 
+/* the kernel file of every construct (tests/headers/all_constructs.c, compiled without a
+ * warning by headers_clean_c11) is a kernel ctriton builds, in both its configs */
+TL_DECLARE_KERNEL(all_constructs);
+
+static void t_all_constructs(void **s)
+{
+    (void)s;
+    assert_int_equal(all_constructs.nparams, 20);
+    assert_int_equal(all_constructs__nconfigs, 2);
+    for (int i = 0; i < all_constructs__nconfigs; i++) {
+        ct_diags d;
+        ct_diags_init(&d);
+        ct_module *m = tl_build_config(&all_constructs, &all_constructs__configs[i], &d);
+        if (!m)
+            fprintf(stderr, "%s: %s\n", all_constructs__configs[i].name, ct_diags_first_error(&d));
+        assert_non_null(m);
+        char *t = ct_print_module(m, 0);
+        assert_non_null(strstr(t, "scf.while"));
+        assert_non_null(strstr(t, "tt.call @"));
+        /* twenty values carried, and the loop that carries none */
+        assert_non_null(strstr(t, "scf.for"));
+        free(t);
+        ct_module_destroy(m);
+        ct_diags_free(&d);
+    }
+}
+
 /* the committed tl_macros.h is what its generator writes */
 static void t_macros_generated(void **s)
 {
@@ -715,7 +743,7 @@ int main(void)
         cmocka_unit_test(t_none_args),   cmocka_unit_test(t_none_errors),
         cmocka_unit_test(t_macros_generated), cmocka_unit_test(t_cx_defaults),
         cmocka_unit_test(t_config_options), cmocka_unit_test(t_dtype_api),
-        cmocka_unit_test(t_scalar_index),
+        cmocka_unit_test(t_scalar_index), cmocka_unit_test(t_all_constructs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,7 +137,7 @@ TL_KERNEL(k_unmasked_store, (x_ptr, y_ptr, n_cols), (int, B))
     tl_tensor row = tl_to(tl_program_id(0), tl_int64);
     tl_tensor cols = tl_arange(0, B);
     tl_tensor mask = tl_lt(cols, n_cols);
-    tl_tensor x = tl_load(tl_add(tl_add(x_ptr, tl_mul(row, n_cols)), cols), .mask = mask, .other = 0.0);
+    tl_tensor x = tl_load(tl_add(tl_add(x_ptr, tl_mul(row, n_cols)), cols), .mask = mask, .other = tl_c(0.0));
     line_of = __LINE__; tl_store(tl_add(tl_add(y_ptr, tl_mul(row, n_cols)), cols), tl_mul(x, 2.0));
 }
 
@@ -148,7 +148,7 @@ TL_KERNEL(k_partial_mask, (x_ptr, y_ptr, M, N), (int, BM), (int, BN), (int, FULL
     tl_tensor rn = tl_arange(0, BN);
     tl_tensor offs = tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"));
     tl_tensor mask = tl_and(tl_lt(tl_idx(rm, ":, None"), M), tl_lt(tl_idx(rn, "None, :"), N));
-    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = mask, .other = 0.0);
+    tl_tensor x = tl_load(tl_add(x_ptr, offs), .mask = mask, .other = tl_c(0.0));
     if (FULL) /* the passing version */
         tl_store(tl_add(y_ptr, offs), x, .mask = mask);
     else

@@ -1,0 +1,64 @@
+/* The token alignment of a fused MoE in one program: the ids of each expert in order over
+ * counts padded to block_size, the expert of each block, the padded total.
+ * Python original: kernels/py/moe_align.py */
+#include "kernels.h"
+
+TL_KERNEL(moe_align_block_size_kernel,
+          (topk_ids_ptr, sorted_token_ids_ptr, expert_ids_ptr, num_tokens_post_pad_ptr, numel, num_experts, block_size),
+          (int, NUM_EXPERTS), (int, BLOCK))
+{
+    tl_tensor experts = tl_arange(0, NUM_EXPERTS);
+    // the ids of each expert
+    tl_tensor counts = tl_zeros(tl_shape(NUM_EXPERTS), tl_int32);
+    TL_FOR(off, tl_range(0, numel, BLOCK), counts) {
+        tl_tensor offs = tl_add(off, tl_arange(0, BLOCK));
+        tl_tensor ids = tl_load(tl_add(topk_ids_ptr, offs), .mask = tl_lt(offs, numel), .other = tl_c(-1));
+        tl_tensor valid = tl_and(tl_ge(ids, 0), tl_lt(ids, num_experts));
+        counts = tl_add(counts, tl_histogram(tl_to(tl_where(valid, ids, 0), tl_int32), NUM_EXPERTS, valid));
+    }
+    // each expert's slots: [start, start + count) its ids, then padding up to `end`
+    tl_tensor padded = tl_mul(tl_floordiv(tl_sub(tl_add(counts, block_size), 1), block_size), block_size);
+    tl_tensor ends = tl_cumsum(padded, .axis = 0);
+    tl_tensor starts = tl_sub(ends, padded);
+    tl_tensor total = tl_sum(padded, .axis = 0);
+    tl_store(num_tokens_post_pad_ptr, total);
+    // the ids, in order: the slot of each is its expert's cursor plus its rank in the block
+    tl_tensor cursor = starts;
+    TL_FOR(off, tl_range(0, numel, BLOCK), cursor) {
+        tl_tensor offs = tl_add(off, tl_arange(0, BLOCK));
+        tl_tensor ids = tl_load(tl_add(topk_ids_ptr, offs), .mask = tl_lt(offs, numel), .other = tl_c(-1));
+        tl_tensor valid = tl_and(tl_ge(ids, 0), tl_lt(ids, num_experts));
+        tl_tensor hit = tl_and(tl_eq(tl_idx(ids, ":, None"), tl_idx(experts, "None, :")), tl_idx(valid, ":, None"));
+        tl_tensor rank = tl_cumsum(tl_to(hit, tl_int32), .axis = 0);
+        tl_tensor slot = tl_sum(tl_where(hit, tl_sub(tl_add(tl_idx(cursor, "None, :"), rank), 1), 0), .axis = 1);
+        tl_store(tl_add(sorted_token_ids_ptr, slot), offs, .mask = valid);
+        cursor = tl_add(cursor, tl_sum(tl_to(hit, tl_int32), .axis = 0));
+    }
+    // the padding slots, and the expert that owns each block
+    tl_tensor filled = tl_add(starts, counts);
+    TL_FOR(off, tl_range(0, total, BLOCK)) {
+        tl_tensor slots = tl_add(off, tl_arange(0, BLOCK));
+        // the owner is the number of experts that end at or before the slot
+        tl_tensor owner = tl_sum(tl_to(tl_le(tl_idx(ends, "None, :"), tl_idx(slots, ":, None")), tl_int32), .axis = 1);
+        tl_tensor mine = tl_eq(tl_idx(experts, "None, :"), tl_idx(owner, ":, None"));
+        tl_tensor owner_filled = tl_sum(tl_where(mine, tl_idx(filled, "None, :"), 0), .axis = 1);
+        tl_tensor inside = tl_lt(slots, total);
+        tl_store(tl_add(sorted_token_ids_ptr, slots), numel, .mask = tl_and(inside, tl_ge(slots, owner_filled)));
+        tl_store(tl_add(expert_ids_ptr, tl_floordiv(slots, block_size)), owner,
+                 .mask = tl_and(inside, tl_eq(tl_mod(slots, block_size), 0)));
+    }
+}
+
+TL_CONFIGS(moe_align_block_size_kernel,
+    {.name = "e8_top2_bs16_tail",
+     .signature = "topk_ids_ptr=*i32:16 sorted_token_ids_ptr=*i32:16 expert_ids_ptr=*i32:16 num_tokens_post_pad_ptr=*i32:16 "
+                  "numel=i32 num_experts=i32 block_size=i32:16",
+     .constexprs = "NUM_EXPERTS=8 BLOCK=256", .problem = "TOKENS=333 TOPK=2 E=8 BS=16", .num_warps = 4},
+    {.name = "e60_top4_bs64_i64",
+     .signature = "topk_ids_ptr=*i64:16 sorted_token_ids_ptr=*i32:16 expert_ids_ptr=*i32:16 num_tokens_post_pad_ptr=*i32:16 "
+                  "numel=i32:16 num_experts=i32 block_size=i32:16",
+     .constexprs = "NUM_EXPERTS=64 BLOCK=64", .problem = "TOKENS=100 TOPK=4 E=60 BS=64 DROP=1", .num_warps = 4},
+    {.name = "e256_top8_bs128",
+     .signature = "topk_ids_ptr=*i32:16 sorted_token_ids_ptr=*i32:16 expert_ids_ptr=*i32:16 num_tokens_post_pad_ptr=*i32:16 "
+                  "numel=i32:16 num_experts=i32:16 block_size=i32:16",
+     .constexprs = "NUM_EXPERTS=256 BLOCK=32", .problem = "TOKENS=64 TOPK=8 E=256 BS=128", .num_warps = 8});

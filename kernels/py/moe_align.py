@@ -1,0 +1,59 @@
+# The token alignment of a fused MoE, in one program: topk_ids holds the expert of each
+# (token, k) pair, flattened (numel ids); an id outside [0, num_experts) belongs to no
+# expert of this rank (dropped, or another rank's) and is left out.  Each expert's count
+# is padded up to a multiple of block_size and the experts laid out in order over the
+# padded total.  Written:
+#   sorted_token_ids[0:total]: for each expert, the indices of its ids in increasing order,
+#     then `numel` (no token) up to its padded end;
+#   expert_ids[b]: the expert of slots b * block_size ... (b + 1) * block_size - 1;
+#   num_tokens_post_pad[0]: the padded total.
+# Nothing past the total is written.  Three passes over the ids, all in registers: the
+# counts (tl.histogram); the padded ends (tl.cumsum); each id's slot, its expert's cursor
+# plus its rank among the earlier ids of its block with the same expert (a one-hot
+# [BLOCK, NUM_EXPERTS] cumulative sum), so that the order is stable; then the padding slots
+# and the block owners.  NUM_EXPERTS is a power of two >= num_experts.
+# The C port is kernels/moe_align.c.
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def moe_align_block_size_kernel(topk_ids_ptr, sorted_token_ids_ptr, expert_ids_ptr, num_tokens_post_pad_ptr,
+                                numel, num_experts, block_size,
+                                NUM_EXPERTS: tl.constexpr, BLOCK: tl.constexpr):
+    experts = tl.arange(0, NUM_EXPERTS)
+    # the ids of each expert
+    counts = tl.zeros([NUM_EXPERTS], dtype=tl.int32)
+    for off in range(0, numel, BLOCK):
+        offs = off + tl.arange(0, BLOCK)
+        ids = tl.load(topk_ids_ptr + offs, mask=offs < numel, other=-1)
+        valid = (ids >= 0) & (ids < num_experts)
+        counts += tl.histogram(tl.where(valid, ids, 0).to(tl.int32), NUM_EXPERTS, mask=valid)
+    # each expert's slots: [start, start + count) its ids, then padding up to `end`
+    padded = (counts + block_size - 1) // block_size * block_size
+    ends = tl.cumsum(padded, axis=0)
+    starts = ends - padded
+    total = tl.sum(padded, axis=0)
+    tl.store(num_tokens_post_pad_ptr, total)
+    # the ids, in order: the slot of each is its expert's cursor plus its rank in the block
+    cursor = starts
+    for off in range(0, numel, BLOCK):
+        offs = off + tl.arange(0, BLOCK)
+        ids = tl.load(topk_ids_ptr + offs, mask=offs < numel, other=-1)
+        valid = (ids >= 0) & (ids < num_experts)
+        hit = (ids[:, None] == experts[None, :]) & valid[:, None]
+        rank = tl.cumsum(hit.to(tl.int32), axis=0)
+        slot = tl.sum(tl.where(hit, cursor[None, :] + rank - 1, 0), axis=1)
+        tl.store(sorted_token_ids_ptr + slot, offs, mask=valid)
+        cursor += tl.sum(hit.to(tl.int32), axis=0)
+    # the padding slots, and the expert that owns each block
+    filled = starts + counts
+    for off in range(0, total, BLOCK):
+        slots = off + tl.arange(0, BLOCK)
+        # the owner is the number of experts that end at or before the slot
+        owner = tl.sum((ends[None, :] <= slots[:, None]).to(tl.int32), axis=1)
+        mine = experts[None, :] == owner[:, None]
+        owner_filled = tl.sum(tl.where(mine, filled[None, :], 0), axis=1)
+        inside = slots < total
+        tl.store(sorted_token_ids_ptr + slots, numel, mask=inside & (slots >= owner_filled))
+        tl.store(expert_ids_ptr + slots // block_size, owner, mask=inside & (slots % block_size == 0))
