@@ -218,6 +218,48 @@ def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
     return Compiled(fn, k, asm, options, sig, constexprs)
 
 
+def _value_flip(a, b):
+    """Two specializations of one argument that only its value tells apart: a multiple of 16
+    and not (the same type), or the integer 1 (a constexpr) and another integer."""
+    if a == b:
+        return False
+    if a[0] == b[0] and a[0] != "constexpr":
+        return True
+    one = ("constexpr", 1)
+    other = b if a == one else a if b == one else None
+    return other is not None and other[0] in ("i32", "i64", "u64")
+
+
+def _churn_step(fn, specialization):
+    """Specialization churn, as ct_launch counts it: one argument's specialization flips (see
+    _value_flip) for the second time while the others stay: warned once per argument."""
+    spec = tuple((str(t), s if isinstance(s, (int, str, bool, type(None))) else repr(s))
+                 for t, s in specialization)
+    st = fn.__dict__.setdefault("_ctriton_churn", {"last": None, "flips": {}, "reported": set()})
+    last = st["last"]
+    st["last"] = spec
+    if last is None or len(last) != len(spec):
+        return
+    changed = [i for i, (a, b) in enumerate(zip(last, spec)) if a != b]
+    if len(changed) != 1 or not _value_flip(last[changed[0]], spec[changed[0]]):
+        return
+    i = changed[0]
+    st["flips"][i] = st["flips"].get(i, 0) + 1
+    if st["flips"][i] < 2 or i in st["reported"]:
+        return
+    st["reported"].add(i)
+    names = _param_names(fn)
+    name = names[i] if i < len(names) else "#%d" % i
+    a, b = last[i], spec[i]
+    which = "do_not_specialize_on_alignment" if a[0] == b[0] else "do_not_specialize"
+    import warnings
+    warnings.warn("ctriton: %s: the specialization of argument %d (`%s`) keeps changing between launches "
+                  "(%d times so far: %s, then %s), and each new one is compiled: if its value does not "
+                  "matter for speed, pass @triton.jit(%s=[\"%s\"])" %
+                  (fn.__name__, i, name, st["flips"][i], a, b, which, name),
+                  errors.SpecializationChurnWarning, stacklevel=4)
+
+
 def normalize_grid(grid, bound_args, name):
     if callable(grid):
         grid = grid(bound_args)
@@ -253,6 +295,7 @@ def launch(fn, grid, args, kwargs, warmup=False, fast_dot=None, threads=None, re
         hook(*args, **kwargs)
     bound_args, specialization, options = _bind(fn, args, kwargs)
     with _lock:
+        _churn_step(fn, specialization)
         cache = fn.__dict__.setdefault("_ctriton_cache", {})
         kkc = fn.__dict__.setdefault("_ctriton_key_cache", {})
         key = compute_cache_key(kkc, specialization, options) + ("/fast" if fast_dot else "")

@@ -58,3 +58,10 @@ class UnsupportedError(EmulatorError, NotImplementedError):
 
 class CompilationError(EmulatorError):
     """The kernel's TTIR could not be read or compiled by the emulator (or lowered by Triton)."""
+
+
+class SpecializationChurnWarning(UserWarning):
+    """An argument's specialization (divisible by 16 or not, equal to 1 or not) keeps
+    changing between launches, so each launch may compile again: pass it in
+    ``do_not_specialize`` (or ``do_not_specialize_on_alignment``).  Issued once per
+    kernel and argument, as ct_launch reports it from C."""

@@ -100,3 +100,17 @@ def dot16(a_ptr, b_ptr, c_ptr):
     a = tl.load(a_ptr + r[:, None] * 16 + r[None, :])
     b = tl.load(b_ptr + r[:, None] * 16 + r[None, :])
     tl.store(c_ptr + r[:, None] * 16 + r[None, :], tl.dot(a, b))
+
+
+@triton.jit
+def churn_add(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)
+
+
+@triton.jit(do_not_specialize=["n"])
+def churn_add_dns(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)

@@ -147,6 +147,31 @@ def triton_cdiv(a, b):
     return (a + b - 1) // b
 
 
+class Churn(unittest.TestCase):
+    """Specialization churn: a launch loop that alternates a scalar between 1 and 2 gives
+    exactly one SpecializationChurnWarning naming it; with do_not_specialize, none."""
+
+    def launches(self, kernel):
+        import warnings
+        x = np.ones(64, np.float32)
+        out = np.zeros(64, np.float32)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            for i in range(10):
+                ctriton.run(kernel, (1,), x, out, 1 + i % 2, BLOCK=64)
+        return [x for x in w if issubclass(x.category, ctriton.SpecializationChurnWarning)]
+
+    def test_alternating_scalar_reported_once(self):
+        w = self.launches(kernels.churn_add)
+        self.assertEqual(len(w), 1, [str(x.message) for x in w])
+        msg = str(w[0].message)
+        self.assertIn("`n`", msg)
+        self.assertIn('do_not_specialize=["n"]', msg)
+
+    def test_do_not_specialize_silences(self):
+        self.assertEqual(self.launches(kernels.churn_add_dns), [])
+
+
 class Faults(unittest.TestCase):
 
     def test_out_of_bounds_names_line_arg_lane(self):

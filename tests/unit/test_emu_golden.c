@@ -15,7 +15,8 @@
  *    the C kernel's outputs bit for bit (needs the TTIR parser in the build);
  *    so must the raw TTIR other Triton releases write (py-X.Y.Z.source, kept by
  *    `make fidelity` for the newest), against the C kernel built for that release.
- * Each part skips with a message until its files (or the parser) exist.
+ * The files are in the tree: a part that finds fewer than the tree holds, or a case it
+ * cannot compare, fails (never a skip, which CTest counts as a pass).
  */
 #include <dirent.h>
 #include <math.h>
@@ -124,14 +125,14 @@ static int case_ulp_bound(const char *kernel, const char *config, const char *ou
     return 0;
 }
 
-/* runs one captured case; returns 1 pass, 0 fail, -1 skipped */
+/* runs one captured case; returns 1 pass, 0 fail, -1 cannot be compared (a failure too) */
 static int run_case(const char *dir, const gold_case *g)
 {
     const ct_kernel_entry *ke = tu_kernel(g->kernel);
     const tl_config *cfg = ke ? ct_kernel_config(ke, g->config) : NULL;
     const ct_kernel_ref *ref = ke ? ke->ref : NULL;
     if (!cfg || !ref) {
-        printf("  %s/%s: SKIP (no such kernel, config or reference here)\n", g->kernel, g->config);
+        printf("  %s/%s: FAIL (cannot compare: no such kernel, config or reference here)\n", g->kernel, g->config);
         return -1;
     }
     ct_ref_case c;
@@ -144,7 +145,7 @@ static int run_case(const char *dir, const gold_case *g)
         ct_ref_arg *a = ct_ref_find_arg(&c, g->in_name[i]);
         uint64_t h = a ? ct_ref_fnv1a(a->data, (size_t)a->n * ct_emu_dtype_size(a->dtype)) : 0;
         if (h != g->in_fnv[i]) {
-            printf("  %s/%s: SKIP (input %s differs from the captured one: another libm?)\n",
+            printf("  %s/%s: FAIL (cannot compare: input %s differs from the captured one: another libm?)\n",
                    g->kernel, g->config, g->in_name[i]);
             ct_ref_case_free(&c);
             return -1;
@@ -249,6 +250,10 @@ out:
     return result;
 }
 
+/* The GPU captures and probes the tree holds (scripts/gpu_emu_capture.py): a test that finds
+ * fewer fails, so that a lost file cannot pass as a smaller test. */
+enum { GPU_CAPTURES = 29, GPU_PROBES = 27 };
+
 static void t_kernels_vs_gpu(void **s)
 {
     (void)s;
@@ -271,8 +276,13 @@ static void t_kernels_vs_gpu(void **s)
             snprintf(cdir, sizeof cdir, "%.4000s/%.250s/emu", kdir, ce->d_name);
             snprintf(cpath, sizeof cpath, "%s/case.txt", cdir);
             gold_case g;
-            if (!exists(cpath) || !read_case(cpath, &g))
+            if (!exists(cpath))
                 continue;
+            if (!read_case(cpath, &g)) {
+                printf("  %s: FAIL (not a case file)\n", cpath);
+                fails++;
+                continue;
+            }
             found++;
             int r = run_case(cdir, &g);
             fails += r == 0;
@@ -284,14 +294,16 @@ static void t_kernels_vs_gpu(void **s)
     if (top)
         closedir(top);
     /* the captures are in the tree: fewer than that is a failure, never a skip (issue 14) */
-    if (found < 25) {
-        printf("FAIL: %d GPU goldens (tests/golden/*/*/emu/case.txt), the tree has 29: run "
+    if (found < GPU_CAPTURES) {
+        printf("FAIL: %d GPU goldens (tests/golden/*/*/emu/case.txt), the tree has %d: run "
                "scripts/gpu_emu_capture.py on the GPU machine and unpack its emu_capture.tar.gz here\n",
-               found);
+               found, GPU_CAPTURES);
         fail();
     }
-    printf("%d captured cases: %d failed, %d skipped\n", found, fails, skipped);
-    assert_int_equal(fails, 0);
+    printf("%d captured cases: %d failed, %d could not be compared\n", found, fails, skipped);
+    /* a case that cannot be compared (its kernel gone, its inputs not the captured ones) is
+     * a failure too: CTest would count a skip as a pass */
+    assert_int_equal(fails + skipped, 0);
 }
 
 /* ---- probes ------------------------------------------------------------------------- */
@@ -362,12 +374,13 @@ static void t_probes_vs_gpu(void **s)
     assert_non_null(z);
     int64_t n = (int64_t)(lx / 4);
     char line[512];
-    int fails = 0;
+    int fails = 0, probes = 0;
     while (fgets(line, sizeof line, f)) {
         char op[64], dt[32], file[128];
         int nin;
         if (sscanf(line, "probe %63s %d %31s %127s", op, &nin, dt, file) != 4)
             continue;
+        probes++;
         int t = ct_emu_dtype_from_name(dt);
         assert_true(t >= 0);
         size_t es = ct_emu_dtype_size((ct_emu_dtype)t), lg = 0;
@@ -413,6 +426,11 @@ static void t_probes_vs_gpu(void **s)
     free(x);
     free(y);
     free(z);
+    if (probes < GPU_PROBES) {
+        printf("FAIL: %d probes in tests/golden/emu_probes/probes.txt, the tree has %d\n", probes,
+               GPU_PROBES);
+        fail();
+    }
     assert_int_equal(fails, 0);
 }
 
@@ -463,10 +481,26 @@ static int run_module(ct_module *m, const char *kname, const tl_config *cfg, ct_
     return rc;
 }
 
+/* Whether tests/golden/VERDICTS.md has a row for KERNEL/CONFIG: the Python TTIR goldens
+ * (py.source) the fidelity harness keeps, so that one gone missing is a failure. */
+static bool in_verdicts(const char *verdicts, const char *kernel, const char *config)
+{
+    char row[600];
+    snprintf(row, sizeof row, "\n| %.250s | %.250s |", kernel, config);
+    return verdicts && strstr(verdicts, row);
+}
+
 static void t_python_ttir_vs_c(void **s)
 {
     (void)s;
     int fails = 0, ran = 0;
+    char vpath[4200];
+    snprintf(vpath, sizeof vpath, "%s/tests/golden/VERDICTS.md", src_dir());
+    char *verdicts = read_all(vpath, NULL);
+    if (!verdicts) {
+        printf("FAIL: cannot read %s\n", vpath);
+        fail();
+    }
     const ct_kernel_entry *ks[256];
     int n = tu_kernels(ks, 256, false);
     for (int i = 0; i < n; i++)
@@ -487,8 +521,14 @@ static void t_python_ttir_vs_c(void **s)
                 }
                 snprintf(path, sizeof path, "%s/tests/golden/%s/%s/%s", src_dir(), kname,
                          cfg->name, file);
-                if (!exists(path))
+                if (!exists(path)) {
+                    if (which == 0 && in_verdicts(verdicts, kname, cfg->name)) {
+                        printf("  %s: FAIL (missing; tests/golden/VERDICTS.md has its row)\n",
+                               path);
+                        fails++;
+                    }
                     continue;
+                }
                 ct_diags d;
                 ct_diags_init(&d);
                 ct_module *py = ct_parse_file(path, &d);
@@ -532,6 +572,7 @@ static void t_python_ttir_vs_c(void **s)
                 ct_module_destroy(cm);
             }
         }
+    free(verdicts);
     if (!ran) {
         printf("FAIL: no Python TTIR golden (tests/golden/*/*/py.source) was run\n");
         fail();
