@@ -94,6 +94,14 @@ expect 1 "cyclic_loc.ttir:3:22: error: location alias #loc2 refers to itself" \
 expect 2 "/dev/zero is larger than the limit of 268435456 bytes" "$CT" diff /dev/zero "$K"
 expect 1 "/dev/zero is larger than the limit of 268435456 bytes" "$CT" run --ttir /dev/zero --arg 'fp32[4]' --arg 4
 expect 1 "/dev/zero is not a regular file" "$CT" run --ttir "$K" --arg 'fp32[4]@/dev/zero' --arg 4
+expect 1 "/dev/zero is larger than the limit of 268435456 bytes" "$CT" lint --ttir /dev/zero
+# port's Python reader: the same limit (it read /dev/zero forever), binary and too deeply nested
+# files refused with the file's name (they were tracebacks)
+expect 1 "^/dev/zero is larger than the limit of 268435456 bytes$" "$CT" port /dev/zero
+printf 'x = 1\n\320\n' >"$T/binary.py"
+expect 1 "binary.py:2: not UTF-8 text \(byte 0xd0\)" "$CT" port "$T/binary.py"
+"$PY" -c 'print("@triton.jit\ndef k(x):\n    y = " + "+".join(["x"] * 50000))' >"$T/deep.py"
+expect 1 "deep.py: nested too deeply to port" "$CT" port "$T/deep.py"
 # a module the verifier refuses is never run (here a tt.trans whose order is no permutation)
 expect 1 "bad_trans.ttir:5:10: error: tt.trans: order is not a permutation" \
     "$CT" run --ttir "$SRC/tests/cli/data/bad_trans.ttir" --arg 'fp32[32]' --arg 'fp32[32]:out'
