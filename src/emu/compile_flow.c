@@ -98,8 +98,8 @@ void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o)
         const ct_emu_layout *l = &o->layouts[i];
         emu_reduce_aux *x = C->reds[i];
         int a = l->axis;
-        if (!l->blocked || (x->is_scan && l->size_per_thread[a] != 1))
-            continue; /* scans: only one element per thread is modelled */
+        if (!l->blocked)
+            continue;
         set_order(x, x->len, l->size_per_thread[a], l->threads_per_warp[a], l->warps_per_cta[a]);
     }
 }
@@ -221,6 +221,8 @@ bool emu_cc_reduce(cctx *C, const ct_op *op)
         x->esize[j] = emu_ek_size(x->ek[j]);
         x->acc_off[j] = (uint32_t)emu_cc_alloc_frame(C, (size_t)numel * x->esize[j]);
     }
+    if (x->is_scan)
+        x->idx_off = (uint32_t)emu_cc_alloc_frame(C, sizeof(int64_t) * 3 * (size_t)x->len);
     if (!compile_region_batched(C, op, &op->regions[0], k, numel, &x->region))
         return false;
     if (op->code == CT_OP_TT_REDUCE && k == 1 && (x->ek[0] == EK_F32 || x->ek[0] == EK_F64) &&

@@ -384,6 +384,7 @@ typedef struct emu_reduce_aux {
     uint32_t *acc_off;       /* scratch [outer][nthr][inner] per operand */
     bool reverse;            /* scans */
     bool is_scan;
+    uint32_t idx_off;        /* scans: frame scratch for 3 * len int64 pair indices */
     /* fma fusion of the thread-level phase: input = mulf(fa, fb) */
     bool fuse;
     uint32_t fa, fb;

@@ -629,6 +629,156 @@ static void t_reduce_layout_from_ttgir(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* ScanOpToLLVM for `s` contiguous elements per thread, `L` lanes and `W` warps along the axis,
+ * transcribed thread by thread (scanThreadContiguousElements, warpScan, then AddPartialReduce
+ * or AddPartialReduceOneWarp); reverse: the forward scan of the flipped axis */
+static void model_cumsum_layout(const float *x, float *out, int len, int s, int L, int W, bool rev)
+{
+    int B = len / (s * L * W);
+    float v[1024];
+    for (int i = 0; i < len; i++)
+        v[i] = x[rev ? len - 1 - i : i];
+#define IX(b, w, l, e) ((((b) * W + (w)) * L + (l)) * s + (e))
+    for (int b = 0; b < B; b++)
+        for (int w = 0; w < W; w++)
+            for (int l = 0; l < L; l++)
+                for (int e = 1; e < s; e++)
+                    v[IX(b, w, l, e)] = v[IX(b, w, l, e - 1)] + v[IX(b, w, l, e)];
+    for (int b = 0; b < B; b++)
+        for (int w = 0; w < W; w++)
+            for (int i = 1; i <= L / 2; i <<= 1) {
+                float shfl[32];
+                for (int l = 0; l < L; l++)
+                    shfl[l] = l >= i ? v[IX(b, w, l - i, s - 1)] : 0;
+                for (int l = i; l < L; l++)
+                    v[IX(b, w, l, s - 1)] = shfl[l] + v[IX(b, w, l, s - 1)];
+            }
+    if (W > 1) {
+        float part[64][8];
+        for (int b = 0; b < B; b++)
+            for (int w = 0; w < W; w++)
+                part[b][w] = v[IX(b, w, L - 1, s - 1)];
+        for (int w = 0; w < W; w++) { /* the threads of warp w */
+            float acc = 0, masked = 0;
+            for (int b = 0; b < B; b++) {
+                for (int i = 0; i < W; i++) {
+                    if (b == 0 && i == 0) {
+                        acc = masked = part[0][0];
+                        continue;
+                    }
+                    acc = acc + part[b][i];
+                    if (w >= i + 1)
+                        masked = acc;
+                }
+                float temp[32];
+                for (int l = 0; l < L; l++) {
+                    temp[l] = b == 0 && w == 0 ? v[IX(b, w, l, s - 1)] : masked + v[IX(b, w, l, s - 1)];
+                    v[IX(b, w, l, s - 1)] = temp[l];
+                }
+                for (int l = 0; l < L; l++) {
+                    float last = l > 0 ? temp[l - 1] : masked;
+                    for (int e = 0; e < s - 1; e++)
+                        if (!(b == 0 && w == 0 && l == 0))
+                            v[IX(b, w, l, e)] = last + v[IX(b, w, l, e)];
+                }
+                masked = acc;
+            }
+        }
+    } else {
+        float acc[32];
+        for (int b = 0; b < B; b++) {
+            float lastv[32], prev[32];
+            for (int l = 0; l < L; l++) {
+                if (b == 0)
+                    acc[l] = v[IX(b, 0, l, s - 1)];
+                else
+                    v[IX(b, 0, l, s - 1)] = acc[l] + v[IX(b, 0, l, s - 1)];
+            }
+            for (int l = 0; l < L; l++)
+                prev[l] = v[IX(b, 0, l, s - 1)];
+            for (int l = 0; l < L; l++) {
+                if (L > 1)
+                    lastv[l] = l == 0 ? acc[l] : prev[l - 1];
+                else
+                    lastv[l] = prev[l];
+            }
+            for (int l = 0; l < L; l++)
+                acc[l] = L > 1 ? prev[L - 1] : prev[l];
+            for (int l = 0; l < L; l++)
+                for (int e = 0; e < s - 1; e++)
+                    if (!(b == 0 && l == 0))
+                        v[IX(b, 0, l, e)] = lastv[l] + v[IX(b, 0, l, e)];
+        }
+    }
+#undef IX
+    for (int i = 0; i < len; i++)
+        out[rev ? len - 1 - i : i] = v[i];
+}
+
+TL_KERNEL(k_cumsum_rev, (x_ptr, cs_ptr, rs_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o));
+    tl_store(tl_add(cs_ptr, o), tl_cumsum(x, .axis = 0));
+    tl_store(tl_add(rs_ptr, o), tl_cumsum(x, .axis = 0, .reverse = true));
+}
+
+/* scans over layouts of several elements per thread: multi-warp (AddPartialReduce) with two
+ * repetitions, one warp (AddPartialReduceOneWarp) with repetitions, and one lane */
+static void t_scan_layout_spt(void **s)
+{
+    (void)s;
+    static const struct {
+        int spt, tpw, wpc, nw;
+    } cases[] = {{2, 32, 4, 4}, {4, 32, 4, 4}, {2, 16, 1, 1}, {4, 32, 1, 1}, {2, 8, 2, 2}, {2, 1, 1, 1}};
+    enum { N = 512 };
+    static float x[N], cs[N], rs[N], want[N];
+    uint64_t r = 17;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 40) - 20) *
+               ((r >> 10) & 1 ? -1 : 1);
+    }
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        ct_emu_layout l[2];
+        memset(l, 0, sizeof l);
+        for (int i = 0; i < 2; i++) {
+            l[i].is_scan = l[i].blocked = true;
+            l[i].rank = 1;
+            l[i].shape[0] = N;
+            l[i].size_per_thread[0] = cases[c].spt;
+            l[i].threads_per_warp[0] = cases[c].tpw;
+            l[i].warps_per_cta[0] = cases[c].wpc;
+        }
+        ct_diags d;
+        ct_diags_init(&d);
+        ct_module *m = tl_build(&k_cumsum_rev, "x_ptr=*fp32 cs_ptr=*fp32 rs_ptr=*fp32", "N=512", NULL, &d);
+        ct_emu_options o = {cases[c].nw, l, 2};
+        ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
+        ct_module_destroy(m);
+        ct_diags_free(&d);
+        assert_non_null(k);
+        io io_;
+        io_init(&io_);
+        ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                          io_buf(&io_, "cs", cs, sizeof cs, CT_EMU_F32, CT_EMU_OUT),
+                          io_buf(&io_, "rs", rs, sizeof rs, CT_EMU_F32, CT_EMU_OUT)};
+        run_ok(&io_, k, 1, 3, a);
+        int L = cases[c].tpw, W = cases[c].wpc;
+        model_cumsum_layout(x, want, N, cases[c].spt, L, W, false);
+        for (int i = 0; i < N; i++)
+            assert_true(cs[i] == want[i]);
+        float one[N];
+        model_cumsum_layout(x, one, N, 1, L, W, false);
+        assert_true(memcmp(one, want, sizeof one) != 0); /* the layout changed the grouping */
+        model_cumsum_layout(x, want, N, cases[c].spt, L, W, true);
+        for (int i = 0; i < N; i++)
+            assert_true(rs[i] == want[i]);
+        ct_emu_free(io_.e);
+        ct_emu_kernel_free(k);
+    }
+}
+
 static void t_argmax_ties(void **s)
 {
     (void)s;
@@ -1361,7 +1511,7 @@ int main(void)
         cmocka_unit_test(t_abs_fp8),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
-        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_sort),
+        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_sort),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
