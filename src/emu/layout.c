@@ -6,6 +6,8 @@
  * propagating their layouts).  The TTGIR Triton writes for a kernel names it:
  *     #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], ...}>
  *     %9 = "tt.reduce"(%8) <{axis = 0 : i32}> ({ ... }) : (tensor<1024xf32, #blocked>) -> f32
+ * or, for a dot result, #mma = #ttg.nvidia_mma<{versionMajor = 3, ...,
+ * warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>.
  * This reads those, in the order of the ops, without a full MLIR parser: the
  * alias definitions, then each "tt.reduce"( / "tt.scan"( op's axis and the
  * first operand type after its region.
@@ -67,7 +69,24 @@ int ct_emu_layouts_from_ttgir(const char *text, ct_emu_layout *out, int max)
             eol = p + strlen(p);
         if (*p == '#' && na < 64) {
             const char *eq = strstr(p, " = #ttg.blocked<{");
-            if (eq && eq < eol) {
+            const char *mq = strstr(p, " = #ttg.nvidia_mma<{");
+            if (mq && mq < eol && (size_t)(mq - p) < sizeof as[na].name) {
+                /* #mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0,
+                 *        warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}> */
+                alias *a = &as[na];
+                memset(a, 0, sizeof *a);
+                memcpy(a->name, p, (size_t)(mq - p));
+                const char *v = strstr(mq, "versionMajor = ");
+                int n1, n2, is[CT_MAX_RANK];
+                if (v && v < eol && field(mq, eol, "warpsPerCTA", a->l.warps_per_cta, &n1) &&
+                    field(mq, eol, "instrShape", is, &n2) && n2 <= 3) {
+                    memcpy(a->l.instr_shape, is, sizeof(int) * (size_t)n2);
+                    a->l.mma_version = atoi(v + strlen("versionMajor = "));
+                    a->l.rank = n1;
+                    if (a->l.mma_version > 0)
+                        na++;
+                }
+            } else if (eq && eq < eol) {
                 alias *a = &as[na];
                 memset(a, 0, sizeof *a);
                 size_t len = (size_t)(eq - p);
@@ -134,7 +153,9 @@ int ct_emu_layouts_from_ttgir(const char *text, ct_emu_layout *out, int max)
                 for (int i = 0; i < na; i++)
                     if (strlen(as[i].name) == len && !strncmp(as[i].name, nm, len) &&
                         as[i].l.rank == rank) {
-                        l.blocked = true;
+                        l.blocked = as[i].l.mma_version == 0;
+                        l.mma_version = as[i].l.mma_version;
+                        memcpy(l.instr_shape, as[i].l.instr_shape, sizeof l.instr_shape);
                         memcpy(l.size_per_thread, as[i].l.size_per_thread, sizeof l.size_per_thread);
                         memcpy(l.threads_per_warp, as[i].l.threads_per_warp, sizeof l.threads_per_warp);
                         memcpy(l.warps_per_cta, as[i].l.warps_per_cta, sizeof l.warps_per_cta);
