@@ -11,12 +11,11 @@
  *   2. the lanes of a warp fold in halves with shuffles (xor N, N = 16..1):
  *      acc[l] = combine(acc[l], acc[l + N]);
  *   3. the warps fold their lane-0 results the same way through shared memory.
- * The emulator does exactly this for the layout it assumes the operand
- * has: Triton's default blocked layout for the shape and num_warps (one
- * element per thread per repetition, threads then warps along the fastest
- * dimension).  When the GPU's layout is that one, float reductions match
- * bit for bit; when Triton picked another (a coalesced load holding
- * several elements per thread, an MMA layout), only the grouping differs.
+ * The emulator does exactly this for the operand's layout: the one read
+ * from Triton's TTGIR (a blocked layout, or the MMA layout of a dot result,
+ * whose registers are mapped through regmap), else Triton's default blocked
+ * layout for the shape and num_warps (one element per thread per
+ * repetition, threads then warps along the fastest dimension).
  * Scans follow ScanOpToLLVM for the same layout (any contiguous elements
  * per thread, see emu_h_scan).
  *
@@ -67,6 +66,8 @@ static int combine1(emu_frame *F, const emu_region *rg, uint32_t d, uint32_t a, 
 
 static inline int64_t reg_axis(const emu_reduce_aux *x, int t, int r)
 {
+    if (x->regmap)
+        return x->regmap[(int64_t)t * x->nreg + r];
     int s = x->spt;
     return (int64_t)(r / s) * s * x->nthr + (int64_t)t * s + r % s;
 }
@@ -77,7 +78,7 @@ static void gather_reg(const emu_reduce_aux *x, uint8_t *dst, const uint8_t *src
     int T = x->nthr;
     size_t row = (size_t)x->inner * es;
     for (int64_t o = 0; o < x->outer; o++) {
-        if (x->spt == 1) {
+        if (x->spt == 1 && !x->regmap) {
             memcpy(dst + (size_t)(o * T) * row, src + (size_t)(o * x->len + reg_axis(x, 0, r)) * row,
                    (size_t)T * row);
             continue;
@@ -122,7 +123,7 @@ static int phase1(emu_frame *F, const emu_reduce_aux *x)
         gather_reg(x, F->mem + x->acc_off[j], F->mem + x->in_off[j], x->esize[j], 0);
     if (x->nreg < 2)
         return EMU_NEXT;
-    if (k == 1 && x->outer == 1 && x->spt == 1) {
+    if (k == 1 && x->outer == 1 && x->spt == 1 && !x->regmap) {
         /* contiguous: combine straight from the input, ping-ponging acc and res */
         size_t es = x->esize[0];
         uint32_t cur = x->acc_off[0], other = rg->res_off[0];
