@@ -24,6 +24,9 @@
  *                         every input, of lg2.approx.ftz.f32 and lg2.approx.f32: a model can be
  *                         checked against all 2^32 outputs on a CPU;
  *   sample.txt            4096 inputs and both outputs, for unit tests.
+ * What it found (2026-12-03, tests/golden/mufu/lg2_probe.json): no F up to 28 fits, since l has
+ * 36 fraction bits (the outputs at e = 0 need up to 36; the one's complement rule is right); the
+ * model that is exact on every input is in scripts/mufu/fit_lg2.py.
  *
  *   nvcc -O3 -arch=sm_90 -o mufu_lg2_probe scripts/gpu/mufu_lg2_probe.cu && ./mufu_lg2_probe OUTDIR
  */
