@@ -2407,12 +2407,32 @@ def max_macro_args():
     return _max_args[0]
 
 
-def port_file(path, kernels=None, configs=None, display=None):
-    """The C port of a Python file's kernels: (text, None), or (None, "FILE:LINE: message")."""
+# the largest Python file the port reads: the limit of ctriton's own input files (ct_read_file)
+READ_LIMIT = 256 << 20
+
+
+def read_source(path):
+    """A Python file's text: (text, None), or (None, "FILE: why") for a file that cannot be read,
+    is larger than READ_LIMIT (an endless one, /dev/zero, included) or is not UTF-8."""
     try:
-        source = open(path).read()
+        with open(path, "rb") as f:
+            data = f.read(READ_LIMIT + 1)
     except OSError as e:
         return None, "%s: %s" % (path, e.strerror)
+    if len(data) > READ_LIMIT:
+        return None, "%s is larger than the limit of %d bytes" % (path, READ_LIMIT)
+    try:
+        return data.decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        return None, "%s:%d: not UTF-8 text (byte 0x%02x)" % (path, line, data[e.start])
+
+
+def port_file(path, kernels=None, configs=None, display=None):
+    """The C port of a Python file's kernels: (text, None), or (None, "FILE:LINE: message")."""
+    source, err = read_source(path)
+    if err:
+        return None, err
     disp = display or path
     try:
         p = Porter(path, source, configs, display=disp)
@@ -2421,6 +2441,11 @@ def port_file(path, kernels=None, configs=None, display=None):
         return None, "%s:%s: Python syntax error: %s" % (disp, e.lineno, e.msg)
     except PortError as e:
         return None, "%s:%d: cannot port: %s" % (disp, e.line, e.msg)
+    except (RecursionError, MemoryError):
+        # Python's parser and the porter recurse over expressions: a file nested deeper than
+        # Python's recursion limit is refused, never a traceback
+        return None, "%s: nested too deeply to port (Python's recursion limit, %d)" % (
+            disp, sys.getrecursionlimit())
 
 
 # ---- building and checking ports ---------------------------------------------------------

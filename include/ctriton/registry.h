@@ -64,8 +64,9 @@ typedef struct ct_kernel_entry {
 
 /* TL_CONFIGS(kernel, {config}, ...) defines the config table of a kernel:
  * kernel__configs[] and kernel__nconfigs, which CT_REGISTER_KERNEL reads.
- * A config is {name, signature, constexprs, problem, num_warps, num_stages}
- * (tl_config, ctriton/tl.h); `problem` is free text its reference reads. */
+ * A config is {name, signature, constexprs, problem, num_warps, num_stages, options}
+ * (tl_config, ctriton/tl.h); `problem` is free text its reference reads, `options`
+ * the other tl_options ("implicit_store_casts=True", tl_options_parse). */
 #define TL_CONFIGS(kernel, ...)                                                               \
     const tl_config kernel##__configs[] = {__VA_ARGS__};                                      \
     const int kernel##__nconfigs = (int)(sizeof kernel##__configs / sizeof kernel##__configs[0])

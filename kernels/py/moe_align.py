@@ -9,9 +9,10 @@
 #   num_tokens_post_pad[0]: the padded total.
 # Nothing past the total is written.  Three passes over the ids, all in registers: the
 # counts (tl.histogram); the padded ends (tl.cumsum); each id's slot, its expert's cursor
-# plus its rank among the earlier ids of its block with the same expert (a one-hot
-# [BLOCK, NUM_EXPERTS] cumulative sum), so that the order is stable; then the padding slots
-# and the block owners.  NUM_EXPERTS is a power of two >= num_experts.
+# (tl.gather) plus its rank among the earlier ids of its block with the same expert (a
+# [BLOCK, BLOCK] comparison), so that the order is stable; then each expert's padding and
+# its blocks' owner, as [NUM_EXPERTS, BLOCK] tiles.  NUM_EXPERTS is a power of two >=
+# num_experts.
 # The C port is kernels/moe_align.c.
 import triton
 import triton.language as tl
@@ -35,25 +36,27 @@ def moe_align_block_size_kernel(topk_ids_ptr, sorted_token_ids_ptr, expert_ids_p
     starts = ends - padded
     total = tl.sum(padded, axis=0)
     tl.store(num_tokens_post_pad_ptr, total)
-    # the ids, in order: the slot of each is its expert's cursor plus its rank in the block
+    # the ids, in order: the slot of each is its expert's cursor plus its rank among the
+    # earlier ids of its block with the same expert
     cursor = starts
+    lanes = tl.arange(0, BLOCK)
     for off in range(0, numel, BLOCK):
-        offs = off + tl.arange(0, BLOCK)
+        offs = off + lanes
         ids = tl.load(topk_ids_ptr + offs, mask=offs < numel, other=-1)
         valid = (ids >= 0) & (ids < num_experts)
-        hit = (ids[:, None] == experts[None, :]) & valid[:, None]
-        rank = tl.cumsum(hit.to(tl.int32), axis=0)
-        slot = tl.sum(tl.where(hit, cursor[None, :] + rank - 1, 0), axis=1)
+        expert = tl.where(valid, ids, 0).to(tl.int32)
+        same = (expert[:, None] == expert[None, :]) & valid[None, :] & (lanes[None, :] < lanes[:, None])
+        slot = tl.gather(cursor, expert, 0) + tl.sum(same.to(tl.int32), axis=1)
         tl.store(sorted_token_ids_ptr + slot, offs, mask=valid)
-        cursor += tl.sum(hit.to(tl.int32), axis=0)
-    # the padding slots, and the expert that owns each block
+        cursor += tl.histogram(expert, NUM_EXPERTS, mask=valid)
+    # the padding of each expert, [start + count, end), BLOCK slots at a time
     filled = starts + counts
-    for off in range(0, total, BLOCK):
-        slots = off + tl.arange(0, BLOCK)
-        # the owner is the number of experts that end at or before the slot
-        owner = tl.sum((ends[None, :] <= slots[:, None]).to(tl.int32), axis=1)
-        mine = experts[None, :] == owner[:, None]
-        owner_filled = tl.sum(tl.where(mine, filled[None, :], 0), axis=1)
-        inside = slots < total
-        tl.store(sorted_token_ids_ptr + slots, numel, mask=inside & (slots >= owner_filled))
-        tl.store(expert_ids_ptr + slots // block_size, owner, mask=inside & (slots % block_size == 0))
+    for j in range(0, block_size, BLOCK):
+        slots = filled[:, None] + (j + lanes)[None, :]
+        tl.store(sorted_token_ids_ptr + slots, numel, mask=slots < ends[:, None])
+    # the expert that owns each block, BLOCK blocks of each expert at a time
+    blocks = padded // block_size
+    for j in range(0, tl.max(blocks, axis=0), BLOCK):
+        b = j + lanes
+        owner = experts[:, None] + tl.zeros([NUM_EXPERTS, BLOCK], dtype=tl.int32)
+        tl.store(expert_ids_ptr + (starts // block_size)[:, None] + b[None, :], owner, mask=b[None, :] < blocks[:, None])

@@ -68,6 +68,15 @@ SWEEPS = {
     ("flash_attn_fwd_kernel", "bf16_d64_ws"): ["Z_H=30 N_CTX=4096"],
     ("flash_attn_fwd_kernel", "fp16_d64_tail"): ["Z_H=30 N_CTX=4099"],
     ("flash_attn_fwd_kernel", "bf16_d128_causal_tail"): ["Z_H=30 N_CTX=2049"],
+    # the backward at the same prefill shapes
+    ("flash_attn_bwd_preprocess_kernel", "fp16_d64"): ["Z_H=30 N_CTX=4096"],
+    ("flash_attn_bwd_preprocess_kernel", "bf16_d128_tail"): ["Z_H=30 N_CTX=4099"],
+    ("flash_attn_bwd_dkdv_kernel", "fp16_d64_causal"): ["Z_H=30 N_CTX=1024", "Z_H=30 N_CTX=4096"],
+    ("flash_attn_bwd_dkdv_kernel", "bf16_d128"): ["Z_H=30 N_CTX=4096"],
+    ("flash_attn_bwd_dkdv_kernel", "bf16_d128_causal_tail"): ["Z_H=30 N_CTX=2049"],
+    ("flash_attn_bwd_dq_kernel", "fp16_d64_causal"): ["Z_H=30 N_CTX=1024", "Z_H=30 N_CTX=4096"],
+    ("flash_attn_bwd_dq_kernel", "bf16_d128"): ["Z_H=30 N_CTX=4096"],
+    ("flash_attn_bwd_dq_kernel", "bf16_d128_causal_tail"): ["Z_H=30 N_CTX=2049"],
     # MoE: a decode step (a few tokens) and a prefill batch; the alignment's one program
     ("moe_align_block_size_kernel", "e8_top2_bs16_tail"): ["TOKENS=1 TOPK=2 E=8 BS=16", "TOKENS=8191 TOPK=2 E=8 BS=16"],
     ("moe_align_block_size_kernel", "e60_top4_bs64_i64"): ["TOKENS=4 TOPK=4 E=60 BS=64 DROP=1",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The GPU work of issue 15's kernels in one slot (at most 8 minutes):
-#   OUT=dir bash scripts/gpu/library_gpu.sh
+#   OUT=dir bash scripts/gpu/library_gpu.sh [library_gpu.py's options: --kernel K, --aa, --rounds N]
 # From the repository root on a machine with an NVIDIA GPU, python3 with torch and
 # triton 3.6.0, cmake and a C compiler.  Builds the command and the ctypes launcher
 # (bench/library_launch.c) into build-gpu/ (Release, no tests), then runs
@@ -26,7 +26,7 @@ timeout 200 bash -c "cmake -S . -B build-gpu $GEN -DCMAKE_BUILD_TYPE=Release -DC
   cmake --build build-gpu -j $(nproc) --target ctriton_cli library_launch >/dev/null" || { echo "build failed"; exit 1; }
 echo "== built in $(( $(date +%s) - start ))s"
 left=$(( 470 - ($(date +%s) - start) ))
-timeout "$left" "$PY" scripts/gpu/library_gpu.py --build build-gpu --out "$OUT" --budget-s $(( left - 120 ))
+timeout "$left" "$PY" scripts/gpu/library_gpu.py --build build-gpu --out "$OUT" --budget-s $(( left - 120 )) "$@"
 rc=$?
 echo "== library_gpu.py: exit $rc after $(( $(date +%s) - start ))s"
 exit $rc

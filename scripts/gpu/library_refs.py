@@ -1,7 +1,7 @@
 """Inputs, PyTorch references and PyTorch baselines of the inference-engine kernels
 (issue 15): cross entropy with its gradient, the norm backward passes, top-k, the MoE
-alignment and GEMM (bf16, fp8 w8a8), paged split-K decode attention and its reduction, and the
-matmul the launch comparison redoes.
+alignment and GEMM (bf16, fp8 w8a8), paged split-K decode attention and its reduction, flash
+attention forward and backward, and the matmul the launch comparison redoes.
 
 Used by scripts/gpu/check_py_kernels.py (the Python original against PyTorch at the
 config's problem) and scripts/gpu/library_gpu.py (the C launch bit for bit against the
@@ -297,6 +297,121 @@ def build_flash_attn(cfg, p, gen, dev):
     flops = 4.0 * zh * n * n * d * (0.5 if causal else 1.0)
     return Run(args, grid, {"O": 3, "LSE": 4}, reference, torch_fn,
                bytes_moved=4.0 * zh * n * d * q.element_size(), flops=flops)
+
+
+# ---- flash_attn_bwd_preprocess_kernel, flash_attn_bwd_dkdv_kernel, flash_attn_bwd_dq_kernel ---
+
+def flash_bwd_forward(q, k, v, scale, causal):
+    """The forward in float64, one head at a time where the tensors are: O and LSE (base 2, as
+    flash_attn_fwd_kernel stores it)."""
+    zh, n, d = q.shape
+    o = torch.empty(zh, n, d, dtype=torch.float64, device=q.device)
+    lse = torch.empty(zh, n, dtype=torch.float64, device=q.device)
+    sc = float(torch.tensor(scale, dtype=torch.float32))
+    above = torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1)
+    for h in range(zh):
+        s = (q[h].double() @ k[h].double().T) * sc
+        if causal:
+            s = s.masked_fill(above, float("-inf"))
+        lse[h] = torch.logsumexp(s, dim=-1) / math.log(2.0)
+        o[h] = torch.softmax(s, dim=-1) @ v[h].double()
+    return o, lse
+
+
+def flash_bwd_grads(q, k, v, do, lse, delta, scale, causal):
+    """dQ, dK, dV in float64 from the kernels' inputs (P recomputed from LSE, dS from Delta), and
+    for each the largest sum of its terms' magnitudes: the kernels round P and dS to the inputs'
+    dtype before their dots, so an element errs by at most the dtype's unit roundoff times it."""
+    zh, n, d = q.shape
+    sc = float(torch.tensor(scale, dtype=torch.float32))
+    above = torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1)
+    grads = [torch.empty(zh, n, d, dtype=torch.float64, device=q.device) for _ in range(3)]
+    mags = [0.0, 0.0, 0.0]
+    for h in range(zh):
+        q64, k64, v64, do64 = q[h].double(), k[h].double(), v[h].double(), do[h].double()
+        l64, d64 = lse[h].double()[:, None], delta[h].double()[:, None]
+        p = torch.exp2((q64 @ k64.T) * sc / math.log(2.0) - l64)
+        if causal:
+            p = p.masked_fill(above, 0.0)
+        ds = p * (do64 @ v64.T - d64)
+        ds_mag = p * (do64.abs() @ v64.abs().T + d64.abs())
+        grads[0][h] = ds @ k64 * sc
+        grads[1][h] = ds.T @ q64 * sc
+        grads[2][h] = p.T @ do64
+        for i, m in enumerate((ds_mag @ k64.abs() * sc, ds_mag.T @ q64.abs() * sc, p.T @ do64.abs())):
+            mags[i] = max(mags[i], float(m.max()) if m.numel() else 0.0)
+    return grads, mags
+
+
+def flash_bwd_unit(dt):
+    return {torch.float16: 2.0 ** -11, torch.bfloat16: 2.0 ** -8}.get(dt, 2.0 ** -24)
+
+
+def build_flash_bwd_pre(cfg, p, gen, dev):
+    zh, n, d = p["Z_H"], p["N_CTX"], p["HEAD_DIM"]
+    ty = sig_dtypes(cfg["signature"])
+    o, do = randn(gen, zh, n, d, dtype=ty["O"]), randn(gen, zh, n, d, dtype=ty["DO"])
+    od, dod = o.to(dev), do.to(dev)
+    delta = poison((zh, n), torch.float32, dev)
+    args = [od, dod, delta, n]
+
+    def reference(a):
+        prod = od.double() * dod.double()
+        # the products are exact in fp32; the fp32 sum of HEAD_DIM of them errs by at most
+        # HEAD_DIM * 2**-24 times the sum of their magnitudes
+        mag = float(prod.abs().sum(-1).max()) if prod.numel() else 0.0
+        return [("Delta", a[2], prod.sum(-1).cpu(), max(1e-6, d * 2.0 ** -24 * mag), 1e-5)]
+
+    def torch_fn():
+        return (od.float() * dod.float()).sum(-1)
+
+    return Run(args, (cdiv(n, p["BLOCK_M"]), zh), {"Delta": 2}, reference, torch_fn,
+               bytes_moved=2.0 * zh * n * d * o.element_size() + 4.0 * zh * n)
+
+
+def build_flash_bwd(cfg, p, gen, dev, dq):
+    zh, n, d = p["Z_H"], p["N_CTX"], p["HEAD_DIM"]
+    causal = bool(p["CAUSAL"])
+    dt = sig_dtypes(cfg["signature"])["Q"]
+    q, k, v, do = (randn(gen, zh, n, d, dtype=dt) for _ in range(4))
+    qd, kd, vd, dod = q.to(dev), k.to(dev), v.to(dev), do.to(dev)
+    scale = 1.0 / math.sqrt(d)
+    # what the forward leaves: LSE (fp32, base 2) and Delta = rowsum(O * dO) with O in the dtype
+    o64, lse64 = flash_bwd_forward(qd, kd, vd, scale, causal)
+    lse = lse64.float()
+    delta = (o64.to(dt).double() * dod.double()).sum(-1).float()
+    if dq:
+        dqo = poison((zh, n, d), dt, dev)
+        args = [qd, kd, vd, dod, lse, delta, dqo, scale, n]
+        outs = {"DQ": 6}
+        grid = (cdiv(n, p["BLOCK_M"]), zh)
+    else:
+        dko, dvo = poison((zh, n, d), dt, dev), poison((zh, n, d), dt, dev)
+        args = [qd, kd, vd, dod, lse, delta, dko, dvo, scale, n]
+        outs = {"DK": 6, "DV": 7}
+        grid = (cdiv(n, p["BLOCK_N"]), zh)
+
+    def reference(a):
+        (gq, gk, gv), mags = flash_bwd_grads(qd, kd, vd, dod, lse, delta, scale, causal)
+        atol, rtol = TOL[dt]
+        u = flash_bwd_unit(dt)
+        if dq:
+            return [("DQ", a[6], gq.cpu(), max(atol, 2 * u * mags[0]), rtol)]
+        return [("DK", a[6], gk.cpu(), max(atol, 2 * u * mags[1]), rtol),
+                ("DV", a[7], gv.cpu(), max(atol, 2 * u * mags[2]), rtol)]
+
+    # PyTorch's best: the backward of scaled_dot_product_attention, all of dq, dk and dv
+    # (it has no separate dq or dk/dv pass), Z*H heads of one batch
+    q4, k4, v4 = (t.view(1, zh, n, d).detach().requires_grad_() for t in (qd, kd, vd))
+    out4 = F.scaled_dot_product_attention(q4, k4, v4, is_causal=causal, scale=scale)
+    do4 = dod.view(1, zh, n, d)
+
+    def torch_fn():
+        return torch.autograd.grad(out4, (q4, k4, v4), do4, retain_graph=True)
+
+    flops = (6.0 if dq else 8.0) * zh * n * n * d * (0.5 if causal else 1.0)
+    return Run(args, grid, outs, reference, torch_fn,
+               bytes_moved=(5.0 if dq else 6.0) * zh * n * d * q.element_size(), flops=flops)
 
 
 # ---- radix_histogram_kernel, radix_sort_pass_kernel --------------------------------------
@@ -601,6 +716,9 @@ BUILDERS = {
     "radix_histogram_kernel": build_radix_hist,
     "radix_sort_pass_kernel": build_radix_pass,
     "flash_attn_fwd_kernel": build_flash_attn,
+    "flash_attn_bwd_preprocess_kernel": build_flash_bwd_pre,
+    "flash_attn_bwd_dkdv_kernel": lambda c, p, g, d: build_flash_bwd(c, p, g, d, dq=False),
+    "flash_attn_bwd_dq_kernel": lambda c, p, g, d: build_flash_bwd(c, p, g, d, dq=True),
     "cross_entropy_fwd_bwd_kernel": build_cross_entropy,
     "layer_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=False),
     "rms_norm_bwd_dx_kernel": lambda c, p, g, d: build_norm_bwd(c, p, g, d, rms=True),

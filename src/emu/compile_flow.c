@@ -72,6 +72,81 @@ static void order_model(cctx *C, emu_reduce_aux *x, const ct_type *t, int axis)
     set_order(x, t->shape[axis], 1, tpw[axis], wpc[axis]);
 }
 
+/* The order model of a reduction over an operand in a #ttg.nvidia_mma layout
+ * (a dot result; versionMajor 2: mma.sync, 3: wgmma), from Triton's linear
+ * layout of it (nvidiaMmaTile, then the warps and repetitions): registers
+ * [col 1], [row 8], [col 8, 16, .., n/2]; lanes [col 2, 4], [row 1, 2, 4];
+ * warps [row 16, 32, ..] then [col n, 2n, ..] (the tile is 16 x n, n the
+ * instruction's N, 8 for mma.sync); then registers repeating the warps' tile
+ * along columns, then rows.  Only the bases along the axis matter: register r
+ * of thread t = l + L * w sums the register bases of r's bits, the lane bases
+ * of l's and the warp bases of w's; the lanes and warps fold in the order of
+ * their bits (xor shuffles, then shared memory), as for blocked layouts.
+ * `pa` is the MMA layout's dim of the axis (a slice's operand has the other
+ * dim removed).  Returns false (the default is kept) when the tile's extent
+ * along the axis exceeds the tensor's. */
+static bool mma_order(cctx *C, emu_reduce_aux *x, const ct_emu_layout *l, int pa)
+{
+    int rank = l->base_rank ? l->base_rank : l->rank;
+    if (rank != 2 || (l->mma_version != 2 && l->mma_version != 3))
+        return false;
+    /* only the axis's extent matters: the bases of the other dim (cut off when the
+     * tensor is smaller, gone in a slice) hold other positions */
+    int64_t S0 = x->len, S1 = x->len;
+    int64_t n = l->mma_version == 3 ? l->instr_shape[1] : 8;
+    int64_t w0 = l->warps_per_cta[0], w1 = l->warps_per_cta[1];
+#define POW2(v) ((v) > 0 && ((v) & ((v)-1)) == 0)
+    if (!POW2(x->len) || !POW2(n) || n < 8 || !POW2(w0) || !POW2(w1) ||
+        (pa == 0 && S0 < 16 * w0) || (pa == 1 && S1 < n * w1))
+        return false;
+#undef POW2
+    int64_t rb[32], lb[8], wb[8];
+    int nr = 0, nl = 0, nw = 0;
+    if (pa == 1) {
+        rb[nr++] = 1;
+        for (int64_t c = 8; c < n; c *= 2)
+            rb[nr++] = c;
+        for (int64_t c = n * w1; c < S1; c *= 2)
+            rb[nr++] = c;
+        lb[nl++] = 2;
+        lb[nl++] = 4;
+        for (int64_t c = n; c < n * w1; c *= 2)
+            wb[nw++] = c;
+    } else {
+        rb[nr++] = 8;
+        for (int64_t r = 16 * w0; r < S0; r *= 2)
+            rb[nr++] = r;
+        lb[nl++] = 1;
+        lb[nl++] = 2;
+        lb[nl++] = 4;
+        for (int64_t r = 16; r < 16 * w0; r *= 2)
+            wb[nw++] = r;
+    }
+    int L = 1 << nl, W = 1 << nw, R = 1 << nr;
+    if ((int64_t)L * W * R != x->len)
+        return false;
+    int32_t *map = emu_cc_aux(C, sizeof(int32_t) * (size_t)x->len);
+    for (int w = 0; w < W; w++)
+        for (int ln = 0; ln < L; ln++)
+            for (int r = 0; r < R; r++) {
+                int64_t v = 0;
+                for (int b = 0; b < nr; b++)
+                    v += (r >> b & 1) * rb[b];
+                for (int b = 0; b < nl; b++)
+                    v += (ln >> b & 1) * lb[b];
+                for (int b = 0; b < nw; b++)
+                    v += (w >> b & 1) * wb[b];
+                map[((int64_t)w * L + ln) * R + r] = (int32_t)v;
+            }
+    x->lanes = L;
+    x->warps = W;
+    x->nthr = L * W;
+    x->nreg = R;
+    x->spt = 1;
+    x->regmap = map;
+    return true;
+}
+
 /* the given layouts, when they describe these reductions exactly */
 void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o)
 {
@@ -98,8 +173,18 @@ void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o)
         const ct_emu_layout *l = &o->layouts[i];
         emu_reduce_aux *x = C->reds[i];
         int a = l->axis;
-        if (!l->blocked || (x->is_scan && l->size_per_thread[a] != 1))
-            continue; /* scans: only one element per thread is modelled */
+        if (l->base_rank) { /* a slice: the base layout's values along its dim of the axis */
+            if (x->is_scan || l->base_rank > CT_MAX_RANK || l->base_dim[a] < 0 ||
+                l->base_dim[a] >= l->base_rank)
+                continue; /* Triton lowers scans of blocked layouts only */
+            a = l->base_dim[a];
+        }
+        if (l->mma_version && !x->is_scan) {
+            mma_order(C, x, l, a);
+            continue;
+        }
+        if (!l->blocked)
+            continue;
         set_order(x, x->len, l->size_per_thread[a], l->threads_per_warp[a], l->warps_per_cta[a]);
     }
 }
@@ -221,6 +306,8 @@ bool emu_cc_reduce(cctx *C, const ct_op *op)
         x->esize[j] = emu_ek_size(x->ek[j]);
         x->acc_off[j] = (uint32_t)emu_cc_alloc_frame(C, (size_t)numel * x->esize[j]);
     }
+    if (x->is_scan)
+        x->idx_off = (uint32_t)emu_cc_alloc_frame(C, sizeof(int64_t) * 3 * (size_t)x->len);
     if (!compile_region_batched(C, op, &op->regions[0], k, numel, &x->region))
         return false;
     if (op->code == CT_OP_TT_REDUCE && k == 1 && (x->ek[0] == EK_F32 || x->ek[0] == EK_F64) &&
@@ -272,7 +359,7 @@ bool emu_cc_call(cctx *C, const ct_op *op)
     ct_pm_init(&local);
     C->vmap = &local;
     int saved_caller = C->caller_loc;
-    C->caller_loc = emu_cc_loc_index(C, op->loc);
+    C->caller_loc = emu_cc_op_loc(C, op);
     fnret *saved_ret = C->ret;
     bool saved_kernel = C->kernel_level;
     C->kernel_level = false;

@@ -381,9 +381,12 @@ typedef struct emu_reduce_aux {
     int lanes, warps;        /* along the axis */
     int nreg;                /* elements per thread */
     int spt;                 /* contiguous elements per thread and repetition */
+    const int32_t *regmap;   /* NULL, or the axis index of register r of thread t at
+                                [t * nreg + r] (MMA layouts, compile_flow.c) */
     uint32_t *acc_off;       /* scratch [outer][nthr][inner] per operand */
     bool reverse;            /* scans */
     bool is_scan;
+    uint32_t idx_off;        /* scans: frame scratch for 3 * len int64 pair indices */
     /* fma fusion of the thread-level phase: input = mulf(fa, fb) */
     bool fuse;
     uint32_t fa, fb;

@@ -907,15 +907,17 @@ static bool bptr_addr(const emu_bptr *b, const emu_mem_aux *x, int64_t i, uint64
         idx[d] = i % x->shape[d];
         i /= x->shape[d];
     }
-    int64_t off = 0;
+    /* the GPU's 64-bit address arithmetic wraps: so does this one (unsigned, never an
+     * overflow), and emu_ptr_add keeps the result in the base's window */
+    uint64_t off = 0;
     for (int d = 0; d < x->rank; d++) {
         int64_t c = (int64_t)b->offsets[d] + idx[d];
         if ((x->boundary >> d) & 1)
             if (c < 0 || c >= b->shape[d])
                 return false;
-        off += c * b->strides[d];
+        off += (uint64_t)c * (uint64_t)b->strides[d];
     }
-    *addr = emu_ptr_add(b->base, (uint64_t)off * x->esize);
+    *addr = emu_ptr_add(b->base, off * x->esize);
     return true;
 }
 
@@ -946,19 +948,23 @@ static bool block_rows(emu_frame *F, const emu_ins *I, const emu_bptr *b, const 
     win w = win_init();
     int64_t rows = I->n / W;
     for (int64_t row = 0; row < rows; row++) {
-        int64_t rem = row, off = 0;
+        int64_t rem = row;
+        uint64_t off = 0; /* wrapping, as in bptr_addr */
         bool outside = false;
         for (int dim = r - 2; dim >= 0; dim--) {
             int64_t c = (int64_t)b->offsets[dim] + rem % x->shape[dim];
             rem /= x->shape[dim];
             if (((x->boundary >> dim) & 1) && (c < 0 || c >= b->shape[dim]))
                 outside = true;
-            off += c * b->strides[dim];
+            off += (uint64_t)c * (uint64_t)b->strides[dim];
         }
         int64_t c0 = b->offsets[r - 1], lo = 0, hi = W;
         if (!outside && ((x->boundary >> (r - 1)) & 1)) {
+            /* [lo, hi): the row's columns inside [0, shape), in [0, W]; shape - c0 is formed
+             * only when it lies in [lo, W] (a shape near 2^63 would overflow it) */
+            int64_t sh = b->shape[r - 1];
             lo = -c0 < 0 ? 0 : -c0 > W ? W : -c0;
-            hi = b->shape[r - 1] - c0 < lo ? lo : b->shape[r - 1] - c0 > W ? W : b->shape[r - 1] - c0;
+            hi = sh <= c0 + lo ? lo : sh >= c0 + W ? W : sh - c0;
         }
         if (outside)
             lo = hi = W;
@@ -968,7 +974,7 @@ static bool block_rows(emu_frame *F, const emu_ins *I, const emu_bptr *b, const 
         }
         if (hi <= lo)
             continue;
-        uint64_t a0 = emu_ptr_add(b->base, (uint64_t)(off + c0 + lo) * es);
+        uint64_t a0 = emu_ptr_add(b->base, (off + (uint64_t)(c0 + lo)) * es);
         uint64_t a1 = emu_ptr_add(a0, (uint64_t)(hi - lo - 1) * es);
         uint8_t *h = resolve(e, &w, a0, es, store);
         if (!h || a1 - w.base > w.limit)

@@ -11,15 +11,13 @@
  *   2. the lanes of a warp fold in halves with shuffles (xor N, N = 16..1):
  *      acc[l] = combine(acc[l], acc[l + N]);
  *   3. the warps fold their lane-0 results the same way through shared memory.
- * The emulator does exactly this for the layout it assumes the operand
- * has: Triton's default blocked layout for the shape and num_warps (one
- * element per thread per repetition, threads then warps along the fastest
- * dimension).  When the GPU's layout is that one, float reductions match
- * bit for bit; when Triton picked another (a coalesced load holding
- * several elements per thread, an MMA layout), only the grouping differs.
- * Scans follow ScanOpToLLVM for the same layout: Hillis-Steele within a
- * warp (acc = combine(shfl_up, acc)), then the running prefix of warps and
- * repetitions, combined in front of each element.
+ * The emulator does exactly this for the operand's layout: the one read
+ * from Triton's TTGIR (a blocked layout, or the MMA layout of a dot result,
+ * whose registers are mapped through regmap), else Triton's default blocked
+ * layout for the shape and num_warps (one element per thread per
+ * repetition, threads then warps along the fastest dimension).
+ * Scans follow ScanOpToLLVM for the same layout (any contiguous elements
+ * per thread, see emu_h_scan).
  *
  * A sum whose input is a mulf in the same block is fused by LLVM in step 1
  * (acc = fma(a, b, acc)); that is modelled for f32 and f64.
@@ -68,6 +66,8 @@ static int combine1(emu_frame *F, const emu_region *rg, uint32_t d, uint32_t a, 
 
 static inline int64_t reg_axis(const emu_reduce_aux *x, int t, int r)
 {
+    if (x->regmap)
+        return x->regmap[(int64_t)t * x->nreg + r];
     int s = x->spt;
     return (int64_t)(r / s) * s * x->nthr + (int64_t)t * s + r % s;
 }
@@ -78,7 +78,7 @@ static void gather_reg(const emu_reduce_aux *x, uint8_t *dst, const uint8_t *src
     int T = x->nthr;
     size_t row = (size_t)x->inner * es;
     for (int64_t o = 0; o < x->outer; o++) {
-        if (x->spt == 1) {
+        if (x->spt == 1 && !x->regmap) {
             memcpy(dst + (size_t)(o * T) * row, src + (size_t)(o * x->len + reg_axis(x, 0, r)) * row,
                    (size_t)T * row);
             continue;
@@ -123,7 +123,7 @@ static int phase1(emu_frame *F, const emu_reduce_aux *x)
         gather_reg(x, F->mem + x->acc_off[j], F->mem + x->in_off[j], x->esize[j], 0);
     if (x->nreg < 2)
         return EMU_NEXT;
-    if (k == 1 && x->outer == 1 && x->spt == 1) {
+    if (k == 1 && x->outer == 1 && x->spt == 1 && !x->regmap) {
         /* contiguous: combine straight from the input, ping-ponging acc and res */
         size_t es = x->esize[0];
         uint32_t cur = x->acc_off[0], other = rg->res_off[0];
@@ -274,91 +274,155 @@ static void put_col(uint8_t *v, const uint8_t *src, const emu_reduce_aux *x, siz
         memcpy(at(v, x, es, o, J, 0), src + (size_t)o * row, row);
 }
 
-int emu_h_scan(emu_frame *F, const emu_ins *I)
+/* An index into the scan's pair lists: >= 0 an axis index of the output
+ * array, < 0 the partial prefix excl[-1 - idx] (acc scratch, P elements each). */
+static void get_ref(uint8_t *dst, emu_frame *F, const emu_reduce_aux *x, int j, int64_t ref)
 {
-    const emu_reduce_aux *x = I->x.p;
+    size_t es = x->esize[j], chunk = (size_t)(x->outer * x->inner) * es;
+    if (ref >= 0)
+        get_col(dst, F->mem + x->out_off[j], x, es, ref);
+    else
+        memcpy(dst, F->mem + x->acc_off[j] + (size_t)(-1 - ref) * chunk, chunk);
+}
+
+static void put_ref(emu_frame *F, const emu_reduce_aux *x, int j, int64_t ref, const uint8_t *src)
+{
+    size_t es = x->esize[j], chunk = (size_t)(x->outer * x->inner) * es;
+    if (ref >= 0)
+        put_col(F->mem + x->out_off[j], src, x, es, ref);
+    else
+        memcpy(F->mem + x->acc_off[j] + (size_t)(-1 - ref) * chunk, src, chunk);
+}
+
+/* one step of n independent combines d[i] = combine(a[i], b[i]), all read before any write */
+static int scan_step(emu_frame *F, const emu_reduce_aux *x, int64_t n, const int64_t *a,
+                     const int64_t *b, const int64_t *d)
+{
+    if (n == 0)
+        return EMU_NEXT;
     const emu_region *rg = &x->region;
     int k = x->k;
     int64_t P = x->outer * x->inner;
-    int L = x->lanes, W = x->warps;
-    int64_t B = x->len / ((int64_t)L * W);
+    for (int64_t i = 0; i < n; i++)
+        for (int j = 0; j < k; j++) {
+            size_t chunk = (size_t)P * x->esize[j];
+            get_ref(F->mem + rg->arg_off[j] + (size_t)i * chunk, F, x, j, a[i]);
+            get_ref(F->mem + rg->arg_off[k + j] + (size_t)i * chunk, F, x, j, b[i]);
+        }
+    if (emu_run_region(F, rg, n * P) != EMU_NEXT)
+        return EMU_STOP;
+    for (int64_t i = 0; i < n; i++)
+        for (int j = 0; j < k; j++) {
+            size_t chunk = (size_t)P * x->esize[j];
+            put_ref(F, x, j, d[i], F->mem + rg->res_off[j] + (size_t)i * chunk);
+        }
+    return EMU_NEXT;
+}
+
+/*
+ * ScanOpToLLVM for a blocked layout, along the axis: thread (lane l, warp w)
+ * holds, in block (repetition) b, the s contiguous elements
+ * J = (g * L + l) * s + e, g = b * W + w, e < s.  A reverse scan flips the
+ * registers, the lanes and the warps (flipSrcValues), which is the forward
+ * scan of the reversed axis.  The steps:
+ *   1. each thread scans its chunk: v[e] = combine(v[e-1], v[e]);
+ *   2. Hillis-Steele over the lanes on each chunk's last element:
+ *      v[l] = combine(v[l - i], v[l]) for l >= i, i = 1, 2, .., L/2;
+ *   3. the prefix before group g, from the last lanes' totals t:
+ *      excl[1] = t[0], excl[g] = combine(excl[g-1], t[g-1]);
+ *   4. the last elements of groups g >= 1: v = combine(excl[g], v);
+ *   5. the other elements of each chunk: v[e] = combine(p, v[e]), p the
+ *      previous lane's final last element, or excl[g] on lane 0 (nothing for
+ *      the first thread of group 0).  With one lane and one warp along the
+ *      axis (AddPartialReduceOneWarp with scanDim 1) Triton 3.6 combines the
+ *      thread's own final last element there instead, and so does this.
+ */
+int emu_h_scan(emu_frame *F, const emu_ins *I)
+{
+    const emu_reduce_aux *x = I->x.p;
+    int k = x->k;
+    int64_t s = x->spt, L = x->lanes, W = x->warps;
+    int64_t B = x->len / (s * L * W);
     if (B < 1)
         B = 1;
+    int64_t G = B * W;
     for (int j = 0; j < k; j++) {
         memcpy(F->mem + x->out_off[j], F->mem + x->in_off[j],
                (size_t)(x->outer * x->len * x->inner) * x->esize[j]);
         if (x->reverse)
             reverse_axis(F->mem + x->out_off[j], x, x->esize[j]);
     }
-    /* 1. Hillis-Steele within each warp: v[l] = combine(v[l - i], v[l]) for l >= i */
-    for (int i = 1; i < L; i *= 2) {
-        int64_t nb = 0;
-        for (int64_t g = 0; g < B * W; g++)
-            for (int l = i; l < L; l++, nb++)
-                for (int j = 0; j < k; j++) {
-                    size_t es = x->esize[j], chunk = (size_t)P * es;
-                    uint8_t *v = F->mem + x->out_off[j];
-                    get_col(F->mem + rg->arg_off[j] + (size_t)nb * chunk, v, x, es, g * L + l - i);
-                    get_col(F->mem + rg->arg_off[k + j] + (size_t)nb * chunk, v, x, es, g * L + l);
-                }
-        if (emu_run_region(F, rg, nb * P) != EMU_NEXT)
-            return EMU_STOP;
-        nb = 0;
-        for (int64_t g = 0; g < B * W; g++)
-            for (int l = i; l < L; l++, nb++)
-                for (int j = 0; j < k; j++) {
-                    size_t es = x->esize[j], chunk = (size_t)P * es;
-                    put_col(F->mem + x->out_off[j], F->mem + rg->res_off[j] + (size_t)nb * chunk,
-                            x, es, g * L + l);
-                }
-    }
-    /* 2. running prefix over (repetition, warp) groups, combined in front */
-    int64_t G = B * W;
-    if (G > 1) {
-        /* excl[g] (g >= 1) in acc scratch: the prefix before group g */
-        for (int64_t g = 1; g < G; g++) {
-            for (int j = 0; j < k; j++) {
-                size_t es = x->esize[j], chunk = (size_t)P * es;
-                uint8_t *excl = F->mem + x->acc_off[j];
-                uint8_t *v = F->mem + x->out_off[j];
-                if (g == 1)
-                    get_col(excl + chunk, v, x, es, 0 * L + L - 1);
-                else {
-                    memcpy(F->mem + rg->arg_off[j], excl + (size_t)(g - 1) * chunk, chunk);
-                    get_col(F->mem + rg->arg_off[k + j], v, x, es, (g - 1) * L + L - 1);
-                }
-            }
-            if (g > 1) {
-                if (emu_run_region(F, rg, P) != EMU_NEXT)
-                    return EMU_STOP;
-                for (int j = 0; j < k; j++) {
-                    size_t chunk = (size_t)P * x->esize[j];
-                    memcpy(F->mem + x->acc_off[j] + (size_t)g * chunk, F->mem + rg->res_off[j],
-                           chunk);
-                }
-            }
+    /* the pair lists: frame scratch of 3 * len indices (G <= len) */
+    int64_t *ia = (int64_t *)(void *)(F->mem + x->idx_off);
+    int64_t *ib = ia + x->len, *id = ib + x->len;
+#define COL(g, l, e) ((((int64_t)(g) * L + (l)) * s) + (e))
+#define EXCL(g) (-1 - (int64_t)(g))
+#define STEP(n)                                                                                    \
+    do {                                                                                           \
+        if (scan_step(F, x, (n), ia, ib, id) != EMU_NEXT)                                          \
+            return EMU_STOP;                                                                       \
+    } while (0)
+    int64_t n;
+    /* 1. within each thread's chunk */
+    for (int64_t e = 1; e < s; e++) {
+        n = 0;
+        for (int64_t t = 0; t < G * L; t++, n++) {
+            ia[n] = COL(0, t, e - 1);
+            ib[n] = id[n] = COL(0, t, e);
         }
-        int64_t nb = 0;
-        for (int64_t g = 1; g < G; g++)
-            for (int l = 0; l < L; l++, nb++)
-                for (int j = 0; j < k; j++) {
-                    size_t es = x->esize[j], chunk = (size_t)P * es;
-                    memcpy(F->mem + rg->arg_off[j] + (size_t)nb * chunk,
-                           F->mem + x->acc_off[j] + (size_t)g * chunk, chunk);
-                    get_col(F->mem + rg->arg_off[k + j] + (size_t)nb * chunk,
-                            F->mem + x->out_off[j], x, es, g * L + l);
-                }
-        if (emu_run_region(F, rg, nb * P) != EMU_NEXT)
-            return EMU_STOP;
-        nb = 0;
-        for (int64_t g = 1; g < G; g++)
-            for (int l = 0; l < L; l++, nb++)
-                for (int j = 0; j < k; j++) {
-                    size_t es = x->esize[j], chunk = (size_t)P * es;
-                    put_col(F->mem + x->out_off[j], F->mem + rg->res_off[j] + (size_t)nb * chunk,
-                            x, es, g * L + l);
-                }
+        STEP(n);
     }
+    /* 2. Hillis-Steele over the lanes, on the last elements */
+    for (int64_t i = 1; i < L; i *= 2) {
+        n = 0;
+        for (int64_t g = 0; g < G; g++)
+            for (int64_t l = i; l < L; l++, n++) {
+                ia[n] = COL(g, l - i, s - 1);
+                ib[n] = id[n] = COL(g, l, s - 1);
+            }
+        STEP(n);
+    }
+    if (G > 1) {
+        /* 3. excl[g], the prefix before group g */
+        for (int j = 0; j < k; j++) {
+            size_t chunk = (size_t)(x->outer * x->inner) * x->esize[j];
+            get_ref(F->mem + x->acc_off[j] + chunk, F, x, j, COL(0, L - 1, s - 1));
+        }
+        for (int64_t g = 2; g < G; g++) {
+            ia[0] = EXCL(g - 1);
+            ib[0] = COL(g - 1, L - 1, s - 1);
+            id[0] = EXCL(g);
+            STEP(1);
+        }
+        /* 4. the last elements of the later groups */
+        n = 0;
+        for (int64_t g = 1; g < G; g++)
+            for (int64_t l = 0; l < L; l++, n++) {
+                ia[n] = EXCL(g);
+                ib[n] = id[n] = COL(g, l, s - 1);
+            }
+        STEP(n);
+    }
+    /* 5. the rest of each chunk */
+    if (s > 1) {
+        n = 0;
+        for (int64_t g = 0; g < G; g++)
+            for (int64_t l = 0; l < L; l++) {
+                if (g == 0 && l == 0)
+                    continue;
+                int64_t p = l > 0                ? COL(g, l - 1, s - 1)
+                            : L == 1 && W == 1 ? COL(g, 0, s - 1)
+                                               : EXCL(g);
+                for (int64_t e = 0; e < s - 1; e++, n++) {
+                    ia[n] = p;
+                    ib[n] = id[n] = COL(g, l, e);
+                }
+            }
+        STEP(n);
+    }
+#undef STEP
+#undef EXCL
+#undef COL
     if (x->reverse)
         for (int j = 0; j < k; j++)
             reverse_axis(F->mem + x->out_off[j], x, x->esize[j]);

@@ -311,6 +311,7 @@ ct_op *b_op(ct_opcode code, int nopnds, ct_value *const *opnds, int nres,
             const ct_type *const *restypes)
 {
     tl_builder *b = tl__cur;
+    tl__check_uses(nopnds, opnds);
     ct_op *op = ct_op_new(b->m, code, nopnds, opnds, nres, restypes, 0, b->loc);
     ct_block_insert_before(b->block, b->before, op);
     return op;

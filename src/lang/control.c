@@ -12,6 +12,7 @@
  * arguments), any other with scf.if, as Python decides.
  */
 #include "lang.h"
+#include "util/alloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,7 @@ tl__ctl tl__for_begin(tl_range_t r, int n, tl_tensor **vars, tl_src at)
     if (!collect_carried(s, n, vars, ops + 3, rts, &nc))
         return failed_ctl();
     s->ncarried = nc;
+    tl__check_uses(3 + nc, ops); /* a carried value a previous construct did not carry out */
     ct_op *op = ct_op_new(B->m, CT_OP_SCF_FOR, 3 + nc, ops, nc, rts, 1, B->loc);
     ct_block_insert_before(B->block, B->before, op);
     if (r.num_stages >= 0)
@@ -419,6 +421,7 @@ tl__ctl tl__while_begin(int n, tl_tensor **vars, tl_src at)
     if (!collect_carried(s, n, vars, ops, rts, &nc))
         return failed_ctl();
     s->ncarried = nc;
+    tl__check_uses(nc, ops);
     ct_op *op = ct_op_new(B->m, CT_OP_SCF_WHILE, nc, ops, nc, rts, 2, B->loc);
     ct_block_insert_before(B->block, B->before, op);
     ct_block *before = b_new_block_in(&op->regions[0]);
@@ -921,4 +924,223 @@ void tl__return(int n, const tl_tensor *vals, tl_src at)
     b_op(CT_OP_TT_RETURN, n, hs, 0, NULL);
     /* a return ends its block: what follows goes to a fresh (dead) block */
     b_set_ip(cf_block(), NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* uses outside a construct: a variable reassigned but not listed      */
+/* ------------------------------------------------------------------ */
+
+/* The open if (or ternary) whose branch block, not yet in a region, b is; NULL if none. */
+static const tl_ifstate *open_if_of(const ct_block *b)
+{
+    for (const tl_ifstate *s = B->ifs; s; s = s->parent)
+        for (int i = 0; i < s->nblocks; i++)
+            if (s->blocks[i] == b)
+                return s;
+    return NULL;
+}
+
+static const ifexp_state *open_ifexp_of(const ct_block *b)
+{
+    for (const ifexp_state *s = ifexps; s; s = s->parent)
+        if (s->then_b == b || s->else_b == b)
+            return s;
+    return NULL;
+}
+
+/* The block enclosing b: its region's op's block, or for a branch being built (not yet in a
+ * region) the block its if starts in; NULL at the top, or for a block ctriton does not know. */
+static const ct_block *outer_block(const ct_block *b)
+{
+    if (b->parent)
+        return b->parent->parent ? b->parent->parent->parent : NULL;
+    const tl_ifstate *s = open_if_of(b);
+    if (s)
+        return s->sblock;
+    const ifexp_state *e = open_ifexp_of(b);
+    return e ? e->sblock : NULL;
+}
+
+/* Whether the insertion point is inside region r (true too when its place is unknown). */
+static bool ip_in_region(const ct_region *r)
+{
+    for (const ct_block *b = B->block; b; b = outer_block(b)) {
+        if (b->parent == r)
+            return true;
+        if (b->parent && b->parent->parent && b->parent->parent->code == CT_OP_TT_FUNC)
+            return false; /* the function's body, and r was not on the way */
+        if (!b->parent && !open_if_of(b) && !open_ifexp_of(b))
+            return true; /* somewhere ctriton did not make: do not judge */
+    }
+    return false;
+}
+
+/* Whether the insertion point is inside block d or a block nested in it. */
+static bool ip_under(const ct_block *d)
+{
+    for (const ct_block *b = B->block; b; b = outer_block(b))
+        if (b == d)
+            return true;
+    return false;
+}
+
+static int line_of_loc(const ct_loc *l)
+{
+    l = l ? ct_loc_file_of(l) : NULL;
+    return l ? l->line : 0;
+}
+
+static const char *file_of_loc(const ct_loc *l)
+{
+    l = l ? ct_loc_file_of(l) : NULL;
+    return l ? l->file : NULL;
+}
+
+/* The variable a statement of the kernel's source assigns: the name before the first `=`
+ * (not `==`, `<=`, ...) outside parentheses of the statement that holds line `line` (a
+ * statement of several lines has its builtins at any of them).  The file is read as the
+ * location names it, else under $CTRITON_SOURCE_DIR; false when it cannot be read or the
+ * statement assigns nothing. */
+static bool assigned_name(const char *file, int line, char *out, size_t cap)
+{
+    if (!file || line <= 0 || cap < 2)
+        return false;
+    char *text = ct_read_file(file, NULL);
+    const char *root = getenv("CTRITON_SOURCE_DIR");
+    if (!text && file[0] != '/' && root && *root) {
+        size_t n = strlen(root) + strlen(file) + 2;
+        char *path = ct_raw_alloc(n);
+        if (path) {
+            snprintf(path, n, "%s/%s", root, file);
+            text = ct_read_file(path, NULL);
+            ct_raw_free(path);
+        }
+    }
+    if (!text)
+        return false;
+    /* the start of the line, then back to the end of the previous statement */
+    const char *p = text;
+    for (int i = 1; i < line && p; i++) {
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    bool ok = false;
+    if (p && *p) {
+        const char *s = p, *eol = strchr(p, '\n');
+        if (!eol)
+            eol = p + strlen(p);
+        /* two statements on the line (`line_of = __LINE__; x = ...`): the last one */
+        for (const char *c = p; c < eol; c++)
+            if (*c == ';') {
+                const char *r = c + 1;
+                while (r < eol && (*r == ' ' || *r == '\t' || *r == '\r'))
+                    r++;
+                if (r < eol && !(r[0] == '/' && (r[1] == '*' || r[1] == '/')))
+                    s = r;
+            }
+        /* a statement begun on an earlier line: back to the end of the previous one */
+        for (int back = 0; back < 16 && s == p && s > text; back++) {
+            const char *ls = s - 1; /* the '\n' ending the previous line */
+            while (ls > text && ls[-1] != '\n')
+                ls--;
+            const char *e = s - 1;
+            while (e > ls && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+                e--;
+            if (e == ls || strchr(";{}", e[-1]) || (e - ls >= 2 && e[-1] == '/' && e[-2] == '*'))
+                break;
+            s = p = ls;
+        }
+        int depth = 0;
+        for (const char *c = s; *c && *c != ';' && depth >= 0; c++) {
+            if (*c == '(' || *c == '[')
+                depth++;
+            else if (*c == ')' || *c == ']')
+                depth--;
+            else if (*c == '=' && depth == 0 && c[1] != '=' && c > s &&
+                     !strchr("=!<>+-*/%&|^", c[-1])) {
+                const char *e = c;
+                while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+                    e--;
+                const char *b = e;
+                while (b > s && (b[-1] == '_' || b[-1] == '.' || (b[-1] >= 'a' && b[-1] <= 'z') ||
+                                 (b[-1] >= 'A' && b[-1] <= 'Z') || (b[-1] >= '0' && b[-1] <= '9')))
+                    b--;
+                size_t n = (size_t)(e - b);
+                if (n > 0 && n < cap && !(*b >= '0' && *b <= '9')) {
+                    memcpy(out, b, n);
+                    out[n] = '\0';
+                    ok = true;
+                }
+                break;
+            }
+        }
+    }
+    ct_raw_free(text);
+    return ok;
+}
+
+static const char *construct_macro(const ct_op *o)
+{
+    return o->code == CT_OP_SCF_FOR ? "TL_FOR" : o->code == CT_OP_SCF_WHILE ? "TL_WHILE" : "TL_IF";
+}
+
+static void report_stale(const ct_value *v, const char *macro, int ctl_line, const char *where)
+{
+    for (int i = 0; i < B->nstale; i++)
+        if (B->stale[i] == v)
+            return; /* one message per variable */
+    if (B->nstale < (int)(sizeof B->stale / sizeof B->stale[0]))
+        B->stale[B->nstale++] = v;
+    const ct_loc *dl = v->def ? v->def->loc : v->loc;
+    int def_line = line_of_loc(dl);
+    char name[64];
+    if (assigned_name(file_of_loc(dl), def_line, name, sizeof name))
+        tl__err("%s is reassigned inside %s but not listed as carried: list it in the %s at "
+                "line %d (its value from line %d is used here, %s)",
+                name, macro, macro, ctl_line, def_line, where);
+    else
+        tl__err("a variable is reassigned inside %s but not listed as carried: list it in the %s "
+                "at line %d (its value from line %d is used here, %s)",
+                macro, macro, ctl_line, def_line, where);
+}
+
+bool tl__check_uses(int n, ct_value *const *vals)
+{
+    if (!B || !B->block)
+        return true;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        const ct_value *v = vals[i];
+        if (!v)
+            continue;
+        const ct_block *b = v->def ? v->def->parent : v->owner;
+        while (b) {
+            if (!b->parent) {
+                /* a branch being built: its values are not seen from the other branch */
+                const tl_ifstate *s = open_if_of(b);
+                if (s && !ip_under(b)) {
+                    for (int k = 0; k < s->nblocks; k++)
+                        if (s->blocks[k] != b && ip_under(s->blocks[k])) {
+                            report_stale(v, "TL_IF", s->at.line, "in the other branch");
+                            ok = false;
+                            break;
+                        }
+                }
+                break;
+            }
+            const ct_op *o = b->parent->parent;
+            if (!o || o->code == CT_OP_TT_FUNC)
+                break;
+            if ((o->code == CT_OP_SCF_FOR || o->code == CT_OP_SCF_WHILE || o->code == CT_OP_SCF_IF) &&
+                !ip_in_region(b->parent)) {
+                report_stale(v, construct_macro(o), line_of_loc(o->loc),
+                             o->code == CT_OP_SCF_IF ? "outside it" : "after the loop");
+                ok = false;
+                break;
+            }
+            b = o->parent;
+        }
+    }
+    return ok;
 }

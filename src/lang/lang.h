@@ -56,6 +56,8 @@ typedef struct tl_builder {
     tl_ifstate *ifs;           /* innermost runtime if being traced */
     int loop_depth;            /* runtime for/while nesting (no return allowed inside) */
     int nerrors;
+    const ct_value *stale[8];  /* values reported used outside their construct (control.c) */
+    int nstale;
     struct jit_rec *jits;      /* the @jit functions built so far (jit.c) */
     struct tl_type_cache *types; /* interned types, their MLIR types (types.c) */
 } tl_builder;
@@ -285,6 +287,10 @@ ct_value *b_splat(const ct_type *t, ct_value *v);       /* createOrFold<SplatOp>
 ct_value *b_broadcast(const ct_type *t, ct_value *v);   /* createOrFold<BroadcastOp> */
 ct_value *b_int_cast(ct_value *v, const ct_type *t, bool is_signed);
 ct_value *b_poison(const ct_type *t);
+/* Reports operands that a TL_FOR / TL_WHILE / TL_IF defined and the insertion point is
+ * outside of (a variable the construct reassigns that its list lacks), naming the variable
+ * and the construct's line; false when one was reported (control.c). */
+bool tl__check_uses(int n, ct_value *const *vals);
 /* Moves the insertion point. */
 void b_set_ip(ct_block *b, ct_op *before);
 ct_block *b_new_block_in(ct_region *r);

@@ -184,3 +184,38 @@ static void raw_forms_reference(ct_ref_case *c)
 
 const ct_kernel_ref port_raw_forms__ref = {
     "port_raw_forms", raw_forms_setup, raw_forms_reference, "N:BLOCK"};
+
+/* ---- port_none_args: y = x[idx] * scale, or x * 2 without the optional pointers ---- */
+
+static bool none_args_setup(ct_ref_case *c)
+{
+    int64_t n = ct_ref_problem(c, "N", 1000);
+    ct_ref_input(c, "x_ptr", CT_EMU_F32, n, -1, 1);
+    /* a None in the signature: the parameter is gone, no buffer is passed */
+    if (ct_ref_sig_dtype(c, "scale_ptr") != CT_EMU_BYTES)
+        ct_ref_input(c, "scale_ptr", CT_EMU_F32, 1, 0.5, 1.5);
+    if (ct_ref_sig_dtype(c, "idx_ptr") != CT_EMU_BYTES) {
+        ct_ref_arg *idx = ct_ref_input(c, "idx_ptr", CT_EMU_I32, n, 0, 0);
+        for (int64_t i = 0; idx && i < n; i++) /* a gather in reverse */
+            ct_emu_set(CT_EMU_I32, idx->data, i, (double)(n - 1 - i));
+    }
+    ct_ref_output(c, "y_ptr", CT_EMU_F32, n, 0, 0); /* one f32 product: exact */
+    ct_ref_int(c, "n", n);
+    c->grid[0] = (int)ct_ref_cdiv(n, ct_ref_constexpr(c, "BLOCK", 128));
+    return true;
+}
+
+static void none_args_reference(ct_ref_case *c)
+{
+    ct_ref_arg *x = ct_ref_find_arg(c, "x_ptr"), *y = ct_ref_find_arg(c, "y_ptr");
+    ct_ref_arg *scale = ct_ref_find_arg(c, "scale_ptr"), *idx = ct_ref_find_arg(c, "idx_ptr");
+    for (int64_t i = 0; i < y->n; i++) {
+        int64_t src = idx ? (int64_t)ct_ref_in(idx, i) : i;
+        float v = (float)ct_ref_in(x, src);
+        v = scale ? v * (float)ct_ref_in(scale, 0) : v * 2.0f;
+        ct_ref_want(y, i, v);
+    }
+}
+
+const ct_kernel_ref port_none_args__ref = {
+    "port_none_args", none_args_setup, none_args_reference, "N:BLOCK"};

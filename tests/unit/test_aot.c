@@ -212,6 +212,42 @@ static void t_refusals(void **state)
     ct_diags_free(&d);
 }
 
+/* None arguments (Triton's constexpr None): gone from the launcher's argument struct, as from
+ * the kernel's signature; the same kernel with its pointers has them */
+static void t_none_args(void **state)
+{
+    (void)state;
+    const ct_kernel_entry *k = tu_kernel("port_none_args");
+    assert_non_null(k);
+    for (int i = 0; i < 2; i++) {
+        const tl_config *cfg = ct_kernel_config(k, i ? "with_ptrs" : "none_ptrs");
+        assert_non_null(cfg);
+        ct_aot_request r = {.def = k->def, .name = "none_aot", .signature = cfg->signature,
+                            .constexprs = cfg->constexprs};
+        tl_options_default(&r.opts);
+        char *h = NULL, *c = NULL;
+        ct_diags d;
+        ct_diags_init(&d);
+        ct_status st = ct_aot_generate(&r, &h, &c, &d);
+        if (st != CT_OK)
+            ct_diags_print(&d, stderr, false);
+        assert_int_equal(st, CT_OK);
+        assert_non_null(strstr(h, "uint64_t x_ptr;"));
+        assert_non_null(strstr(h, "uint64_t y_ptr;"));
+        if (i == 0) {
+            assert_non_null(strstr(h, "/* scale_ptr: specialized to None, not an argument */"));
+            assert_non_null(strstr(h, "/* idx_ptr: specialized to None, not an argument */"));
+            assert_null(strstr(h, "uint64_t scale_ptr;"));
+        } else {
+            assert_non_null(strstr(h, "uint64_t scale_ptr;"));
+            assert_non_null(strstr(h, "uint64_t idx_ptr;"));
+        }
+        free(h);
+        free(c);
+        ct_diags_free(&d);
+    }
+}
+
 /* The example program builds against launchers made by `ctriton aot`. */
 static void t_example_builds(void **state)
 {
@@ -291,6 +327,7 @@ int main(void)
     const struct CMUnitTest t[] = {
         cmocka_unit_test_setup_teardown(t_generate_compile_run, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_refusals, tu_cache_setup, tu_cache_teardown),
+        cmocka_unit_test_setup_teardown(t_none_args, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_example_builds, tu_cache_setup, tu_cache_teardown),
         cmocka_unit_test_setup_teardown(t_from_ttir, tu_cache_setup, tu_cache_teardown),
     };

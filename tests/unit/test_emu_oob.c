@@ -132,6 +132,16 @@ TL_KERNEL(k_block_ptr, (x_ptr, y_ptr, M, N), (int, BM), (int, BN), (bool, CHECK_
     tl_store(q, tl_add(x, 0.5f), .boundary_check = tl_ints(0, 1));
 }
 
+/* a BM x BN block of ones stored at (OM, ON) of an M x N matrix of row stride SM, both
+ * dimensions checked: shapes, strides and offsets at the ends of their types */
+static int L_bwide;
+TL_KERNEL(k_block_wide, (y_ptr, M, N, SM, OM, ON), (int, BM), (int, BN))
+{
+    tl_tensor q = tl_make_block_ptr(y_ptr, tl_tuple(M, N), tl_tuple(SM, 1), tl_tuple(OM, ON),
+                                    tl_shape(BM, BN), tl_ints(1, 0));
+    tl_store(q, tl_full(tl_shape(BM, BN), 1.0, tl_float32), .boundary_check = tl_ints(0, 1)); MARK(L_bwide);
+}
+
 /* a BM x BN block of an M x N matrix through tensor descriptors (TMA): what lies outside the
  * tensor reads as the padding and is not written; the tensor's own shape (SHAPE_M rows) may
  * claim more than the buffer holds, which the emulator reports */
@@ -723,6 +733,57 @@ static void t_block_ptr(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* Block pointers whose shapes, strides and offsets reach the ends of i64 and i32 (issue 14):
+ * the address arithmetic wraps as the GPU's does (it overflowed int64_t: UBSan aborted), a
+ * row that leaves the buffer's window faults naming it, and a shape near 2^63 checks columns
+ * without overflow. */
+static void t_block_ptr_wide(void **s)
+{
+    (void)s;
+    ct_emu_kernel *k = emu_build(&k_block_wide, "y_ptr=*fp32 M=i64 N=i64 SM=i64 OM=i32 ON=i32",
+                                 "BM=2 BN=4");
+    static const struct {
+        int64_t m, n, sm;
+        int32_t om, on;
+        bool fault;
+        int written; /* without a fault: the elements of y set to 1 */
+    } cases[] = {
+        {2, 4, 4, 0, 0, false, 8},                       /* in bounds */
+        {2, 4, (int64_t)1 << 61, 0, 0, true, 0},         /* row 1 is 2^63 bytes away */
+        {INT64_MAX, 4, INT64_MAX, INT32_MAX, 0, true, 0}, /* the offset's product wraps */
+        {1, INT64_MAX, 4, 0, INT32_MIN, false, 0},        /* every column left of 0 */
+        {1, INT64_MAX, 4, 0, INT32_MAX, true, 0},         /* inside the shape, past the buffer */
+        {1, INT64_MAX, 4, 0, INT32_MAX - 1, true, 0},     /* the block crosses column 2^31 - 1 */
+        {1, 2, 4, 0, -2, false, 0},                       /* columns -2 .. 1, shape 2: 0 and 1 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        float y[8] = {0}, z[8] = {0};
+        ct_emu *e = ct_emu_new();
+        int by = ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_INOUT);
+        ct_emu_add_buffer(e, "z", z, sizeof z, CT_EMU_F32, CT_EMU_INOUT);
+        ct_emu_arg a[] = {ct_emu_ptr(by), ct_emu_int(cases[i].m), ct_emu_int(cases[i].n),
+                          ct_emu_int(cases[i].sm), ct_emu_int(cases[i].om), ct_emu_int(cases[i].on)};
+        ct_emu_result r;
+        emu_go(e, k, 1, 1, 1, 1, 6, a, &r);
+        if (cases[i].fault) {
+            expect_fault(&r, CT_EMU_ERR_OOB, L_bwide, __FILE__);
+            assert_string_equal(r.fault.buffer_name, "y");
+        } else {
+            if (r.status != CT_EMU_OK)
+                fail_msg("case %zu: %s", i, r.fault.message);
+            int ones = 0;
+            for (int j = 0; j < 8; j++)
+                ones += y[j] == 1.0f;
+            int want = cases[i].written ? cases[i].written : cases[i].on == -2 ? 2 : 0;
+            assert_int_equal(ones, want);
+        }
+        for (int j = 0; j < 8; j++)
+            assert_true(z[j] == 0.0f);
+        ct_emu_free(e);
+    }
+    ct_emu_kernel_free(k);
+}
+
 static void t_tensor_desc(void **s)
 {
     (void)s;
@@ -906,7 +967,7 @@ int main(void)
         cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows), cmocka_unit_test(t_tile_detection), cmocka_unit_test(t_tile_loop_carried),
         cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
-        cmocka_unit_test(t_block_ptr), cmocka_unit_test(t_tensor_desc),
+        cmocka_unit_test(t_block_ptr), cmocka_unit_test(t_block_ptr_wide), cmocka_unit_test(t_tensor_desc),
         cmocka_unit_test(t_host_desc), cmocka_unit_test(t_desc_atomic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

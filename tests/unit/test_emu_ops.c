@@ -629,6 +629,451 @@ static void t_reduce_layout_from_ttgir(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* ScanOpToLLVM for `s` contiguous elements per thread, `L` lanes and `W` warps along the axis,
+ * transcribed thread by thread (scanThreadContiguousElements, warpScan, then AddPartialReduce
+ * or AddPartialReduceOneWarp); reverse: the forward scan of the flipped axis */
+static void model_cumsum_layout(const float *x, float *out, int len, int s, int L, int W, bool rev)
+{
+    int B = len / (s * L * W);
+    float v[1024];
+    for (int i = 0; i < len; i++)
+        v[i] = x[rev ? len - 1 - i : i];
+#define IX(b, w, l, e) ((((b) * W + (w)) * L + (l)) * s + (e))
+    for (int b = 0; b < B; b++)
+        for (int w = 0; w < W; w++)
+            for (int l = 0; l < L; l++)
+                for (int e = 1; e < s; e++)
+                    v[IX(b, w, l, e)] = v[IX(b, w, l, e - 1)] + v[IX(b, w, l, e)];
+    for (int b = 0; b < B; b++)
+        for (int w = 0; w < W; w++)
+            for (int i = 1; i <= L / 2; i <<= 1) {
+                float shfl[32];
+                for (int l = 0; l < L; l++)
+                    shfl[l] = l >= i ? v[IX(b, w, l - i, s - 1)] : 0;
+                for (int l = i; l < L; l++)
+                    v[IX(b, w, l, s - 1)] = shfl[l] + v[IX(b, w, l, s - 1)];
+            }
+    if (W > 1) {
+        float part[64][8];
+        for (int b = 0; b < B; b++)
+            for (int w = 0; w < W; w++)
+                part[b][w] = v[IX(b, w, L - 1, s - 1)];
+        for (int w = 0; w < W; w++) { /* the threads of warp w */
+            float acc = 0, masked = 0;
+            for (int b = 0; b < B; b++) {
+                for (int i = 0; i < W; i++) {
+                    if (b == 0 && i == 0) {
+                        acc = masked = part[0][0];
+                        continue;
+                    }
+                    acc = acc + part[b][i];
+                    if (w >= i + 1)
+                        masked = acc;
+                }
+                float temp[32];
+                for (int l = 0; l < L; l++) {
+                    temp[l] = b == 0 && w == 0 ? v[IX(b, w, l, s - 1)] : masked + v[IX(b, w, l, s - 1)];
+                    v[IX(b, w, l, s - 1)] = temp[l];
+                }
+                for (int l = 0; l < L; l++) {
+                    float last = l > 0 ? temp[l - 1] : masked;
+                    for (int e = 0; e < s - 1; e++)
+                        if (!(b == 0 && w == 0 && l == 0))
+                            v[IX(b, w, l, e)] = last + v[IX(b, w, l, e)];
+                }
+                masked = acc;
+            }
+        }
+    } else {
+        float acc[32];
+        for (int b = 0; b < B; b++) {
+            float lastv[32], prev[32];
+            for (int l = 0; l < L; l++) {
+                if (b == 0)
+                    acc[l] = v[IX(b, 0, l, s - 1)];
+                else
+                    v[IX(b, 0, l, s - 1)] = acc[l] + v[IX(b, 0, l, s - 1)];
+            }
+            for (int l = 0; l < L; l++)
+                prev[l] = v[IX(b, 0, l, s - 1)];
+            for (int l = 0; l < L; l++) {
+                if (L > 1)
+                    lastv[l] = l == 0 ? acc[l] : prev[l - 1];
+                else
+                    lastv[l] = prev[l];
+            }
+            for (int l = 0; l < L; l++)
+                acc[l] = L > 1 ? prev[L - 1] : prev[l];
+            for (int l = 0; l < L; l++)
+                for (int e = 0; e < s - 1; e++)
+                    if (!(b == 0 && l == 0))
+                        v[IX(b, 0, l, e)] = lastv[l] + v[IX(b, 0, l, e)];
+        }
+    }
+#undef IX
+    for (int i = 0; i < len; i++)
+        out[rev ? len - 1 - i : i] = v[i];
+}
+
+TL_KERNEL(k_cumsum_rev, (x_ptr, cs_ptr, rs_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o));
+    tl_store(tl_add(cs_ptr, o), tl_cumsum(x, .axis = 0));
+    tl_store(tl_add(rs_ptr, o), tl_cumsum(x, .axis = 0, .reverse = true));
+}
+
+/* scans over layouts of several elements per thread: multi-warp (AddPartialReduce) with two
+ * repetitions, one warp (AddPartialReduceOneWarp) with repetitions, and one lane */
+static void t_scan_layout_spt(void **s)
+{
+    (void)s;
+    static const struct {
+        int spt, tpw, wpc, nw;
+    } cases[] = {{2, 32, 4, 4}, {4, 32, 4, 4}, {2, 16, 1, 1}, {4, 32, 1, 1}, {2, 8, 2, 2}, {2, 1, 1, 1}};
+    enum { N = 512 };
+    static float x[N], cs[N], rs[N], want[N];
+    uint64_t r = 17;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 40) - 20) *
+               ((r >> 10) & 1 ? -1 : 1);
+    }
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        ct_emu_layout l[2];
+        memset(l, 0, sizeof l);
+        for (int i = 0; i < 2; i++) {
+            l[i].is_scan = l[i].blocked = true;
+            l[i].rank = 1;
+            l[i].shape[0] = N;
+            l[i].size_per_thread[0] = cases[c].spt;
+            l[i].threads_per_warp[0] = cases[c].tpw;
+            l[i].warps_per_cta[0] = cases[c].wpc;
+        }
+        ct_diags d;
+        ct_diags_init(&d);
+        ct_module *m = tl_build(&k_cumsum_rev, "x_ptr=*fp32 cs_ptr=*fp32 rs_ptr=*fp32", "N=512", NULL, &d);
+        ct_emu_options o = {cases[c].nw, l, 2};
+        ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
+        ct_module_destroy(m);
+        ct_diags_free(&d);
+        assert_non_null(k);
+        io io_;
+        io_init(&io_);
+        ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                          io_buf(&io_, "cs", cs, sizeof cs, CT_EMU_F32, CT_EMU_OUT),
+                          io_buf(&io_, "rs", rs, sizeof rs, CT_EMU_F32, CT_EMU_OUT)};
+        run_ok(&io_, k, 1, 3, a);
+        int L = cases[c].tpw, W = cases[c].wpc;
+        model_cumsum_layout(x, want, N, cases[c].spt, L, W, false);
+        for (int i = 0; i < N; i++)
+            assert_true(cs[i] == want[i]);
+        float one[N];
+        model_cumsum_layout(x, one, N, 1, L, W, false);
+        assert_true(memcmp(one, want, sizeof one) != 0); /* the layout changed the grouping */
+        model_cumsum_layout(x, want, N, cases[c].spt, L, W, true);
+        for (int i = 0; i < N; i++)
+            assert_true(rs[i] == want[i]);
+        ct_emu_free(io_.e);
+        ct_emu_kernel_free(k);
+    }
+}
+
+/* A #ttg.nvidia_mma layout (LinearLayoutConversions: nvidiaMmaTile, then the warps, then the
+ * repetitions) as lists of bases (row, col): the coordinates of register r of lane `ln` of warp
+ * `wp` of an S0 x S1 tensor */
+typedef struct mma_ll {
+    int nr, nl, nw;
+    int rb[16][2], lb[5][2], wb[8][2];
+} mma_ll;
+
+static void mma_ll_init(mma_ll *m, int version, int n, int w0, int w1, int S0, int S1)
+{
+    memset(m, 0, sizeof *m);
+#define B(arr, cnt, r_, c_) (m->arr[m->cnt][0] = (r_), m->arr[m->cnt][1] = (c_), m->cnt++)
+    B(rb, nr, 0, 1);
+    B(rb, nr, 8, 0);
+    for (int c = 8; c < n; c *= 2)
+        B(rb, nr, 0, c);
+    B(lb, nl, 0, 2);
+    B(lb, nl, 0, 4);
+    B(lb, nl, 1, 0);
+    B(lb, nl, 2, 0);
+    B(lb, nl, 4, 0);
+    if (version == 3) { /* Hopper: warps column-major */
+        for (int r = 16; r < 16 * w0; r *= 2)
+            B(wb, nw, r, 0);
+        for (int c = n; c < n * w1; c *= 2)
+            B(wb, nw, 0, c);
+    } else {
+        for (int c = n; c < n * w1; c *= 2)
+            B(wb, nw, 0, c);
+        for (int r = 16; r < 16 * w0; r *= 2)
+            B(wb, nw, r, 0);
+    }
+    for (int c = n * w1; c < S1; c *= 2) /* repetitions: columns first (the repOrder) */
+        B(rb, nr, 0, c);
+    for (int r = 16 * w0; r < S0; r *= 2)
+        B(rb, nr, r, 0);
+#undef B
+}
+
+static void mma_coord(const mma_ll *m, int r, int ln, int wp, int *row, int *col)
+{
+    *row = *col = 0;
+    for (int b = 0; b < m->nr; b++)
+        if (r >> b & 1)
+            *row += m->rb[b][0], *col += m->rb[b][1];
+    for (int b = 0; b < m->nl; b++)
+        if (ln >> b & 1)
+            *row += m->lb[b][0], *col += m->lb[b][1];
+    for (int b = 0; b < m->nw; b++)
+        if (wp >> b & 1)
+            *row += m->wb[b][0], *col += m->wb[b][1];
+}
+
+/* ReduceOpToLLVM on that layout, transcribed: every thread folds its registers of one key (the
+ * other coordinate) in register order, the lanes fold with xor shuffles (N * interleave), the
+ * warps' values (by their id along the axis) fold the same way through shared memory */
+static void model_mma_sum(const float *x, float *out, const mma_ll *m, int S0, int S1, int axis)
+{
+    int K = axis == 1 ? S0 : S1, nwarps = 1 << m->nw, R = 1 << m->nr;
+    static float acc[64][32][128]; /* [warp][lane][key] */
+    static bool have[64][32][128];
+    memset(have, 0, sizeof have);
+    for (int wp = 0; wp < nwarps; wp++)
+        for (int ln = 0; ln < 32; ln++)
+            for (int r = 0; r < R; r++) {
+                int row, col;
+                mma_coord(m, r, ln, wp, &row, &col);
+                int key = axis == 1 ? row : col;
+                float v = x[row * S1 + col];
+                acc[wp][ln][key] = have[wp][ln][key] ? acc[wp][ln][key] + v : v;
+                have[wp][ln][key] = true;
+            }
+    int interleave = 1, size = 1;
+    for (int b = 0; b < m->nl; b++)
+        if (m->lb[b][axis]) {
+            if (size == 1)
+                interleave = 1 << b;
+            size *= 2;
+        }
+    for (int wp = 0; wp < nwarps; wp++)
+        for (int key = 0; key < K; key++)
+            for (int N = size / 2; N > 0; N /= 2) {
+                float old[32];
+                for (int ln = 0; ln < 32; ln++)
+                    old[ln] = acc[wp][ln][key];
+                for (int ln = 0; ln < 32; ln++)
+                    if (have[wp][ln][key])
+                        acc[wp][ln][key] = old[ln] + old[ln ^ (N * interleave)];
+            }
+    for (int key = 0; key < K; key++) {
+        float smem[64];
+        int W = 1;
+        for (int wp = 0; wp < nwarps; wp++)
+            for (int ln = 0; ln < 32; ln++) {
+                if (!have[wp][ln][key])
+                    continue;
+                int wa = 0, bit = 0; /* the warp's id along the axis */
+                for (int b = 0; b < m->nw; b++)
+                    if (m->wb[b][axis])
+                        wa |= (wp >> b & 1) << bit++;
+                W = 1 << bit;
+                smem[wa] = acc[wp][ln][key];
+            }
+        for (int N = W / 2; N > 0; N /= 2) {
+            float old[64];
+            memcpy(old, smem, sizeof old);
+            for (int w = 0; w < W; w++)
+                smem[w] = old[w] + old[w ^ N];
+        }
+        out[key] = smem[0];
+    }
+}
+
+/* reductions of an operand in an MMA layout (a dot result's), wgmma and mma.sync */
+static void t_reduce_mma_layout(void **s)
+{
+    (void)s;
+    static const char *ttgir =
+        "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>\n"
+        "module {\n"
+        "    %9 = \"tt.reduce\"(%8) <{axis = 1 : i32}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.reduce.return %19 : f32\n"
+        "    }) : (tensor<128x64xf32, #mma>) -> tensor<128xf32, #ttg.slice<{dim = 1, parent = #mma}>> loc(#loc)\n"
+        "}\n";
+    ct_emu_layout pl[2];
+    assert_int_equal(ct_emu_layouts_from_ttgir(ttgir, pl, 2), 1);
+    assert_true(!pl[0].blocked && pl[0].mma_version == 3 && pl[0].axis == 1 && pl[0].rank == 2);
+    assert_true(pl[0].warps_per_cta[0] == 8 && pl[0].warps_per_cta[1] == 1);
+    assert_true(pl[0].instr_shape[0] == 16 && pl[0].instr_shape[1] == 64 && pl[0].shape[0] == 128);
+    static const struct {
+        int version, n, w0, w1, M, N;
+    } cases[] = {{3, 64, 8, 1, 128, 64}, {3, 32, 4, 2, 128, 128}, {3, 64, 4, 1, 64, 128}, {2, 8, 2, 2, 64, 64}};
+    static float x[128 * 128], r0[128], r1[128], w0v[128], w1v[128];
+    uint64_t r = 23;
+    for (int i = 0; i < 128 * 128; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 40) - 20) *
+               ((r >> 10) & 1 ? -1 : 1);
+    }
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int M = cases[c].M, N = cases[c].N, nw = cases[c].w0 * cases[c].w1;
+        ct_emu_layout l[2];
+        memset(l, 0, sizeof l);
+        for (int i = 0; i < 2; i++) {
+            l[i].mma_version = cases[c].version;
+            l[i].axis = i; /* k_sum2d sums axis 0, then axis 1 */
+            l[i].rank = 2;
+            l[i].shape[0] = M;
+            l[i].shape[1] = N;
+            l[i].warps_per_cta[0] = cases[c].w0;
+            l[i].warps_per_cta[1] = cases[c].w1;
+            l[i].instr_shape[0] = 16;
+            l[i].instr_shape[1] = cases[c].n;
+        }
+        char consts[64];
+        snprintf(consts, sizeof consts, "M=%d N=%d", M, N);
+        for (int with = 0; with < 2; with++) {
+            ct_diags d;
+            ct_diags_init(&d);
+            ct_module *m = tl_build(&k_sum2d, "x_ptr=*fp32 r0_ptr=*fp32 r1_ptr=*fp32", consts, NULL, &d);
+            ct_emu_options o = {nw, with ? l : NULL, with ? 2 : 0};
+            ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
+            ct_module_destroy(m);
+            ct_diags_free(&d);
+            assert_non_null(k);
+            io io_;
+            io_init(&io_);
+            ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof(float) * (size_t)(M * N), CT_EMU_F32, CT_EMU_IN),
+                              io_buf(&io_, "r0", r0, sizeof(float) * (size_t)N, CT_EMU_F32, CT_EMU_OUT),
+                              io_buf(&io_, "r1", r1, sizeof(float) * (size_t)M, CT_EMU_F32, CT_EMU_OUT)};
+            run_ok(&io_, k, 1, 3, a);
+            ct_emu_free(io_.e);
+            ct_emu_kernel_free(k);
+            if (!with) {
+                memcpy(w0v, r0, sizeof r0);
+                memcpy(w1v, r1, sizeof r1);
+            }
+        }
+        mma_ll ll;
+        mma_ll_init(&ll, cases[c].version, cases[c].n, cases[c].w0, cases[c].w1, M, N);
+        float want[128];
+        model_mma_sum(x, want, &ll, M, N, 0);
+        for (int j = 0; j < N; j++)
+            assert_true(r0[j] == want[j]);
+        assert_true(memcmp(r0, w0v, sizeof(float) * (size_t)N) != 0); /* the layout changed it */
+        model_mma_sum(x, want, &ll, M, N, 1);
+        for (int i = 0; i < M; i++)
+            assert_true(r1[i] == want[i]);
+        assert_true(memcmp(r1, w1v, sizeof(float) * (size_t)M) != 0);
+    }
+}
+
+TL_KERNEL(k_sum_sum, (x_ptr, r1_ptr, t_ptr), (int, M), (int, N))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))));
+    tl_tensor r1 = tl_sum(x, .axis = 1);
+    tl_store(tl_add(r1_ptr, rm), r1);
+    tl_store(t_ptr, tl_sum(r1, .axis = 0));
+}
+
+/* a reduction of a reduction's result: its operand is a #ttg.slice of the first one's layout */
+static void t_reduce_slice_layout(void **s)
+{
+    (void)s;
+    static const char *ttgir =
+        "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+        "module {\n"
+        "    %9 = \"tt.reduce\"(%8) <{axis = 1 : i32}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.reduce.return %19 : f32\n"
+        "    }) : (tensor<64x32xf32, #blocked>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> loc(#loc)\n"
+        "    %10 = \"tt.reduce\"(%9) <{axis = 0 : i32}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.reduce.return %19 : f32\n"
+        "    }) : (tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) -> f32 loc(#loc)\n"
+        "}\n";
+    ct_emu_layout l[2];
+    assert_int_equal(ct_emu_layouts_from_ttgir(ttgir, l, 2), 2);
+    assert_true(l[0].blocked && l[0].base_rank == 0 && l[0].rank == 2);
+    assert_true(l[1].blocked && l[1].rank == 1 && l[1].shape[0] == 64 && l[1].base_rank == 2);
+    assert_true(l[1].base_dim[0] == 0 && l[1].threads_per_warp[0] == 4 && l[1].warps_per_cta[0] == 4);
+    static float x[128 * 64], r1[128], x2[128 * 64], want[128];
+    float t, t_default;
+    uint64_t r = 31;
+    for (int i = 0; i < 128 * 64; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 40) - 20) *
+               ((r >> 10) & 1 ? -1 : 1);
+    }
+    for (int c = 0; c < 3; c++) {
+        /* c 0: the blocked layout above; 1: a slice of wgmma's layout; 2: none (the default) */
+        int M = c == 0 ? 64 : 128, N = c == 0 ? 32 : 64;
+        ct_emu_layout ml[2];
+        memset(ml, 0, sizeof ml);
+        for (int i = 0; i < 2; i++) {
+            ml[i].mma_version = 3;
+            ml[i].rank = 2 - i;
+            ml[i].axis = 1 - i;
+            ml[i].shape[0] = M;
+            ml[i].shape[1] = N;
+            ml[i].warps_per_cta[0] = 8;
+            ml[i].warps_per_cta[1] = 1;
+            ml[i].instr_shape[0] = 16;
+            ml[i].instr_shape[1] = 64;
+        }
+        ml[1].base_rank = 2; /* #ttg.slice<{dim = 1, parent = #mma}> */
+        ml[1].base_dim[0] = 0;
+        char consts[64];
+        snprintf(consts, sizeof consts, "M=%d N=%d", M, N);
+        ct_diags d;
+        ct_diags_init(&d);
+        ct_module *m = tl_build(&k_sum_sum, "x_ptr=*fp32 r1_ptr=*fp32 t_ptr=*fp32", consts, NULL, &d);
+        ct_emu_options o = {c == 0 ? 4 : 8, c == 0 ? l : c == 1 ? ml : NULL, c == 2 ? 0 : 2};
+        ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
+        ct_module_destroy(m);
+        ct_diags_free(&d);
+        assert_non_null(k);
+        io io_;
+        io_init(&io_);
+        ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof(float) * (size_t)(M * N), CT_EMU_F32, CT_EMU_IN),
+                          io_buf(&io_, "r1", r1, sizeof(float) * (size_t)M, CT_EMU_F32, CT_EMU_OUT),
+                          io_buf(&io_, "t", &t, sizeof t, CT_EMU_F32, CT_EMU_OUT)};
+        run_ok(&io_, k, 1, 3, a);
+        ct_emu_free(io_.e);
+        ct_emu_kernel_free(k);
+        if (c == 0) {
+            for (int i = 0; i < M; i++)
+                assert_true(r1[i] == model_sum_spt(x + i * N, N, 4, 8, 1));
+            /* the slice keeps the parent's dim 0: 1 element x 4 lanes x 4 warps, 4 repetitions */
+            assert_true(t == model_sum_spt(r1, M, 1, 4, 4));
+            assert_true(t != model_sum(r1, M, 1, 32, 2)); /* the default's grouping differs */
+        } else if (c == 1) {
+            mma_ll ll;
+            mma_ll_init(&ll, 3, 64, 8, 1, M, N);
+            model_mma_sum(x, want, &ll, M, N, 1);
+            for (int i = 0; i < M; i++)
+                assert_true(r1[i] == want[i]);
+            /* the slice folds the rows as a column of the parent does */
+            memset(x2, 0, sizeof x2);
+            for (int i = 0; i < M; i++)
+                x2[i * N] = r1[i];
+            model_mma_sum(x2, want, &ll, M, N, 0);
+            assert_true(t == want[0]);
+            t_default = t;
+        } else {
+            assert_true(t != t_default);
+        }
+    }
+}
+
 static void t_argmax_ties(void **s)
 {
     (void)s;
@@ -1361,7 +1806,7 @@ int main(void)
         cmocka_unit_test(t_abs_fp8),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
-        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_sort),
+        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_sort),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -336,6 +337,95 @@ static const char *FILE_NAME = "tests/unit/test_lang_errors.c";
 
 /* Builds k and checks it is refused with exactly `nerr` errors, the last at
  * `line` with a message containing `needle`. */
+/* a variable the construct reassigns but its list lacks, used where the construct's value
+ * cannot be seen: named, with the construct's line, at the use's line */
+static int ctl_line;
+TL_KERNEL(k_unlisted_for, (x_ptr, y_ptr, n), (int, B))
+{
+    tl_tensor offs = tl_arange(0, B);
+    tl_tensor acc = tl_zeros(tl_shape(B), tl_float32);
+    ctl_line = __LINE__; TL_FOR(i, tl_range(0, n, 1)) {
+        acc = tl_add(acc,
+                     tl_load(tl_add(tl_add(x_ptr, tl_mul(i, B)), offs)));
+    }
+    line_of = __LINE__; tl_store(tl_add(y_ptr, offs), acc);
+    tl_store(tl_add(y_ptr, offs), tl_mul(acc, 2.0)); /* the same variable: no second report */
+}
+
+TL_KERNEL(k_unlisted_while, (x_ptr, n), (int, B))
+{
+    tl_tensor acc = tl_zeros(tl_shape(B), tl_float32);
+    tl_tensor t = tl_to_tensor(0);
+    ctl_line = __LINE__; TL_WHILE(tl_lt(t, n), t) {
+        acc = tl_add(acc, 1.0);
+        t = tl_add(t, 1);
+    }
+    line_of = __LINE__; tl_store(x_ptr, tl_sum(acc, .axis = 0));
+}
+
+TL_KERNEL(k_unlisted_if, (x_ptr, n))
+{
+    tl_tensor x = tl_load(x_ptr);
+    ctl_line = __LINE__; TL_IF(tl_gt(n, 0)) {
+        x = tl_add(x, 1.0);
+    }
+    line_of = __LINE__; tl_store(x_ptr, x);
+}
+
+TL_KERNEL(k_unlisted_else, (x_ptr, n))
+{
+    tl_tensor x = tl_load(x_ptr);
+    ctl_line = __LINE__; TL_IF(tl_gt(n, 0)) {
+        x = tl_add(x, 1.0);
+    }
+    TL_ELSE {
+        line_of = __LINE__; tl_store(x_ptr, x);
+    }
+}
+
+/* listed in the inner loop, not in the outer one */
+TL_KERNEL(k_unlisted_outer, (x_ptr, n))
+{
+    tl_tensor s = tl_load(x_ptr);
+    ctl_line = __LINE__; TL_FOR(i, tl_range(0, n, 1)) {
+        TL_FOR(j, tl_range(0, n, 1), s) {
+            s = tl_add(s, 1.0);
+        }
+    }
+    line_of = __LINE__; tl_store(x_ptr, s);
+}
+
+/* not carried out of the first loop, then carried by the second */
+TL_KERNEL(k_unlisted_then_carried, (x_ptr, n))
+{
+    tl_tensor s = tl_load(x_ptr);
+    ctl_line = __LINE__; TL_FOR(i, tl_range(0, n, 1)) {
+        s = tl_add(s, 1.0);
+    }
+    line_of = __LINE__; TL_FOR(i, tl_range(0, n, 1), s) {
+        s = tl_mul(s, 2.0);
+    }
+    tl_store(x_ptr, s);
+}
+
+/* listed everywhere: built */
+TL_KERNEL(k_listed_ok, (x_ptr, n))
+{
+    tl_tensor s = tl_load(x_ptr);
+    TL_FOR(i, tl_range(0, n, 1), s) {
+        TL_FOR(j, tl_range(0, n, 1), s) {
+            s = tl_add(s, 1.0);
+        }
+        TL_IF(tl_gt(i, 2), s) {
+            s = tl_mul(s, 2.0);
+        }
+        TL_ELSE {
+            s = tl_add(s, tl_where(tl_gt(s, 0.0), s, 1.0));
+        }
+    }
+    tl_store(x_ptr, s);
+}
+
 static void expect_error(const tl_kernel_def *k, const char *sig, const char *cx, int nerr,
                          const char *needle)
 {
@@ -548,6 +638,33 @@ static void t_tensor_desc_rules(void **s)
     expect_error(&k_td_shape, "*fp32 i32", "B=16", 1, "a descriptor store needs a value of the block's shape");
 }
 
+static void expect_unlisted(const tl_kernel_def *k, const char *sig, const char *cx,
+                            const char *var, const char *macro, const char *where)
+{
+    expect_error(k, sig, cx, 1, where); /* the build sets ctl_line */
+    char want[256];
+    snprintf(want, sizeof want, "%s is reassigned inside %s but not listed as carried: list it in the %s at line %d",
+             var, macro, macro, ctl_line);
+    expect_error(k, sig, cx, 1, want);
+}
+
+static void t_unlisted_carried(void **s)
+{
+    (void)s;
+    expect_unlisted(&k_unlisted_for, "*fp32 *fp32 i32", "B=64", "acc", "TL_FOR", "after the loop");
+    expect_unlisted(&k_unlisted_while, "*fp32 i32", "B=64", "acc", "TL_WHILE", "after the loop");
+    expect_unlisted(&k_unlisted_if, "*fp32 i32", "", "x", "TL_IF", "outside it");
+    expect_unlisted(&k_unlisted_else, "*fp32 i32", "", "x", "TL_IF", "in the other branch");
+    expect_unlisted(&k_unlisted_outer, "*fp32 i32", "", "s", "TL_FOR", "after the loop");
+    expect_unlisted(&k_unlisted_then_carried, "*fp32 i32", "", "s", "TL_FOR", "after the loop");
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(&k_listed_ok, "*fp32 i32", "", NULL, &d);
+    assert_non_null(m);
+    ct_module_destroy(m);
+    ct_diags_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -561,7 +678,7 @@ int main(void)
         cmocka_unit_test(t_bad_signature),   cmocka_unit_test(t_positional_options),
         cmocka_unit_test(t_jit_arity),         cmocka_unit_test(t_user_combine),
         cmocka_unit_test(t_sort_rules),        cmocka_unit_test(t_block_ptr_rules),
-        cmocka_unit_test(t_tensor_desc_rules),
+        cmocka_unit_test(t_tensor_desc_rules), cmocka_unit_test(t_unlisted_carried),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -361,7 +361,7 @@ static void t_lost_update(void **s)
     assert_null(tl_build(&k_lost_used_after, "*fp32 *fp32 i32", "B=64", NULL, &d));
     const char *e = ct_diags_first_error(&d);
     assert_non_null(e);
-    assert_non_null(strstr(e, "not listed in TL_FOR"));
+    assert_non_null(strstr(e, "acc is reassigned inside TL_FOR but not listed as carried"));
     ct_diags_free(&d);
 }
 
