@@ -81,8 +81,9 @@ typedef struct ct_emu_kernel ct_emu_kernel;
  * malformed region).  The result does not refer to the module. */
 ct_emu_kernel *ct_emu_compile(const ct_module *m, const char *func, ct_diags *d);
 
-/* The layout Triton gave the operand of one tt.reduce or tt.scan (#ttg.blocked
- * or #ttg.nvidia_mma in TTGIR), which fixes the order the GPU combines in. */
+/* The layout Triton gave the operand of one tt.reduce or tt.scan (#ttg.blocked,
+ * #ttg.nvidia_mma or a #ttg.slice of one in TTGIR), which fixes the order the GPU
+ * combines in. */
 typedef struct ct_emu_layout {
     bool is_scan;
     bool blocked;   /* a #ttg.blocked layout: size_per_thread, threads_per_warp, warps_per_cta */
@@ -96,6 +97,11 @@ typedef struct ct_emu_layout {
     int threads_per_warp[CT_MAX_RANK];
     int warps_per_cta[CT_MAX_RANK];
     int instr_shape[3];
+    /* a #ttg.slice of such a layout (nested slices too): the values above are the base
+     * layout's, of rank base_rank, and base_dim[i] is the base's dim of the operand's dim i;
+     * base_rank 0: not a slice */
+    int base_rank;
+    int base_dim[CT_MAX_RANK];
 } ct_emu_layout;
 
 /* CT_EMU_DOT_GPU (the default): the tensor cores' accumulation, bit for bit the H200's where
@@ -121,8 +127,8 @@ typedef struct ct_emu_options {
 
 /* Reads the layouts of the "tt.reduce" and "tt.scan" ops of TTGIR text (the
  * `.ttgir` Triton writes for the same kernel), in order; an operand whose
- * encoding is neither #ttg.blocked nor #ttg.nvidia_mma has both `blocked` and
- * `mma_version` unset (the default layout is kept for it).
+ * encoding is neither #ttg.blocked nor #ttg.nvidia_mma (nor a slice of one)
+ * has both `blocked` and `mma_version` unset (the default layout is kept for it).
  * Returns how many were found (at most max are stored), -1 on malformed text. */
 int ct_emu_layouts_from_ttgir(const char *text, ct_emu_layout *out, int max);
 ct_emu_kernel *ct_emu_compile_ex(const ct_module *m, const char *func, const ct_emu_options *o,

@@ -82,23 +82,27 @@ static void order_model(cctx *C, emu_reduce_aux *x, const ct_type *t, int axis)
  * of thread t = l + L * w sums the register bases of r's bits, the lane bases
  * of l's and the warp bases of w's; the lanes and warps fold in the order of
  * their bits (xor shuffles, then shared memory), as for blocked layouts.
- * Returns false (the default is kept) for shapes the tile does not cover
- * exactly once or more. */
-static bool mma_order(cctx *C, emu_reduce_aux *x, const ct_emu_layout *l)
+ * `pa` is the MMA layout's dim of the axis (a slice's operand has the other
+ * dim removed).  Returns false (the default is kept) when the tile's extent
+ * along the axis exceeds the tensor's. */
+static bool mma_order(cctx *C, emu_reduce_aux *x, const ct_emu_layout *l, int pa)
 {
-    if (l->rank != 2 || (l->mma_version != 2 && l->mma_version != 3))
+    int rank = l->base_rank ? l->base_rank : l->rank;
+    if (rank != 2 || (l->mma_version != 2 && l->mma_version != 3))
         return false;
-    int64_t S0 = l->shape[0], S1 = l->shape[1];
+    /* only the axis's extent matters: the bases of the other dim (cut off when the
+     * tensor is smaller, gone in a slice) hold other positions */
+    int64_t S0 = x->len, S1 = x->len;
     int64_t n = l->mma_version == 3 ? l->instr_shape[1] : 8;
     int64_t w0 = l->warps_per_cta[0], w1 = l->warps_per_cta[1];
 #define POW2(v) ((v) > 0 && ((v) & ((v)-1)) == 0)
-    if (!POW2(S0) || !POW2(S1) || !POW2(n) || n < 8 || !POW2(w0) || !POW2(w1) || S0 < 16 * w0 ||
-        S1 < n * w1)
+    if (!POW2(x->len) || !POW2(n) || n < 8 || !POW2(w0) || !POW2(w1) ||
+        (pa == 0 && S0 < 16 * w0) || (pa == 1 && S1 < n * w1))
         return false;
 #undef POW2
     int64_t rb[32], lb[8], wb[8];
     int nr = 0, nl = 0, nw = 0;
-    if (l->axis == 1) {
+    if (pa == 1) {
         rb[nr++] = 1;
         for (int64_t c = 8; c < n; c *= 2)
             rb[nr++] = c;
@@ -169,8 +173,14 @@ void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o)
         const ct_emu_layout *l = &o->layouts[i];
         emu_reduce_aux *x = C->reds[i];
         int a = l->axis;
+        if (l->base_rank) { /* a slice: the base layout's values along its dim of the axis */
+            if (x->is_scan || l->base_rank > CT_MAX_RANK || l->base_dim[a] < 0 ||
+                l->base_dim[a] >= l->base_rank)
+                continue; /* Triton lowers scans of blocked layouts only */
+            a = l->base_dim[a];
+        }
         if (l->mma_version && !x->is_scan) {
-            mma_order(C, x, l);
+            mma_order(C, x, l, a);
             continue;
         }
         if (!l->blocked)

@@ -7,7 +7,8 @@
  *     #blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], ...}>
  *     %9 = "tt.reduce"(%8) <{axis = 0 : i32}> ({ ... }) : (tensor<1024xf32, #blocked>) -> f32
  * or, for a dot result, #mma = #ttg.nvidia_mma<{versionMajor = 3, ...,
- * warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>.
+ * warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>, or a slice of either
+ * (#ttg.slice<{dim = 1, parent = #mma}>: a reduction's result, reduced again).
  * This reads those, in the order of the ops, without a full MLIR parser: the
  * alias definitions, then each "tt.reduce"( / "tt.scan"( op's axis and the
  * first operand type after its region.
@@ -54,6 +55,47 @@ static bool field(const char *start, const char *end, const char *name, int *v, 
         return false;
     *n = int_list(f + 1, v, CT_MAX_RANK);
     return *n > 0;
+}
+
+/* Resolves the encoding at nm (an alias "#blocked1", or "#ttg.slice<{dim = D, parent = ENC}>")
+ * of a tensor of `rank` dims into l: the base alias's values, base_rank and dims[i], the base's
+ * dim of the tensor's dim i.  False when it is neither. */
+static bool resolve_enc(const char *nm, const alias *as, int na, int rank, ct_emu_layout *l,
+                        int *dims, int *base_rank, int depth)
+{
+    static const char slice[] = "#ttg.slice<{dim = ";
+    if (depth > CT_MAX_RANK || rank > CT_MAX_RANK)
+        return false;
+    if (!strncmp(nm, slice, strlen(slice))) {
+        int d = atoi(nm + strlen(slice));
+        const char *pp = strstr(nm, "parent = ");
+        const char *gt = strchr(nm, '>');
+        if (!pp || (gt && gt < pp) || d < 0 || d > rank)
+            return false;
+        int pd[CT_MAX_RANK + 1];
+        if (!resolve_enc(pp + strlen("parent = "), as, na, rank + 1, l, pd, base_rank, depth + 1))
+            return false;
+        for (int i = 0; i < rank; i++)
+            dims[i] = pd[i < d ? i : i + 1];
+        return true;
+    }
+    size_t len = 0;
+    while (nm[len] == '#' || nm[len] == '_' || isalnum((unsigned char)nm[len]))
+        len++;
+    for (int i = 0; i < na; i++)
+        if (strlen(as[i].name) == len && !strncmp(as[i].name, nm, len) && as[i].l.rank == rank) {
+            l->blocked = as[i].l.mma_version == 0;
+            l->mma_version = as[i].l.mma_version;
+            memcpy(l->instr_shape, as[i].l.instr_shape, sizeof l->instr_shape);
+            memcpy(l->size_per_thread, as[i].l.size_per_thread, sizeof l->size_per_thread);
+            memcpy(l->threads_per_warp, as[i].l.threads_per_warp, sizeof l->threads_per_warp);
+            memcpy(l->warps_per_cta, as[i].l.warps_per_cta, sizeof l->warps_per_cta);
+            for (int j = 0; j < rank; j++)
+                dims[j] = j;
+            *base_rank = rank;
+            return true;
+        }
+    return false;
 }
 
 int ct_emu_layouts_from_ttgir(const char *text, ct_emu_layout *out, int max)
@@ -149,17 +191,15 @@ int ct_emu_layouts_from_ttgir(const char *text, ct_emu_layout *out, int max)
                 const char *nm = comma + 1;
                 while (*nm == ' ')
                     nm++;
-                size_t len = (size_t)(gt - nm);
-                for (int i = 0; i < na; i++)
-                    if (strlen(as[i].name) == len && !strncmp(as[i].name, nm, len) &&
-                        as[i].l.rank == rank) {
-                        l.blocked = as[i].l.mma_version == 0;
-                        l.mma_version = as[i].l.mma_version;
-                        memcpy(l.instr_shape, as[i].l.instr_shape, sizeof l.instr_shape);
-                        memcpy(l.size_per_thread, as[i].l.size_per_thread, sizeof l.size_per_thread);
-                        memcpy(l.threads_per_warp, as[i].l.threads_per_warp, sizeof l.threads_per_warp);
-                        memcpy(l.warps_per_cta, as[i].l.warps_per_cta, sizeof l.warps_per_cta);
+                int dims[CT_MAX_RANK], base_rank = 0;
+                ct_emu_layout b = l;
+                if (resolve_enc(nm, as, na, rank, &b, dims, &base_rank, 0)) {
+                    l = b;
+                    if (base_rank != rank) { /* a slice: the parent's values, its dims */
+                        l.base_rank = base_rank;
+                        memcpy(l.base_dim, dims, sizeof(int) * (size_t)rank);
                     }
+                }
             }
         }
         if (count < max && out)

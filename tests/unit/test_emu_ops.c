@@ -973,6 +973,107 @@ static void t_reduce_mma_layout(void **s)
     }
 }
 
+TL_KERNEL(k_sum_sum, (x_ptr, r1_ptr, t_ptr), (int, M), (int, N))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))));
+    tl_tensor r1 = tl_sum(x, .axis = 1);
+    tl_store(tl_add(r1_ptr, rm), r1);
+    tl_store(t_ptr, tl_sum(r1, .axis = 0));
+}
+
+/* a reduction of a reduction's result: its operand is a #ttg.slice of the first one's layout */
+static void t_reduce_slice_layout(void **s)
+{
+    (void)s;
+    static const char *ttgir =
+        "#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>\n"
+        "module {\n"
+        "    %9 = \"tt.reduce\"(%8) <{axis = 1 : i32}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.reduce.return %19 : f32\n"
+        "    }) : (tensor<64x32xf32, #blocked>) -> tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>> loc(#loc)\n"
+        "    %10 = \"tt.reduce\"(%9) <{axis = 0 : i32}> ({\n"
+        "    ^bb0(%a: f32, %b: f32):\n"
+        "      %19 = arith.addf %a, %b : f32\n"
+        "      tt.reduce.return %19 : f32\n"
+        "    }) : (tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>) -> f32 loc(#loc)\n"
+        "}\n";
+    ct_emu_layout l[2];
+    assert_int_equal(ct_emu_layouts_from_ttgir(ttgir, l, 2), 2);
+    assert_true(l[0].blocked && l[0].base_rank == 0 && l[0].rank == 2);
+    assert_true(l[1].blocked && l[1].rank == 1 && l[1].shape[0] == 64 && l[1].base_rank == 2);
+    assert_true(l[1].base_dim[0] == 0 && l[1].threads_per_warp[0] == 4 && l[1].warps_per_cta[0] == 4);
+    static float x[128 * 64], r1[128], x2[128 * 64], want[128];
+    float t, t_default;
+    uint64_t r = 31;
+    for (int i = 0; i < 128 * 64; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 40) - 20) *
+               ((r >> 10) & 1 ? -1 : 1);
+    }
+    for (int c = 0; c < 3; c++) {
+        /* c 0: the blocked layout above; 1: a slice of wgmma's layout; 2: none (the default) */
+        int M = c == 0 ? 64 : 128, N = c == 0 ? 32 : 64;
+        ct_emu_layout ml[2];
+        memset(ml, 0, sizeof ml);
+        for (int i = 0; i < 2; i++) {
+            ml[i].mma_version = 3;
+            ml[i].rank = 2 - i;
+            ml[i].axis = 1 - i;
+            ml[i].shape[0] = M;
+            ml[i].shape[1] = N;
+            ml[i].warps_per_cta[0] = 8;
+            ml[i].warps_per_cta[1] = 1;
+            ml[i].instr_shape[0] = 16;
+            ml[i].instr_shape[1] = 64;
+        }
+        ml[1].base_rank = 2; /* #ttg.slice<{dim = 1, parent = #mma}> */
+        ml[1].base_dim[0] = 0;
+        char consts[64];
+        snprintf(consts, sizeof consts, "M=%d N=%d", M, N);
+        ct_diags d;
+        ct_diags_init(&d);
+        ct_module *m = tl_build(&k_sum_sum, "x_ptr=*fp32 r1_ptr=*fp32 t_ptr=*fp32", consts, NULL, &d);
+        ct_emu_options o = {c == 0 ? 4 : 8, c == 0 ? l : c == 1 ? ml : NULL, c == 2 ? 0 : 2};
+        ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
+        ct_module_destroy(m);
+        ct_diags_free(&d);
+        assert_non_null(k);
+        io io_;
+        io_init(&io_);
+        ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof(float) * (size_t)(M * N), CT_EMU_F32, CT_EMU_IN),
+                          io_buf(&io_, "r1", r1, sizeof(float) * (size_t)M, CT_EMU_F32, CT_EMU_OUT),
+                          io_buf(&io_, "t", &t, sizeof t, CT_EMU_F32, CT_EMU_OUT)};
+        run_ok(&io_, k, 1, 3, a);
+        ct_emu_free(io_.e);
+        ct_emu_kernel_free(k);
+        if (c == 0) {
+            for (int i = 0; i < M; i++)
+                assert_true(r1[i] == model_sum_spt(x + i * N, N, 4, 8, 1));
+            /* the slice keeps the parent's dim 0: 1 element x 4 lanes x 4 warps, 4 repetitions */
+            assert_true(t == model_sum_spt(r1, M, 1, 4, 4));
+            assert_true(t != model_sum(r1, M, 1, 32, 2)); /* the default's grouping differs */
+        } else if (c == 1) {
+            mma_ll ll;
+            mma_ll_init(&ll, 3, 64, 8, 1, M, N);
+            model_mma_sum(x, want, &ll, M, N, 1);
+            for (int i = 0; i < M; i++)
+                assert_true(r1[i] == want[i]);
+            /* the slice folds the rows as a column of the parent does */
+            memset(x2, 0, sizeof x2);
+            for (int i = 0; i < M; i++)
+                x2[i * N] = r1[i];
+            model_mma_sum(x2, want, &ll, M, N, 0);
+            assert_true(t == want[0]);
+            t_default = t;
+        } else {
+            assert_true(t != t_default);
+        }
+    }
+}
+
 static void t_argmax_ties(void **s)
 {
     (void)s;
@@ -1705,7 +1806,7 @@ int main(void)
         cmocka_unit_test(t_abs_fp8),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
-        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_sort),
+        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_sort),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
