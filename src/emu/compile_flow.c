@@ -359,7 +359,7 @@ bool emu_cc_call(cctx *C, const ct_op *op)
     ct_pm_init(&local);
     C->vmap = &local;
     int saved_caller = C->caller_loc;
-    C->caller_loc = emu_cc_loc_index(C, op->loc);
+    C->caller_loc = emu_cc_op_loc(C, op);
     fnret *saved_ret = C->ret;
     bool saved_kernel = C->kernel_level;
     C->kernel_level = false;
