@@ -62,6 +62,12 @@ typedef struct ct_op_where {
     const void *ud;
 } ct_op_where;
 
+struct ct_module;
+/* The places a parsed module's text had its ops without a file location
+ * (ct_module_op_position), as a ct_op_where for ct_diag_op; finds nothing for
+ * a module that was built. */
+ct_op_where ct_module_where(const struct ct_module *m);
+
 /* A diagnostic about op: "<prefix><op name>: <message>" (just the message when
  * prefix is NULL) at the op's innermost file location (its own line inside an
  * inlined helper), with the call sites it was inlined from in called_from;

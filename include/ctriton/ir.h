@@ -481,7 +481,28 @@ struct ct_module {
     const struct ct_triton *triton;
     const struct ct_triton *text_lo, *text_hi; /* parsed: the releases that spell it so */
     const char *text_why;        /* parsed: the spelling that narrowed them ("... (line 5)") */
+    /* parsed: where the text had the ops that carry no file location (no loc(), or
+     * loc(unknown)), so that the verifier, the lints and the emulator's faults name their
+     * line (ct_module_op_position); NULL for a module that was built */
+    const struct ct_op_positions *positions;
 };
+
+/* A module's record of where its text had ops without a file location: n entries
+ * sorted by op address, in the module's arena. */
+typedef struct ct_op_position {
+    const struct ct_op *op;
+    int line, col;
+} ct_op_position;
+typedef struct ct_op_positions {
+    const char *file;
+    int n;
+    const ct_op_position *at;
+} ct_op_positions;
+
+/* Where the text m was parsed from had op, when op carries no file location: true with the
+ * file, line and column; false when m was not parsed or op is not one of its ops. */
+bool ct_module_op_position(const ct_module *m, const struct ct_op *op, const char **file,
+                           int *line, int *col);
 
 /* m->triton, or 3.6.0 */
 const struct ct_triton *ct_module_triton(const ct_module *m);

@@ -192,14 +192,17 @@ void lint_report(linter *L, ct_severity sev, const char *id, const ct_op *op, co
     vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
     const ct_loc *l = op->loc ? ct_loc_file_of(op->loc) : NULL;
+    const char *file = l ? l->file : NULL;
+    int line = l ? l->line : 0, col = l ? l->col : 0;
+    if (!l) /* no loc(): where the parsed text had the op */
+        ct_module_op_position(L->m, op, &file, &line, &col);
     if (L->opts->read_sources && (justified_at(L, op, id) || justified_at(L, cause, id))) {
         L->njustified++;
         if (L->opts->show_justified)
-            ct_diag_add(L->d, CT_NOTE, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0,
-                        "justified: %s", msg);
+            ct_diag_add(L->d, CT_NOTE, file, line, col, "justified: %s", msg);
         return;
     }
-    ct_diag_add(L->d, sev, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0, "%s", msg);
+    ct_diag_add(L->d, sev, file, line, col, "%s", msg);
     if (sev == CT_WARNING)
         L->nwarnings++;
 }

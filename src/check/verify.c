@@ -1663,5 +1663,7 @@ bool ct_verify_module_at(const ct_module *m, ct_diags *d, const ct_op_where *whe
 
 bool ct_verify_module(const ct_module *m, ct_diags *d)
 {
-    return ct_verify_module_at(m, d, NULL);
+    /* a parsed module's ops without loc(): where its text had them */
+    ct_op_where w = ct_module_where(m);
+    return ct_verify_module_at(m, d, &w);
 }

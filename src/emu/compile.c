@@ -58,14 +58,18 @@ static const ct_loc *file_loc(const ct_loc *l, const ct_loc **caller)
 void emu_cc_err(cctx *C, const ct_op *op, const char *fmt, ...)
 {
     const ct_loc *l = op ? file_loc(op->loc, NULL) : NULL;
+    const char *file = l ? l->file : NULL;
+    int line = l ? l->line : 0, col = l ? l->col : 0;
+    if (!l && op) /* no loc(): where the parsed text had the op */
+        ct_module_op_position(C->m, op, &file, &line, &col);
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     const char *name = op ? ct_op_info_of(op->code)->name : "";
-    ct_diag_add(C->d, CT_ERROR, l ? l->file : NULL, l ? l->line : 0, l ? l->col : 0,
-                "emulator: %s%s%s", name, *name ? ": " : "", msg);
+    ct_diag_add(C->d, CT_ERROR, file, line, col, "emulator: %s%s%s", name, *name ? ": " : "",
+                msg);
     C->nerr++;
 }
 
@@ -84,6 +88,22 @@ void *emu_cc_aux(cctx *C, size_t bytes)
 
 /* ---- locations ------------------------------------------------------------------ */
 
+/* the index of location file:line:col called from parent, added when new */
+static int add_loc(cctx *C, const char *file, int line, int col, int parent)
+{
+    for (int i = C->nlocs - 1; i >= 0 && i >= C->nlocs - 64; i--)
+        if (C->locs[i].line == line && C->locs[i].col == col && C->locs[i].caller == parent &&
+            !strcmp(C->locs[i].file, file))
+            return i;
+    GROW(C->locs, C->nlocs, C->clocs);
+    emu_loc *L = &C->locs[C->nlocs];
+    L->file = ct_arena_strdup(C->A, file);
+    L->line = line;
+    L->col = col;
+    L->caller = parent;
+    return C->nlocs++;
+}
+
 int emu_cc_loc_index(cctx *C, const ct_loc *l)
 {
     const ct_loc *caller = NULL;
@@ -101,17 +121,17 @@ int emu_cc_loc_index(cctx *C, const ct_loc *l)
     }
     if (!f || !f->file)
         return parent >= 0 ? parent : -1;
-    for (int i = C->nlocs - 1; i >= 0 && i >= C->nlocs - 64; i--)
-        if (C->locs[i].line == f->line && C->locs[i].col == f->col &&
-            C->locs[i].caller == parent && !strcmp(C->locs[i].file, f->file))
-            return i;
-    GROW(C->locs, C->nlocs, C->clocs);
-    emu_loc *L = &C->locs[C->nlocs];
-    L->file = ct_arena_strdup(C->A, f->file);
-    L->line = f->line;
-    L->col = f->col;
-    L->caller = parent;
-    return C->nlocs++;
+    return add_loc(C, f->file, f->line, f->col, parent);
+}
+
+int emu_cc_op_loc(cctx *C, const ct_op *op)
+{
+    const char *file;
+    int line, col;
+    /* an op without a file location (TTIR written without loc()): its place in the text */
+    if (!file_loc(op->loc, NULL) && ct_module_op_position(C->m, op, &file, &line, &col))
+        return add_loc(C, file, line, col, C->caller_loc);
+    return emu_cc_loc_index(C, op->loc);
 }
 
 /* ---- values ---------------------------------------------------------------------- */
@@ -243,7 +263,7 @@ int emu_cc_emit(cctx *C, emu_fn fn, const ct_op *op)
     memset(I, 0, sizeof *I);
     I->fn = fn;
     I->code = op ? (uint16_t)op->code : 0;
-    I->loc = op ? emu_cc_loc_index(C, op->loc) : -1;
+    I->loc = op ? emu_cc_op_loc(C, op) : -1;
     I->n = C->batch > 0 ? -1 : 1;
     return C->ncode++;
 }
@@ -871,7 +891,8 @@ static const ct_op *find_kernel(const ct_module *m, const char *func, ct_diags *
             continue;
         if (pub) {
             const ct_attr *n1 = ct_op_attr(pub, "sym_name"), *n2 = ct_op_attr(op, "sym_name");
-            ct_diag_op(d, CT_ERROR, op, NULL, NULL,
+            ct_op_where mw = ct_module_where(m);
+            ct_diag_op(d, CT_ERROR, op, &mw, NULL,
                        "emulator: the module has more than one public function (@%s, @%s, ...): "
                        "name the one to run",
                        n1 && n1->s ? n1->s : "?", n2 && n2->s ? n2->s : "?");
@@ -1034,8 +1055,10 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
         return NULL;
     }
     const ct_op *f = find_kernel(m, func, d);
-    if (f && (!f->nregions || !f->regions[0].first))
-        ct_diag_op(d, CT_ERROR, f, NULL, NULL, "emulator: the function has no body");
+    if (f && (!f->nregions || !f->regions[0].first)) {
+        ct_op_where mw = ct_module_where(m);
+        ct_diag_op(d, CT_ERROR, f, &mw, NULL, "emulator: the function has no body");
+    }
     if (!f || !f->nregions || !f->regions[0].first) {
         if (d == &local)
             ct_diags_free(&local);

@@ -400,7 +400,7 @@ bool emu_cc_call(cctx *C, const ct_op *op)
     ct_pm_init(&local);
     C->vmap = &local;
     int saved_caller = C->caller_loc;
-    C->caller_loc = emu_cc_loc_index(C, op->loc);
+    C->caller_loc = emu_cc_op_loc(C, op);
     emu_callsite site = {op, entry, saved_map, C->site};
     C->site = &site;
     fnret *saved_ret = C->ret;

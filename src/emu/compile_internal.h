@@ -115,6 +115,8 @@ int emu_cc_uses_of(cctx *C, const ct_value *v);
 bool emu_cc_block_ops(cctx *C, const ct_block *b, bool stop_at_term);
 bool emu_cc_blocks(cctx *C, const ct_op *owner, const ct_region *r);
 int emu_cc_loc_index(cctx *C, const ct_loc *l);
+/* op's location index: its file location, else where the parsed text had it */
+int emu_cc_op_loc(cctx *C, const ct_op *op);
 void emu_cc_abort_oom(void);
 emu_ek emu_cc_opnd_ek(const ct_op *op, int i);
 bool emu_cc_no_batch(cctx *C, const ct_op *op);

@@ -198,3 +198,15 @@ void ct_diags_print(const ct_diags *d, FILE *out, bool show_source)
             print_source_line(out, g->file, g->line, g->col);
     }
 }
+
+static bool module_find(const void *ud, const ct_op *op, int *line, int *col)
+{
+    const char *file;
+    return ct_module_op_position(ud, op, &file, line, col);
+}
+
+ct_op_where ct_module_where(const ct_module *m)
+{
+    ct_op_where w = {m && m->positions ? m->positions->file : NULL, module_find, m};
+    return w;
+}

@@ -27,6 +27,29 @@ void ct_module_destroy(ct_module *m)
         ct_arena_free(m->arena);
 }
 
+bool ct_module_op_position(const ct_module *m, const ct_op *op, const char **file, int *line,
+                           int *col)
+{
+    const ct_op_positions *p = m ? m->positions : NULL;
+    if (!p || !op)
+        return false;
+    int lo = 0, hi = p->n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (p->at[mid].op == op) {
+            *file = p->file;
+            *line = p->at[mid].line;
+            *col = p->at[mid].col;
+            return true;
+        }
+        if ((uintptr_t)p->at[mid].op < (uintptr_t)op)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return false;
+}
+
 /* Sets an attribute in a sorted list; `copy`: the name is copied into the
  * module, else it is kept as given (a literal). */
 static void set_named(ct_module *m, int *n, int *cap, ct_named_attr **arr, const char *name,

@@ -99,15 +99,62 @@ void record_position(parser *P, const ct_op *op, const char *at)
         ct_pm_put(&P->positions, op, (void *)at);
 }
 
-/* the verifier's place for an op without a file location: where the text had it */
-static bool find_position(const void *ud, const ct_op *op, int *line, int *col)
+typedef struct pos_entry {
+    const char *at;
+    const ct_op *op;
+} pos_entry;
+
+static int by_text(const void *a, const void *b)
 {
-    const parser *P = ud;
-    const char *at = ct_pm_get(&P->positions, op);
-    if (!at)
-        return false;
-    where(P, at, line, col);
-    return true;
+    uintptr_t x = (uintptr_t)((const pos_entry *)a)->at, y = (uintptr_t)((const pos_entry *)b)->at;
+    return x < y ? -1 : x > y;
+}
+
+static int by_op(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const ct_op_position *)a)->op;
+    uintptr_t y = (uintptr_t)((const ct_op_position *)b)->op;
+    return x < y ? -1 : x > y;
+}
+
+/* The module keeps where the text had its ops without a file location (m->positions), for
+ * the verifier's errors and every later layer's (lints, the emulator's faults): the recorded
+ * places in text order, their lines and columns in one pass over the text, then sorted by op
+ * for ct_module_op_position. */
+static void keep_positions(parser *P)
+{
+    size_t n = P->positions.len;
+    if (!n)
+        return;
+    pos_entry *e = ct_xmalloc(n * sizeof *e);
+    size_t k = 0;
+    for (size_t i = 0; i < P->positions.cap && k < n; i++)
+        if (P->positions.keys[i]) {
+            e[k].op = P->positions.keys[i];
+            e[k].at = P->positions.vals[i];
+            k++;
+        }
+    qsort(e, k, sizeof *e, by_text);
+    ct_op_position *at = ct_arena_alloc(P->m->arena, k * sizeof *at);
+    const char *c = P->src, *bol = P->src;
+    int line = 1;
+    for (size_t i = 0; i < k; i++) {
+        for (; c < e[i].at && c < P->end; c++)
+            if (*c == '\n') {
+                line++;
+                bol = c + 1;
+            }
+        at[i].op = e[i].op;
+        at[i].line = line;
+        at[i].col = (int)(e[i].at - bol) + 1;
+    }
+    ct_xfree(e);
+    qsort(at, k, sizeof *at, by_op);
+    ct_op_positions *ps = ct_arena_alloc(P->m->arena, sizeof *ps);
+    ps->file = ct_arena_strdup(P->m->arena, P->file);
+    ps->n = (int)k;
+    ps->at = at;
+    P->m->positions = ps;
 }
 
 static void parser_free(parser *P)
@@ -164,8 +211,9 @@ static ct_module *parse_text(const char *text, size_t len, const char *filename,
         fail_at(P, memchr(P->src, 0, (size_t)(P->end - P->src)), "NUL character in the text");
     parse_file(P);
     rel_finish(P);
+    keep_positions(P);
     /* the gate: nothing parsed reaches another layer unverified */
-    ct_op_where w = {P->file, find_position, P};
+    ct_op_where w = ct_module_where(P->m);
     bool ok = ct_verify_module_at(P->m, diags, &w);
     parser_free(P);
     ct_xfree(P);

@@ -86,7 +86,15 @@ expect 2 "--max-steps: .-1. is not an unsigned integer" "$CT" run --ttir "$K" --
 expect 1 "argument 0 \(x_ptr\) points to fp32, but buffer .arg0. holds fp64" "$CT" run --ttir "$K" --arg 'fp64[4]' --arg 4
 expect 1 "argument 1 \(n\) must be an integer" "$CT" run --ttir "$K" --arg 'fp32[4]' --arg 4.5
 expect 1 "cannot open .*missing.ttir" "$CT" run --ttir "$T/missing.ttir" --arg 'fp32[4]' --arg 4
-expect 1 "more than one public function \(@a, @b" "$CT" run --ttir "$SRC/tests/cli/data/two_public.ttir" --arg 'fp32[4]'
+expect 1 "two_public.ttir:6:3: error: emulator: the module has more than one public function \(@a, @b" \
+    "$CT" run --ttir "$SRC/tests/cli/data/two_public.ttir" --arg 'fp32[4]'
+# TTIR without loc(): faults and lints name the op's line in the text (they named no place)
+W=$SRC/tests/cli/data/wild_offset.ttir
+for off in 274877906944 137438953472 -274877906944; do # 2^40, 2^39 and -2^40 bytes
+    expect 1 "wild_offset.ttir:7: tt.store in wild .*moved 2\^39 bytes or more from buffer .arg1." \
+        "$CT" run --ttir "$W" --arg 'fp32[16]' --arg 'fp32[16]:out' --arg 'fp32[16]' --arg $off
+done
+expect 3 "unused_load.ttir:7:10: warning: \[unused-load\]" "$CT" lint --ttir "$SRC/tests/cli/data/unused_load.ttir"
 expect 0 "^b grid \(1,1,1\): ran 1 programs" "$CT" run --ttir "$SRC/tests/cli/data/two_public.ttir" --arg 'fp32[4]' --kernel b
 expect 1 "cyclic_loc.ttir:3:22: error: location alias #loc2 refers to itself" \
     "$CT" run --ttir "$SRC/tests/cli/data/cyclic_loc.ttir" --arg 'fp32[4]'

@@ -420,6 +420,50 @@ static void t_fuzz_regressions(void **state)
     }
 }
 
+/* A module parsed from text keeps where the text had its ops without loc() (issue 14: errors,
+ * lints and faults on such IR named no place); an op with a file location is not recorded. */
+static void t_op_positions(void **state)
+{
+    (void)state;
+    const char *text = "module {\n"
+                       "  tt.func public @k(%p: !tt.ptr<f32>) {\n"
+                       "    %c = arith.constant 1.0 : f32\n"
+                       "      tt.store %p, %c : !tt.ptr<f32> loc(\"k.py\":3:4)\n"
+                       "    tt.return\n"
+                       "  }\n"
+                       "}\n";
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = ct_parse_module(text, strlen(text), "pos.ttir", &d);
+    assert_non_null(m);
+    const ct_op *f = m->body->first, *c = f->regions[0].first->first, *st = c->next, *ret = st->next;
+    const char *file;
+    int line, col;
+    assert_true(ct_module_op_position(m, f, &file, &line, &col));
+    assert_string_equal(file, "pos.ttir");
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 3);
+    assert_true(ct_module_op_position(m, c, &file, &line, &col));
+    assert_int_equal(line, 3);
+    assert_int_equal(col, 10); /* the op's name, after its results */
+    assert_false(ct_module_op_position(m, st, &file, &line, &col)); /* it has loc() */
+    assert_true(ct_module_op_position(m, ret, &file, &line, &col));
+    assert_int_equal(line, 5);
+    assert_int_equal(col, 5);
+    /* a later layer's diagnostic about the op lands there */
+    ct_op_where w = ct_module_where(m);
+    ct_diag_op(&d, CT_ERROR, ret, &w, NULL, "here");
+    assert_int_equal(d.n, 1);
+    assert_string_equal(d.items[0].file, "pos.ttir");
+    assert_int_equal(d.items[0].line, 5);
+    /* a module that was built has no positions */
+    ct_module *b = ct_module_new();
+    assert_false(ct_module_op_position(b, ret, &file, &line, &col));
+    ct_module_destroy(b);
+    ct_module_destroy(m);
+    ct_diags_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +472,7 @@ int main(void)
         cmocka_unit_test(t_generic_forms),     cmocka_unit_test(t_literals),
         cmocka_unit_test(t_header_names),      cmocka_unit_test(t_no_module_wrapper),
         cmocka_unit_test(t_parse_file_missing), cmocka_unit_test(t_fuzz_regressions),
+        cmocka_unit_test(t_op_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
