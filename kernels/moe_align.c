@@ -31,9 +31,18 @@ TL_KERNEL(moe_align_block_size_kernel,
         tl_tensor ids = tl_load(tl_add(topk_ids_ptr, offs), .mask = tl_lt(offs, numel), .other = tl_c(-1));
         tl_tensor valid = tl_and(tl_ge(ids, 0), tl_lt(ids, num_experts));
         tl_tensor expert = tl_to(tl_where(valid, ids, 0), tl_int32);
-        tl_tensor same = tl_and(tl_and(tl_eq(tl_idx(expert, ":, None"), tl_idx(expert, "None, :")), tl_idx(valid, "None, :")),
-                                tl_lt(tl_idx(lanes, "None, :"), tl_idx(lanes, ":, None")));
-        tl_tensor slot = tl_add(tl_gather(cursor, expert, 0), tl_sum(tl_to(same, tl_int32), .axis = 1));
+        tl_tensor rank;
+        if (NUM_EXPERTS < BLOCK) {
+            // few experts: a one-hot [BLOCK, NUM_EXPERTS] cumulative sum
+            tl_tensor hit = tl_and(tl_eq(tl_idx(expert, ":, None"), tl_idx(experts, "None, :")), tl_idx(valid, ":, None"));
+            rank = tl_sum(tl_where(hit, tl_sub(tl_cumsum(tl_to(hit, tl_int32), .axis = 0), 1), 0), .axis = 1);
+        } else {
+            // many: a [BLOCK, BLOCK] comparison with the earlier ids
+            tl_tensor same = tl_and(tl_and(tl_eq(tl_idx(expert, ":, None"), tl_idx(expert, "None, :")), tl_idx(valid, "None, :")),
+                                    tl_lt(tl_idx(lanes, "None, :"), tl_idx(lanes, ":, None")));
+            rank = tl_sum(tl_to(same, tl_int32), .axis = 1);
+        }
+        tl_tensor slot = tl_add(tl_gather(cursor, expert, 0), rank);
         tl_store(tl_add(sorted_token_ids_ptr, slot), offs, .mask = valid);
         cursor = tl_add(cursor, tl_histogram(expert, NUM_EXPERTS, valid));
     }
@@ -57,7 +66,7 @@ TL_CONFIGS(moe_align_block_size_kernel,
     {.name = "e8_top2_bs16_tail",
      .signature = "topk_ids_ptr=*i32:16 sorted_token_ids_ptr=*i32:16 expert_ids_ptr=*i32:16 num_tokens_post_pad_ptr=*i32:16 "
                   "numel=i32 num_experts=i32 block_size=i32:16",
-     .constexprs = "NUM_EXPERTS=8 BLOCK=64", .problem = "TOKENS=333 TOPK=2 E=8 BS=16", .num_warps = 4},
+     .constexprs = "NUM_EXPERTS=8 BLOCK=256", .problem = "TOKENS=333 TOPK=2 E=8 BS=16", .num_warps = 4},
     {.name = "e60_top4_bs64_i64",
      .signature = "topk_ids_ptr=*i64:16 sorted_token_ids_ptr=*i32:16 expert_ids_ptr=*i32:16 num_tokens_post_pad_ptr=*i32:16 "
                   "numel=i32:16 num_experts=i32 block_size=i32:16",

@@ -10,7 +10,8 @@
 # Nothing past the total is written.  Three passes over the ids, all in registers: the
 # counts (tl.histogram); the padded ends (tl.cumsum); each id's slot, its expert's cursor
 # (tl.gather) plus its rank among the earlier ids of its block with the same expert (a
-# [BLOCK, BLOCK] comparison), so that the order is stable; then each expert's padding and
+# one-hot [BLOCK, NUM_EXPERTS] cumulative sum for few experts, else a [BLOCK, BLOCK]
+# comparison), so that the order is stable; then each expert's padding and
 # its blocks' owner, as [NUM_EXPERTS, BLOCK] tiles.  NUM_EXPERTS is a power of two >=
 # num_experts.
 # The C port is kernels/moe_align.c.
@@ -45,8 +46,15 @@ def moe_align_block_size_kernel(topk_ids_ptr, sorted_token_ids_ptr, expert_ids_p
         ids = tl.load(topk_ids_ptr + offs, mask=offs < numel, other=-1)
         valid = (ids >= 0) & (ids < num_experts)
         expert = tl.where(valid, ids, 0).to(tl.int32)
-        same = (expert[:, None] == expert[None, :]) & valid[None, :] & (lanes[None, :] < lanes[:, None])
-        slot = tl.gather(cursor, expert, 0) + tl.sum(same.to(tl.int32), axis=1)
+        if NUM_EXPERTS < BLOCK:
+            # few experts: a one-hot [BLOCK, NUM_EXPERTS] cumulative sum
+            hit = (expert[:, None] == experts[None, :]) & valid[:, None]
+            rank = tl.sum(tl.where(hit, tl.cumsum(hit.to(tl.int32), axis=0) - 1, 0), axis=1)
+        else:
+            # many: a [BLOCK, BLOCK] comparison with the earlier ids
+            same = (expert[:, None] == expert[None, :]) & valid[None, :] & (lanes[None, :] < lanes[:, None])
+            rank = tl.sum(same.to(tl.int32), axis=1)
+        slot = tl.gather(cursor, expert, 0) + rank
         tl.store(sorted_token_ids_ptr + slot, offs, mask=valid)
         cursor += tl.histogram(expert, NUM_EXPERTS, mask=valid)
     # the padding of each expert, [start + count, end), BLOCK slots at a time

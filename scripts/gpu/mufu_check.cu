@@ -3,7 +3,8 @@
  * emulator) against the H200, on every input.
  *
  *   rcp.approx.ftz.f32, rsqrt.approx.ftz.f32, sqrt.approx.ftz.f32, ex2.approx.ftz.f32,
- *   ex2.approx.f32: all 2^32 inputs (MUFU_FIRST=n starts at the n-th of these);
+ *   ex2.approx.f32, lg2.approx.ftz.f32, lg2.approx.f32: all 2^32 inputs (MUFU_FIRST=n starts
+ *   at the n-th of these, counting from 0);
  *   div.full.f32: every divisor (2^32) for each of a set of dividends, and 2^30 pairs of
  *   random bit patterns.
  * Prints one line per operation (mismatches and the first few) and exits non-zero on any.
@@ -30,7 +31,7 @@
         }                                                                                      \
     } while (0)
 
-enum { RCP, RSQ, SQRT, EX2, EX2F, DIV };
+enum { RCP, RSQ, SQRT, EX2, EX2F, LG2, LG2F, DIV };
 
 __device__ __forceinline__ float dev_op(int op, float a, float b)
 {
@@ -41,6 +42,8 @@ __device__ __forceinline__ float dev_op(int op, float a, float b)
     case SQRT: asm volatile("sqrt.approx.ftz.f32 %0,%1;" : "=f"(y) : "f"(a)); break;
     case EX2: asm volatile("ex2.approx.ftz.f32 %0,%1;" : "=f"(y) : "f"(a)); break;
     case EX2F: asm volatile("ex2.approx.f32 %0,%1;" : "=f"(y) : "f"(a)); break;
+    case LG2: asm volatile("lg2.approx.ftz.f32 %0,%1;" : "=f"(y) : "f"(a)); break;
+    case LG2F: asm volatile("lg2.approx.f32 %0,%1;" : "=f"(y) : "f"(a)); break;
     default: asm volatile("div.full.f32 %0,%1,%2;" : "=f"(y) : "f"(a), "f"(b)); break;
     }
     return y;
@@ -97,6 +100,8 @@ static uint32_t model(int op, uint32_t x, uint32_t y)
     case SQRT: return fb(emu_mufu_sqrt(bf(x)));
     case EX2: return fb(emu_mufu_ex2(bf(x)));
     case EX2F: return fb(emu_ex2_full(bf(x)));
+    case LG2: return fb(emu_mufu_lg2(bf(x)));
+    case LG2F: return fb(emu_lg2_full(bf(x)));
     default: return fb(emu_div_full(bf(x), bf(y)));
     }
 }
@@ -159,9 +164,10 @@ int main()
     emu_mufu_decode_all();
     int fails = 0;
     static const char *names[] = {"rcp.approx.ftz.f32", "rsqrt.approx.ftz.f32", "sqrt.approx.ftz.f32",
-                                  "ex2.approx.ftz.f32", "ex2.approx.f32"};
+                                  "ex2.approx.ftz.f32", "ex2.approx.f32", "lg2.approx.ftz.f32",
+                                  "lg2.approx.f32"};
     int first = getenv("MUFU_FIRST") ? atoi(getenv("MUFU_FIRST")) : RCP;
-    for (int op = first; op <= EX2F; op++) {
+    for (int op = first; op <= LG2F; op++) {
         unsigned long long bad = run(op, 0, 0, 1ull << 32);
         printf("%-22s all 2^32 inputs: %llu mismatches\n", names[op], bad);
         fflush(stdout);

@@ -193,12 +193,16 @@ void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o)
 static bool region_is_addf(cctx *C, const ct_region *r, int depth)
 {
     const ct_block *b = r->first;
-    if (!b || b->next || b->nargs != 2 || depth > 4)
+    /* a function body (depth > 0) may have blocks after its entry that nothing reaches (the
+     * `^bb1: ub.poison; tt.return` Triton's code generator leaves): the entry ends in its return */
+    if (!b || (b->next && depth == 0) || b->nargs != 2 || depth > 4)
         return false;
     const ct_op *o = b->first;
     if (!o || !o->next || !(ct_op_info_of(o->next->code)->flags & CT_OPF_TERM))
         return false;
     const ct_op *t = o->next;
+    if (b->next && t->code != CT_OP_TT_RETURN)
+        return false;
     if (t->nopnds != 1 || t->opnds[0] != &o->res[0] || o->nopnds != 2 ||
         o->opnds[0] != b->args[0] || o->opnds[1] != b->args[1])
         return false;
@@ -260,6 +264,39 @@ static bool compile_region_batched(cctx *C, const ct_op *op, const ct_region *r,
     return ok;
 }
 
+/* The mulf whose product a sum reduces, when LLVM sees both in one basic block (and so
+ * contracts the thread's fold into fmas): in the reduce's block, or, through inlined calls
+ * (tl.sum is a call to triton.language.standard.sum), in the block of the call whose
+ * argument the operand is, the callee's ops before the reduce not splitting the block.
+ * *map: the map of the function instance holding the mulf. */
+static const ct_op *reduce_mul(cctx *C, const ct_op *op, ct_ptrmap **map)
+{
+    const ct_value *v = op->opnds[0];
+    const ct_op *user = op;
+    for (emu_callsite *cs = C->site; !v->def && cs && user->parent == cs->entry; cs = cs->up) {
+        int idx = -1;
+        for (int i = 0; i < cs->entry->nargs; i++)
+            if (cs->entry->args[i] == v)
+                idx = i;
+        if (idx < 0 || idx >= cs->call->nopnds)
+            return NULL;
+        for (const ct_op *o = cs->entry->first; o && o != user; o = o->next)
+            if (emu_cc_splits_block(o))
+                return NULL;
+        v = cs->call->opnds[idx];
+        user = cs->call;
+        *map = cs->vmap;
+    }
+    const ct_op *m = v->def;
+    if (!m || m->code != CT_OP_ARITH_MULF || m->parent != user->parent || !emu_cc_is_live(C, m) ||
+        m->res[0].type != op->opnds[0]->type)
+        return NULL;
+    for (const ct_op *o = m->next; o && o != user; o = o->next)
+        if (emu_cc_splits_block(o))
+            return NULL;
+    return m;
+}
+
 bool emu_cc_reduce(cctx *C, const ct_op *op)
 {
     if (!emu_cc_no_batch(C, op))
@@ -312,11 +349,15 @@ bool emu_cc_reduce(cctx *C, const ct_op *op)
         return false;
     if (op->code == CT_OP_TT_REDUCE && k == 1 && (x->ek[0] == EK_F32 || x->ek[0] == EK_F64) &&
         region_is_addf(C, &op->regions[0], 0)) {
-        const ct_op *m = emu_cc_fusable_mul(C, op, op->opnds[0]);
-        if (m && m->res[0].type == op->opnds[0]->type) {
+        ct_ptrmap *map = C->vmap;
+        const ct_op *m = reduce_mul(C, op, &map);
+        if (m) {
+            ct_ptrmap *saved = C->vmap;
+            C->vmap = map;
             x->fuse = true;
             x->fa = OFF(emu_cc_val(C, op, m->opnds[0]));
             x->fb = OFF(emu_cc_val(C, op, m->opnds[1]));
+            C->vmap = saved;
         }
     }
     for (int j = 0; j < k; j++) {
@@ -360,6 +401,8 @@ bool emu_cc_call(cctx *C, const ct_op *op)
     C->vmap = &local;
     int saved_caller = C->caller_loc;
     C->caller_loc = emu_cc_op_loc(C, op);
+    emu_callsite site = {op, entry, saved_map, C->site};
+    C->site = &site;
     fnret *saved_ret = C->ret;
     bool saved_kernel = C->kernel_level;
     C->kernel_level = false;
@@ -395,6 +438,7 @@ bool emu_cc_call(cctx *C, const ct_op *op)
     C->ret = saved_ret;
     C->kernel_level = saved_kernel;
     C->caller_loc = saved_caller;
+    C->site = site.up;
     C->vmap = saved_map;
     ct_pm_free(&local);
     for (int i = 0; ok && i < nres; i++)

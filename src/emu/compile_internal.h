@@ -33,6 +33,14 @@ typedef struct fnret {
     int njumps, cjumps;
 } fnret;
 
+/* a tt.call the compiler is inlining: the call, the callee's entry block, the caller's map */
+typedef struct emu_callsite {
+    const ct_op *call;
+    const ct_block *entry;
+    ct_ptrmap *vmap;
+    struct emu_callsite *up;
+} emu_callsite;
+
 typedef struct cctx {
     ct_emu_kernel *k;
     ct_arena *A;
@@ -44,6 +52,7 @@ typedef struct cctx {
     val *vals;
     int nvals, cvals;
     ct_ptrmap *vmap;        /* value -> val index + 1, per function instance */
+    struct emu_callsite *site; /* the tt.call being inlined (innermost), NULL in the kernel */
     emu_loc *locs;
     int nlocs, clocs;
     emu_init *inits;

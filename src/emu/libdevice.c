@@ -186,13 +186,16 @@ static float f_logb(float x) { return logbf(x); }
 static float f_exp2(float x) { return emu_mufu_ex2(x); }
 static float f_fast_exp(float x) { return emu_mufu_ex2(x * EMU_LOG2E_F); }
 static float f_fast_exp10(float x) { return emu_mufu_ex2(x * 0x1.a934f0p+1f); }
-static float f_fast_log2(float x) { return emu_ftz(log2f(emu_ftz(x))); }
+/* __nv_fast_log2f is lg2.approx.ftz.f32 (MUFU.LG2); __nv_fast_logf and __nv_fast_log10f multiply
+ * its result by ln 2 or log10 2 (mul.f32); __nv_fast_powf(x, y) is ex2.approx.ftz.f32 of
+ * y * lg2.approx.ftz.f32(x) (the PTX Triton 3.6 emits) */
+static float f_fast_log2(float x) { return emu_mufu_lg2(x); }
 static float f_fast_log(float x) { return f_fast_log2(x) * 0x1.62e430p-1f; }
 static float f_fast_log10(float x) { return f_fast_log2(x) * 0x1.344136p-2f; }
 static float f_fast_tan(float x) { return sinf(x) / cosf(x); }
 /* div.approx.ftz.f32: MUFU.RCP of y, then FMUL.FTZ */
 static float f_fast_div(float x, float y) { return emu_ftz(emu_ftz(x) * emu_mufu_rcp(y)); }
-static float f_fast_pow(float x, float y) { return emu_mufu_ex2(y * log2f(x)); }
+static float f_fast_pow(float x, float y) { return emu_mufu_ex2(y * emu_mufu_lg2(x)); }
 static float f_rhypot(float x, float y) { return (float)(1.0 / hypot(x, y)); }
 static double d_rhypot(double x, double y) { return 1.0 / hypot(x, y); }
 static float f_fmin(float x, float y) { return fminf(x, y); }

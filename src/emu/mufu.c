@@ -7,6 +7,9 @@
  *   sqrt.approx.ftz.f32 a     MUFU.SQRT a
  *   ex2.approx.ftz.f32 a      MUFU.EX2 a
  *   ex2.approx.f32 a          P0 = a >= -126;  if !P0 a *= 0.5;  y = MUFU.EX2 a;  if !P0 y = y * y
+ *   lg2.approx.ftz.f32 a      MUFU.LG2 a
+ *   lg2.approx.f32 a          P0 = |a| >= 2^-126 (or NaN);  if !P0 a *= 2^24;  y = MUFU.LG2 a;
+ *                             if !P0 y = y + -24
  *   div.full.f32 a, b         P0 = |b| > 2^126; P1 = |b| >= 2^-126;
  *                             if P0 { b *= 0.25; a *= 0.25 }  if !P1 { b *= 2^24; a *= 2^24 }
  *                             r = MUFU.RCP b;  d = r * a       (FMUL, subnormals kept)
@@ -16,6 +19,8 @@
  * power of two the exponent (EX2: the integer part) gives, with subnormal inputs read as zero
  * and subnormal results flushed to zero.  The tables (mufu_data.c) are decoded
  * once into bitmaps of exceptions to a per-segment quadratic; see scripts/mufu/fit.py.
+ * LG2 is a fixed-point sum of the exponent and a table of the mantissa, truncated: see
+ * emu_mufu_lg2 below and scripts/mufu/fit_lg2.py (its data: mufu_lg2_data.c).
  */
 #include "mufu_internal.h"
 
@@ -261,6 +266,92 @@ float emu_mufu_ex2(float x)
     if (neg)
         return bf(scale_ftz(entry(&emu_mufu_ex2neg_table, ex2neg_bits, f), -i));
     return bf(scale_ftz(entry(&emu_mufu_ex2_table, ex2_bits, f), i));
+}
+
+/* LG2 (scripts/gpu/mufu_lg2_probe.cu, scripts/mufu/fit_lg2.py): V = e 2^36 + l(m), the exponent
+ * and the fixed-point log2 of the mantissa (36 fraction bits), converted to f32 by truncating its
+ * magnitude to 24 significant bits, the magnitude of a negative V being its one's complement
+ * -V - 1 (so lg2(2^-126) is -126 + 2^-17 and lg2(0.5) is -1 + 2^-23); lg2(1) is +0.  l(m) is a
+ * function of the bits of m mod 2^16, bilinear, per segment of 2^16 mantissas (the hardware's
+ * constant, linear and square terms as partial products), plus the stored exceptions. */
+static signed char lg2_pair[16][16];
+static pthread_once_t lg2_once = PTHREAD_ONCE_INIT;
+
+static void lg2_init(void)
+{
+    int k = 17;
+    for (int i = 0; i < 16; i++)
+        for (int j = i + 1; j < 16; j++)
+            lg2_pair[i][j] = (signed char)(k++ - 17);
+}
+
+int64_t emu_mufu_lg2_l(uint32_t m)
+{
+    pthread_once(&lg2_once, lg2_init);
+    const double *c = emu_mufu_lg2_data.coef[m >> 16];
+    uint32_t X = m & 0xffffu;
+    int set[16], ns = 0;
+    double p = c[0];
+    for (int i = 0; i < 16; i++)
+        if ((X >> i) & 1) {
+            p += c[1 + i];
+            set[ns++] = i;
+        }
+    for (int a = 0; a < ns; a++)
+        for (int b = a + 1; b < ns; b++)
+            p += c[17 + lg2_pair[set[a]][set[b]]];
+    int64_t y = (int64_t)floor(p + 0.5);
+    /* the segment's exceptions, sorted */
+    uint32_t lo = emu_mufu_lg2_data.exc_start[m >> 16], end = emu_mufu_lg2_data.exc_start[(m >> 16) + 1];
+    uint32_t hi = end;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (emu_mufu_lg2_data.exc_m[mid] < X)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < end && emu_mufu_lg2_data.exc_m[lo] == X)
+        y += emu_mufu_lg2_data.exc_d[lo];
+    return y;
+}
+
+/* M 2^-36 with M's bits below its 24 leading ones dropped */
+static inline float lg2_trunc(uint64_t M)
+{
+    if (M == 0)
+        return 0.0f;
+    int n = 63 - __builtin_clzll(M);
+    if (n > 23)
+        M &= ~((1ull << (n - 23)) - 1);
+    return (float)M * 0x1p-36f;
+}
+
+float emu_mufu_lg2(float x)
+{
+    uint32_t u = fb(x), a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return bf(0x7fffffffu);
+    if (a < 0x00800000u) /* +-0 and subnormals (read as +-0) */
+        return bf(0xff800000u);
+    if (u >> 31)
+        return bf(0x7fffffffu);
+    if (a == 0x7f800000u)
+        return bf(0x7f800000u);
+    if (a == 0x3f800000u)
+        return 0.0f;
+    int e = (int)(a >> 23) - 127;
+    int64_t V = (int64_t)e * (1ll << 36) + emu_mufu_lg2_l(a & 0x7fffffu);
+    return V >= 0 ? lg2_trunc((uint64_t)V) : -lg2_trunc((uint64_t)(-V - 1));
+}
+
+float emu_lg2_full(float x)
+{
+    /* FSETP.GEU P0 = |x| >= 2^-126 (true for NaN) */
+    if (fabsf(x) >= 0x1p-126f || x != x)
+        return emu_mufu_lg2(x);
+    float y = emu_mufu_lg2(x * 0x1p24f) + -24.0f;
+    return y != y ? bf(0x7fffffffu) : y;
 }
 
 float emu_ex2_full(float x)

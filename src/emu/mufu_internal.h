@@ -36,12 +36,28 @@ typedef struct emu_mufu_table {
 extern const emu_mufu_table emu_mufu_rcp_table, emu_mufu_rsq_table, emu_mufu_sqrt_table,
     emu_mufu_ex2_table, emu_mufu_ex2neg_table;
 
+/* MUFU.LG2's table: per segment of 2^16 mantissas, a constant, one coefficient per bit of
+ * m mod 2^16 and one per pair of bits (scripts/mufu/fit_lg2.py), and the exceptions, sorted. */
+typedef struct emu_mufu_lg2_model {
+    int nbits;
+    const double (*coef)[137];
+    const uint32_t *exc_start; /* segment s's exceptions: exc_start[s] .. exc_start[s + 1] - 1 */
+    const uint16_t *exc_m;     /* m mod 2^16, increasing within a segment */
+    const int8_t *exc_d;       /* l(m) minus the model's value */
+    uint32_t nexc;
+} emu_mufu_lg2_model;
+
+extern const emu_mufu_lg2_model emu_mufu_lg2_data;
+
 /* The operations, on f32 bit patterns as the GPU sees them (ftz: subnormal inputs are zeros,
  * subnormal results become signed zeros; NaN results are the canonical 0x7fffffff). */
 float emu_mufu_rcp(float x);  /* MUFU.RCP:  rcp.approx.ftz.f32 */
 float emu_mufu_rsq(float x);  /* MUFU.RSQ:  rsqrt.approx.ftz.f32 */
 float emu_mufu_sqrt(float x); /* MUFU.SQRT: sqrt.approx.ftz.f32 */
 float emu_mufu_ex2(float x);  /* MUFU.EX2:  ex2.approx.ftz.f32 */
+float emu_mufu_lg2(float x);  /* MUFU.LG2:  lg2.approx.ftz.f32 */
+/* lg2.approx.f32 (no ftz): ptxas's scaling of subnormal inputs by 2^24 around MUFU.LG2 */
+float emu_lg2_full(float x);
 /* ex2.approx.f32 (no ftz): ptxas's halving around MUFU.EX2 below -126 */
 float emu_ex2_full(float x);
 /* div.full.f32: ptxas's sequence around MUFU.RCP (no ftz) */
@@ -59,6 +75,8 @@ void emu_div_full_array(float *d, const float *a, const float *b, int64_t n, boo
 uint64_t emu_mufu_decode_all(void);
 /* The table's entry k as f32 bits (for tests: the GPU's block sums are checked against it). */
 uint32_t emu_mufu_entry(const emu_mufu_table *t, uint32_t k);
+/* MUFU.LG2's fixed-point log2 of the mantissa m (36 fraction bits; src/emu/mufu.c) */
+int64_t emu_mufu_lg2_l(uint32_t m);
 
 #ifdef __cplusplus
 }

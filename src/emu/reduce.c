@@ -20,7 +20,8 @@
  * per thread, see emu_h_scan).
  *
  * A sum whose input is a mulf in the same block is fused by LLVM in step 1
- * (acc = fma(a, b, acc)); that is modelled for f32 and f64.
+ * (acc = fma(x0, y0, x1 * y1), then acc = fma(x, y, acc)); that is modelled
+ * for f32 and f64.
  */
 #include "emu_internal.h"
 
@@ -96,17 +97,30 @@ static int fused_phase1(emu_frame *F, const emu_reduce_aux *x, uint8_t *acc)
         for (int t = 0; t < T; t++)
             for (int64_t i = 0; i < x->inner; i++) {
                 size_t ai = (size_t)((o * T + t) * x->inner + i);
-                for (int r = 0; r < x->nreg; r++) {
-                    int64_t s = (o * x->len + reg_axis(x, t, r)) * x->inner + i;
-                    if (x->ek[0] == EK_F32) {
+                /* acc = x0 * y0; acc + x1 * y1 is (fadd (fmul x0 y0) (fmul x1 y1)), which
+                 * LLVM contracts on its left operand: fma(x0, y0, x1 * y1); then
+                 * fma(xr, yr, acc) */
+                int64_t s0 = (o * x->len + reg_axis(x, t, 0)) * x->inner + i;
+                if (x->ek[0] == EK_F32) {
+                    float a0 = SLOT(F, x->fa, float)[s0], b0 = SLOT(F, x->fb, float)[s0];
+                    float *ac = (float *)acc + ai;
+                    for (int r = 1; r < x->nreg; r++) {
+                        int64_t s = (o * x->len + reg_axis(x, t, r)) * x->inner + i;
                         float a = SLOT(F, x->fa, float)[s], b = SLOT(F, x->fb, float)[s];
-                        float *ac = (float *)acc + ai;
-                        *ac = r == 0 ? a * b : fmaf(a, b, *ac);
-                    } else {
-                        double a = SLOT(F, x->fa, double)[s], b = SLOT(F, x->fb, double)[s];
-                        double *ac = (double *)acc + ai;
-                        *ac = r == 0 ? a * b : fma(a, b, *ac);
+                        *ac = r == 1 ? fmaf(a0, b0, a * b) : fmaf(a, b, *ac);
                     }
+                    if (x->nreg == 1)
+                        *ac = a0 * b0;
+                } else {
+                    double a0 = SLOT(F, x->fa, double)[s0], b0 = SLOT(F, x->fb, double)[s0];
+                    double *ac = (double *)acc + ai;
+                    for (int r = 1; r < x->nreg; r++) {
+                        int64_t s = (o * x->len + reg_axis(x, t, r)) * x->inner + i;
+                        double a = SLOT(F, x->fa, double)[s], b = SLOT(F, x->fb, double)[s];
+                        *ac = r == 1 ? fma(a0, b0, a * b) : fma(a, b, *ac);
+                    }
+                    if (x->nreg == 1)
+                        *ac = a0 * b0;
                 }
             }
     return EMU_NEXT;

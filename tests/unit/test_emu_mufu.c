@@ -8,8 +8,13 @@
  *    give the GPU's bits (tests/golden/mufu/probe_round1.json, "specials").
  * 3. div.full's scalings: quotients whose divisor is huge or subnormal agree with the
  *    sequence's algebra (a / b = (a/4) * rcp(b/4) = (a 2^24) * rcp(b 2^24)).
+ * 4. lg2.approx (MUFU.LG2): the H200's outputs of 4096 inputs of both forms (lg2_sample.txt),
+ *    and the hash sums of every output per block of 2^16 inputs against the GPU's (lg2_ftz.sums,
+ *    lg2_full_subnormal.sums, scripts/gpu/mufu_lg2_probe.cu): all of [0.5, 2) (the exponents where the
+ *    table's finest bits show), and 64 other blocks, both forms.
  * The exhaustive check (all 2^32 inputs, and div.full over all divisors) needs the GPU:
- * scripts/gpu/mufu_check.cu.
+ * scripts/gpu/mufu_check.cu; for lg2 the CPU suffices: scripts/mufu/lg2_sums.c compares every
+ * block's hash sum.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -70,6 +75,17 @@ static void check_sums(const emu_mufu_table *t)
     assert_int_equal(bad, 0);
 }
 
+static FILE *golden(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/golden/mufu/%s", srcdir(), name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        printf("  cannot open %s\n", path);
+    assert_non_null(f);
+    return f;
+}
+
 static void t_tables_match_gpu_sums(void **state)
 {
     (void)state;
@@ -81,6 +97,89 @@ static void t_tables_match_gpu_sums(void **state)
     check_sums(&emu_mufu_sqrt_table);
     check_sums(&emu_mufu_ex2_table);
     check_sums(&emu_mufu_ex2neg_table);
+}
+
+/* the H200's outputs of lg2.approx.ftz.f32 and lg2.approx.f32 on 4096 inputs */
+static void t_lg2_sample(void **state)
+{
+    (void)state;
+    FILE *f = golden("lg2_sample.txt");
+    char line[256];
+    int n = 0, bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned in, o_ftz, o_full;
+        if (line[0] == '#')
+            continue;
+        assert_int_equal(sscanf(line, "%x %x %x", &in, &o_ftz, &o_full), 3);
+        uint32_t g0 = fb(emu_mufu_lg2(bf(in))), g1 = fb(emu_lg2_full(bf(in)));
+        if ((g0 != o_ftz || g1 != o_full) && bad++ < 8)
+            printf("  lg2(%08x): %08x %08x, the GPU %08x %08x\n", in, g0, g1, o_ftz, o_full);
+        n++;
+    }
+    fclose(f);
+    printf("  lg2: %d sampled inputs, %d differ from the GPU\n", n, bad);
+    assert_int_equal(n, 4096);
+    assert_int_equal(bad, 0);
+}
+
+static uint64_t splitmix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* every output of blocks of 2^16 inputs against the GPU's hash sums of those blocks: all of
+ * [0.5, 2), and 64 others (subnormals, the extremes, negatives, NaNs, a spread of exponents) */
+static void t_lg2_blocks(void **state)
+{
+    (void)state;
+    /* lg2.approx.f32 differs from the ftz form only on the 256 blocks of subnormal inputs (the
+     * GPU's sums of all other blocks are the same): only those are stored */
+    static uint64_t want[2][1 << 16];
+    const char *files[2] = {"lg2.approx.ftz.f32", "lg2.approx.f32"};
+    FILE *f = golden("lg2_ftz.sums");
+    assert_int_equal(fread(want[0], 8, 1 << 16, f), 1 << 16);
+    fclose(f);
+    memcpy(want[1], want[0], sizeof want[0]);
+    uint64_t sub[256];
+    f = golden("lg2_full_subnormal.sums");
+    assert_int_equal(fread(sub, 8, 256, f), 256);
+    fclose(f);
+    for (int i = 0; i < 128; i++) {
+        want[1][i] = sub[i];
+        want[1][0x8000 + i] = sub[128 + i];
+    }
+    uint32_t blocks[64 + 256];
+    int nb = 0;
+    const uint32_t fixed[] = {0x0000, 0x0040, 0x007f, 0x0080, 0x0081, 0x3eff,
+                              0x4000, 0x7f7f, 0x7f80, 0x7fc0, 0x8000, 0x8040, 0xbf80, 0xff80, 0xffff};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        blocks[nb++] = fixed[i];
+    uint64_t r = 42;
+    while (nb < 64) {
+        r = splitmix(r);
+        blocks[nb++] = (uint32_t)(r & 0x7fff); /* positive inputs */
+    }
+    for (uint32_t b = 0x3f00; b < 0x4000; b++) /* [0.5, 2): e = -1 and e = 0 */
+        blocks[nb++] = b;
+    int bad = 0;
+    for (int i = 0; i < nb; i++) {
+        uint64_t s[2] = {0, 0};
+        for (uint32_t j = 0; j < (1u << 16); j++) {
+            uint32_t in = (blocks[i] << 16) | j;
+            s[0] += splitmix(((uint64_t)in << 32) | fb(emu_mufu_lg2(bf(in))));
+            s[1] += splitmix(((uint64_t)in << 32) | fb(emu_lg2_full(bf(in))));
+        }
+        for (int form = 0; form < 2; form++)
+            if (s[form] != want[form][blocks[i]]) {
+                printf("  %s block %04x differs from the GPU\n", files[form], blocks[i]);
+                bad++;
+            }
+    }
+    printf("  lg2: %d blocks of 65536 inputs, both forms, %d differ from the GPU\n", nb, bad);
+    assert_int_equal(bad, 0);
 }
 
 /* the "specials" object of the probe's report: "name": [["in", "out"], ...] */
@@ -124,7 +223,7 @@ static void t_specials(void **state)
     static const struct {
         const char *name;
         float (*fn)(float);
-    } ops[] = {{"rcp", emu_mufu_rcp}, {"rsq", emu_mufu_rsq}, {"sqrt", emu_mufu_sqrt}, {"ex2", emu_mufu_ex2}};
+    } ops[] = {{"rcp", emu_mufu_rcp}, {"rsq", emu_mufu_rsq}, {"sqrt", emu_mufu_sqrt}, {"ex2", emu_mufu_ex2}, {"lg2", emu_mufu_lg2}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
         uint32_t in[64], out[64];
         int n = specials(json, ops[i].name, in, out, 64);
@@ -197,6 +296,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_tables_match_gpu_sums),
         cmocka_unit_test(t_specials),
+        cmocka_unit_test(t_lg2_sample),
+        cmocka_unit_test(t_lg2_blocks),
         cmocka_unit_test(t_div_full_scalings),
         cmocka_unit_test(t_div_full_array),
     };

@@ -1074,6 +1074,70 @@ static void t_reduce_slice_layout(void **s)
     }
 }
 
+TL_KERNEL(k_dot_sum, (x_ptr, y_ptr, out_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor p = tl_mul(tl_load(tl_add(x_ptr, o)), tl_load(tl_add(y_ptr, o)));
+    tl_store(out_ptr, tl_sum(p, .axis = 0)); /* tl.sum: a call; LLVM sees it inlined */
+}
+
+/* the sum of a product: each thread's fold is contracted into fmas as LLVM does,
+ * fma(x0, y0, x1 * y1) (the left operand of the first add), then fma(x, y, acc); the lanes and
+ * warps add their results */
+static void t_reduce_fma_fold(void **s)
+{
+    (void)s;
+    enum { N = 1024 };
+    static float x[N], y[N];
+    uint64_t r = 41;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        float m = (float)((r >> 40) & 0xffffff) / 16777216.0f;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        float n = (float)((r >> 40) & 0xffffff) / 16777216.0f;
+        /* registers 0 and 1 of each thread cancel but for x0 * y0's rounding error, which
+         * only the contraction keeps; the later registers are of that error's size */
+        x[i] = i < 128 ? m : i < 256 ? -x[i - 128] : ldexpf(m, -30);
+        y[i] = i < 128 ? n : i < 256 ? y[i - 128] : ldexpf(n, -30);
+    }
+    float out;
+    ct_emu_kernel *k = emu_build(&k_dot_sum, "x_ptr=*fp32 y_ptr=*fp32 out_ptr=*fp32", "N=1024");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "y", y, sizeof y, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "out", &out, sizeof out, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 3, a);
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+    /* default layout, 4 warps: thread t holds t, t + 128, ..., 8 registers */
+    enum { T = 128, R = N / T };
+    float acc[T], plain[T], late[T];
+    for (int t = 0; t < T; t++) {
+        acc[t] = fmaf(x[t], y[t], x[T + t] * y[T + t]);
+        plain[t] = x[t] * y[t] + x[T + t] * y[T + t];
+        late[t] = fmaf(x[T + t], y[T + t], x[t] * y[t]);
+        for (int q = 2; q < R; q++) {
+            acc[t] = fmaf(x[q * T + t], y[q * T + t], acc[t]);
+            plain[t] = plain[t] + x[q * T + t] * y[q * T + t];
+            late[t] = fmaf(x[q * T + t], y[q * T + t], late[t]);
+        }
+    }
+    float *v[3] = {acc, plain, late};
+    for (int m = 0; m < 3; m++) {
+        for (int w = 0; w < 4; w++)
+            for (int n = 16; n >= 1; n /= 2)
+                for (int l = 0; l < n; l++)
+                    v[m][w * 32 + l] = v[m][w * 32 + l] + v[m][w * 32 + l + n];
+        for (int n = 2; n >= 1; n /= 2)
+            for (int w = 0; w < n; w++)
+                v[m][w * 32] = v[m][w * 32] + v[m][(w + n) * 32];
+    }
+    assert_true(out == acc[0]);
+    assert_true(acc[0] != plain[0]); /* without the contraction */
+    assert_true(acc[0] != late[0]);  /* contracting the other product first */
+}
+
 static void t_argmax_ties(void **s)
 {
     (void)s;
@@ -1806,7 +1870,7 @@ int main(void)
         cmocka_unit_test(t_abs_fp8),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
-        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_sort),
+        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_reduce_fma_fold), cmocka_unit_test(t_sort),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
