@@ -175,6 +175,9 @@ static void scratch_read_env(void)
 {
     const char *v = getenv("CTRITON_SCRATCH_CACHE");
     scratch_cache_off = v && strcmp(v, "0") == 0;
+    if (v && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+        fprintf(stderr, "ctriton: warning: CTRITON_SCRATCH_CACHE=%.40s is neither 0 nor 1: the scratch "
+                        "cache stays on\n", v);
 }
 
 static int scratch_new(const ct_cuda_api *cu, ct_devptr *p, size_t bytes, ct_stream stream)
@@ -200,7 +203,10 @@ static void scratch_free(const ct_cuda_api *cu, ct_devptr p, ct_stream stream)
 
 /* Scratch of `per_program` bytes per program for a launch on `stream`:
  * *p from the kept buffer (*own false) or, with the table full, a buffer of
- * the launch's own (*own true, freed after it). */
+ * the launch's own (*own true, freed after it).  Called with scratch_mu held,
+ * and the caller keeps it until the launch is enqueued: another thread's
+ * launch on the same stream could otherwise grow the buffer, enqueueing its
+ * free ahead of this launch. */
 static ct_status scratch_get(const ct_cuda_api *cu, int kind, ct_devptr *p, bool *own,
                              int64_t per_program, const unsigned grid[3], int num_ctas,
                              ct_stream stream, const char *name)
@@ -209,13 +215,20 @@ static ct_status scratch_get(const ct_cuda_api *cu, int kind, ct_devptr *p, bool
     *own = false;
     if (per_program <= 0)
         return CT_OK;
-    size_t bytes = (size_t)grid[0] * grid[1] * grid[2] * (size_t)num_ctas * (size_t)per_program;
+    size_t bytes = (size_t)per_program;
+    if (__builtin_mul_overflow(bytes, (size_t)grid[0], &bytes) ||
+        __builtin_mul_overflow(bytes, (size_t)grid[1], &bytes) ||
+        __builtin_mul_overflow(bytes, (size_t)grid[2], &bytes) ||
+        __builtin_mul_overflow(bytes, (size_t)(num_ctas > 1 ? num_ctas : 1), &bytes))
+        return ct_fail(CT_ERR_INVALID,
+                       "%s: %s scratch of %lld bytes per program for grid (%u, %u, %u) overflows "
+                       "the address space",
+                       name, kind ? "profile" : "global", (long long)per_program, grid[0], grid[1],
+                       grid[2]);
     ct_context ctx = NULL;
     if (cu->cuCtxGetCurrent(&ctx) != 0)
         ctx = NULL;
     int res = 0;
-    pthread_once(&scratch_once, scratch_read_env);
-    pthread_mutex_lock(&scratch_mu);
     scratch_slot *slot = NULL, *empty = NULL;
     for (int i = 0; i < SCRATCH_SLOTS && !slot && !scratch_cache_off; i++) {
         scratch_slot *e = &scratch_slots[i];
@@ -247,7 +260,6 @@ static ct_status scratch_get(const ct_cuda_api *cu, int kind, ct_devptr *p, bool
         res = scratch_new(cu, p, bytes, stream);
         *own = res == 0;
     }
-    pthread_mutex_unlock(&scratch_mu);
     if (res != 0) {
         *p = 0;
         char what[200];
@@ -292,12 +304,15 @@ ct_status ct_launch_packed(const ct_loaded *k, const unsigned grid[3], ct_stream
         return CT_ERR_NO_DRIVER;
     ct_devptr global_scratch = 0, profile_scratch = 0;
     bool own_global = false, own_profile = false;
-    if (m->global_scratch_size > 0 || m->profile_scratch_size > 0) {
+    bool locked = m->global_scratch_size > 0 || m->profile_scratch_size > 0;
+    if (locked) {
+        pthread_once(&scratch_once, scratch_read_env);
+        pthread_mutex_lock(&scratch_mu);
         if ((s = scratch_get(cu, 0, &global_scratch, &own_global, m->global_scratch_size, grid,
-                             m->num_ctas, stream, m->name)) != CT_OK)
-            return s;
-        if ((s = scratch_get(cu, 1, &profile_scratch, &own_profile, m->profile_scratch_size, grid,
+                             m->num_ctas, stream, m->name)) != CT_OK ||
+            (s = scratch_get(cu, 1, &profile_scratch, &own_profile, m->profile_scratch_size, grid,
                              m->num_ctas, stream, m->name)) != CT_OK) {
+            pthread_mutex_unlock(&scratch_mu);
             if (own_global)
                 scratch_free(cu, global_scratch, stream);
             return s;
@@ -341,6 +356,8 @@ ct_status ct_launch_packed(const ct_loaded *k, const unsigned grid[3], ct_stream
                                    attrs, na};
         res = cu->cuLaunchKernelEx(&cfg, k->function, params, NULL);
     }
+    if (locked)
+        pthread_mutex_unlock(&scratch_mu);
     if (res > 0)
         s = launch_failed(res, k);
     if (own_global)

@@ -423,6 +423,23 @@ static void t_philox(void **s)
 
 /* ---- reductions and scans in the GPU's order ---------------------------------------------- */
 
+/* A test kernel built from C and compiled for the emulator with `nw` warps and the
+ * reductions' and scans' layouts `l` (nl of them; NULL, 0: the default layouts). */
+static ct_emu_kernel *compile_with_layouts(const tl_kernel_def *def, const char *sig, const char *consts,
+                                           int nw, const ct_emu_layout *l, int nl)
+{
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = tl_build(def, sig, consts, NULL, &d);
+    assert_non_null(m);
+    ct_emu_options o = {nw, l, nl};
+    ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
+    ct_module_destroy(m);
+    ct_diags_free(&d);
+    assert_non_null(k);
+    return k;
+}
+
 TL_KERNEL(k_sum1d, (x_ptr, out_ptr, cs_ptr), (int, N))
 {
     tl_tensor o = tl_arange(0, N);
@@ -594,14 +611,7 @@ static void t_reduce_layout_from_ttgir(void **s)
         x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f, (int)((r >> 20) % 40) - 20) *
                ((r >> 10) & 1 ? -1 : 1);
     }
-    ct_diags d;
-    ct_diags_init(&d);
-    ct_module *m = tl_build(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024", NULL, &d);
-    ct_emu_options o = {4, l, 2};
-    ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
-    ct_module_destroy(m);
-    ct_diags_free(&d);
-    assert_non_null(k);
+    ct_emu_kernel *k = compile_with_layouts(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024", 4, l, 2);
     io io_;
     io_init(&io_);
     ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
@@ -613,12 +623,7 @@ static void t_reduce_layout_from_ttgir(void **s)
     ct_emu_free(io_.e);
     ct_emu_kernel_free(k);
     /* layouts that do not describe the kernel's reductions are ignored */
-    ct_emu_options bad = {4, l, 1};
-    ct_diags_init(&d);
-    m = tl_build(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024", NULL, &d);
-    k = ct_emu_compile_ex(m, NULL, &bad, &d);
-    ct_module_destroy(m);
-    ct_diags_free(&d);
+    k = compile_with_layouts(&k_sum1d, "x_ptr=*fp32 out_ptr=*fp32 cs_ptr=*fp32", "N=1024", 4, l, 1);
     io_init(&io_);
     ct_emu_arg b[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
                       io_buf(&io_, "out", &out, sizeof out, CT_EMU_F32, CT_EMU_OUT),
@@ -750,14 +755,8 @@ static void t_scan_layout_spt(void **s)
             l[i].threads_per_warp[0] = cases[c].tpw;
             l[i].warps_per_cta[0] = cases[c].wpc;
         }
-        ct_diags d;
-        ct_diags_init(&d);
-        ct_module *m = tl_build(&k_cumsum_rev, "x_ptr=*fp32 cs_ptr=*fp32 rs_ptr=*fp32", "N=512", NULL, &d);
-        ct_emu_options o = {cases[c].nw, l, 2};
-        ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
-        ct_module_destroy(m);
-        ct_diags_free(&d);
-        assert_non_null(k);
+        ct_emu_kernel *k =
+            compile_with_layouts(&k_cumsum_rev, "x_ptr=*fp32 cs_ptr=*fp32 rs_ptr=*fp32", "N=512", cases[c].nw, l, 2);
         io io_;
         io_init(&io_);
         ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
@@ -938,14 +937,8 @@ static void t_reduce_mma_layout(void **s)
         char consts[64];
         snprintf(consts, sizeof consts, "M=%d N=%d", M, N);
         for (int with = 0; with < 2; with++) {
-            ct_diags d;
-            ct_diags_init(&d);
-            ct_module *m = tl_build(&k_sum2d, "x_ptr=*fp32 r0_ptr=*fp32 r1_ptr=*fp32", consts, NULL, &d);
-            ct_emu_options o = {nw, with ? l : NULL, with ? 2 : 0};
-            ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
-            ct_module_destroy(m);
-            ct_diags_free(&d);
-            assert_non_null(k);
+            ct_emu_kernel *k = compile_with_layouts(&k_sum2d, "x_ptr=*fp32 r0_ptr=*fp32 r1_ptr=*fp32", consts, nw,
+                                                    with ? l : NULL, with ? 2 : 0);
             io io_;
             io_init(&io_);
             ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof(float) * (size_t)(M * N), CT_EMU_F32, CT_EMU_IN),
@@ -1033,14 +1026,8 @@ static void t_reduce_slice_layout(void **s)
         ml[1].base_dim[0] = 0;
         char consts[64];
         snprintf(consts, sizeof consts, "M=%d N=%d", M, N);
-        ct_diags d;
-        ct_diags_init(&d);
-        ct_module *m = tl_build(&k_sum_sum, "x_ptr=*fp32 r1_ptr=*fp32 t_ptr=*fp32", consts, NULL, &d);
-        ct_emu_options o = {c == 0 ? 4 : 8, c == 0 ? l : c == 1 ? ml : NULL, c == 2 ? 0 : 2};
-        ct_emu_kernel *k = ct_emu_compile_ex(m, NULL, &o, &d);
-        ct_module_destroy(m);
-        ct_diags_free(&d);
-        assert_non_null(k);
+        ct_emu_kernel *k = compile_with_layouts(&k_sum_sum, "x_ptr=*fp32 r1_ptr=*fp32 t_ptr=*fp32", consts,
+                                                c == 0 ? 4 : 8, c == 0 ? l : c == 1 ? ml : NULL, c == 2 ? 0 : 2);
         io io_;
         io_init(&io_);
         ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof(float) * (size_t)(M * N), CT_EMU_F32, CT_EMU_IN),

@@ -331,6 +331,12 @@ static void t_scratch(void **state)
     assert_int_equal(fake_async_live(), 2);
     ct_launch_release_scratch();
     assert_int_equal(fake_async_live(), 0);
+    /* a scratch size (from metadata) whose total overflows: refused, nothing allocated */
+    ct_loaded huge = l;
+    huge.meta.global_scratch_size = INT64_MAX / 2;
+    assert_int_equal(ct_launch_packed(&huge, (unsigned[]){3, 2, 1}, NULL, params, np), CT_ERR_INVALID);
+    assert_non_null(strstr(ct_errmsg(), "overflows"));
+    assert_int_equal(fake_async_live(), 0);
     ct_unload(&l);
     ct_kernel_free(k);
     ct_mem_free(x);
