@@ -63,6 +63,7 @@ enum {
     CT_OPF_WRITE = 1 << 9,
     CT_OPF_PROGRAM = 1 << 10,
     CT_OPF_TRAPS = 1 << 11,
+    CT_OPF_ASSOC = 1 << 12,
 };
 
 /* A row of ops.def as written. */

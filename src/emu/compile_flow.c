@@ -216,6 +216,43 @@ static bool region_is_addf(cctx *C, const ct_region *r, int depth)
     return false;
 }
 
+/* The op of a combine region `b(x, y) = op(x, y)` (or op(y, x)), directly or through a
+ * call, when op is ASSOC in the op table (one result whatever the order), else 0.  Ops of
+ * the block that the returned value does not depend on must be pure and region-free (the
+ * dead overflow checks Triton's sum combine carries). */
+static int region_assoc(cctx *C, const ct_region *r, int depth)
+{
+    const ct_block *b = r->first;
+    if (!b || (b->next && depth == 0) || b->nargs != 2 || depth > 4)
+        return 0;
+    const ct_op *t = b->last;
+    if (!t || !(ct_op_info_of(t->code)->flags & CT_OPF_TERM) || t->nopnds != 1)
+        return 0;
+    if (b->next && t->code != CT_OP_TT_RETURN)
+        return 0;
+    const ct_op *o = t->opnds[0]->def;
+    if (!o || o->parent != b || o->nopnds != 2 || o->nres != 1 || o->nregions)
+        return 0;
+    bool direct = o->opnds[0] == b->args[0] && o->opnds[1] == b->args[1];
+    bool swapped = o->opnds[0] == b->args[1] && o->opnds[1] == b->args[0];
+    if (!direct && !swapped)
+        return 0;
+    for (const ct_op *p = b->first; p && p != t; p = p->next) {
+        unsigned f = ct_op_info_of(p->code)->flags;
+        if (p != o && (!(f & CT_OPF_PURE) || p->nregions || p->code == CT_OP_TT_CALL))
+            return 0;
+    }
+    const ct_type *ty = o->res[0].type;
+    if (ty != b->args[0]->type || ty != b->args[1]->type)
+        return 0;
+    if (o->code == CT_OP_TT_CALL) {
+        const ct_attr *ca = emu_cc_attr(o, "callee");
+        const ct_op *f = ca && ca->s ? ct_module_lookup_func(C->m, ca->s) : NULL;
+        return f && f->nregions ? region_assoc(C, &f->regions[0], depth + 1) : 0;
+    }
+    return ct_op_info_of(o->code)->flags & CT_OPF_ASSOC ? (int)o->code : 0;
+}
+
 static bool compile_region_batched(cctx *C, const ct_op *op, const ct_region *r, int k,
                                    int64_t width, emu_region *out)
 {
@@ -347,6 +384,16 @@ bool emu_cc_reduce(cctx *C, const ct_op *op)
         x->idx_off = (uint32_t)emu_cc_alloc_frame(C, sizeof(int64_t) * 3 * (size_t)x->len);
     if (!compile_region_batched(C, op, &op->regions[0], k, numel, &x->region))
         return false;
+    if (k == 1 && (x->ek[0] == EK_I1 || x->ek[0] == EK_I8 || x->ek[0] == EK_I16 ||
+                   x->ek[0] == EK_I32 || x->ek[0] == EK_I64)) {
+        int code = region_assoc(C, &op->regions[0], 0);
+        /* on i1, signed min/max are not the unsigned ones the 0/1 storage gives */
+        bool i1_ok = code == CT_OP_ARITH_ADDI || code == CT_OP_ARITH_MULI ||
+                     code == CT_OP_ARITH_ANDI || code == CT_OP_ARITH_ORI ||
+                     code == CT_OP_ARITH_XORI;
+        if (code && (x->ek[0] != EK_I1 || i1_ok))
+            x->assoc = code;
+    }
     if (op->code == CT_OP_TT_REDUCE && k == 1 && (x->ek[0] == EK_F32 || x->ek[0] == EK_F64) &&
         region_is_addf(C, &op->regions[0], 0)) {
         ct_ptrmap *map = C->vmap;

@@ -387,6 +387,9 @@ typedef struct emu_reduce_aux {
     bool reverse;            /* scans */
     bool is_scan;
     uint32_t idx_off;        /* scans: frame scratch for 3 * len int64 pair indices */
+    /* an integer combine that is ASSOC in the op table (its ct_opcode, else 0): every
+     * order gives one result, so the fold runs straight along the axis (reduce.c) */
+    int assoc;
     /* fma fusion of the thread-level phase: input = mulf(fa, fb) */
     bool fuse;
     uint32_t fa, fb;

@@ -226,9 +226,140 @@ static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, in
     return EMU_NEXT;
 }
 
+/* ---- order-free integer combines ---------------------------------------------------- */
+
+/* d[i * ds] = op(d[i * ds], s[i * ss_]) for i < n, an ASSOC integer op (x->assoc); strides
+ * in elements */
+#define ASSOC_OPS(T, U, DI, SI)                                                                    \
+    do {                                                                                           \
+        T *dd = (T *)(void *)d;                                                                    \
+        const T *ss = (const T *)(const void *)s;                                                  \
+        switch (code) {                                                                            \
+        case CT_OP_ARITH_ADDI:                                                                     \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] = (T)((U)dd[DI] + (U)ss[SI]);                                               \
+            break;                                                                                 \
+        case CT_OP_ARITH_MULI:                                                                     \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] = (T)((U)dd[DI] * (U)ss[SI]);                                               \
+            break;                                                                                 \
+        case CT_OP_ARITH_ANDI:                                                                     \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] &= ss[SI];                                                                  \
+            break;                                                                                 \
+        case CT_OP_ARITH_ORI:                                                                      \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] |= ss[SI];                                                                  \
+            break;                                                                                 \
+        case CT_OP_ARITH_XORI:                                                                     \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] ^= ss[SI];                                                                  \
+            break;                                                                                 \
+        case CT_OP_ARITH_MAXSI:                                                                    \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] = ss[SI] > dd[DI] ? ss[SI] : dd[DI];                                        \
+            break;                                                                                 \
+        case CT_OP_ARITH_MINSI:                                                                    \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] = ss[SI] < dd[DI] ? ss[SI] : dd[DI];                                        \
+            break;                                                                                 \
+        case CT_OP_ARITH_MAXUI:                                                                    \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] = (U)ss[SI] > (U)dd[DI] ? ss[SI] : dd[DI];                                  \
+            break;                                                                                 \
+        case CT_OP_ARITH_MINUI:                                                                    \
+            for (int64_t i = 0; i < n; i++)                                                        \
+                dd[DI] = (U)ss[SI] < (U)dd[DI] ? ss[SI] : dd[DI];                                  \
+            break;                                                                                 \
+        default:                                                                                   \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+#define ASSOC_LOOP(T, U)                                                                           \
+    do {                                                                                           \
+        if (ds == 1 && ss_ == 1)                                                                   \
+            ASSOC_OPS(T, U, i, i);                                                                 \
+        else                                                                                       \
+            ASSOC_OPS(T, U, i * ds, i * ss_);                                                      \
+    } while (0)
+
+static void assoc_combine(int code, emu_ek ek, uint8_t *d, int64_t ds, const uint8_t *s, int64_t ss_,
+                          int64_t n)
+{
+    switch (ek) {
+    case EK_I1:
+        ASSOC_LOOP(uint8_t, uint8_t);
+        for (int64_t i = 0; i < n; i++)
+            d[i * ds] &= 1; /* i1 arithmetic wraps at one bit: add is xor, mul is and */
+        break;
+    case EK_I8:
+        ASSOC_LOOP(int8_t, uint8_t);
+        break;
+    case EK_I16:
+        ASSOC_LOOP(int16_t, uint16_t);
+        break;
+    case EK_I32:
+        ASSOC_LOOP(int32_t, uint32_t);
+        break;
+    default:
+        ASSOC_LOOP(int64_t, uint64_t);
+        break;
+    }
+}
+#undef ASSOC_LOOP
+#undef ASSOC_OPS
+
+/* out[o][i] = in[o][0][i] op in[o][1][i] op ... */
+static void assoc_reduce(emu_frame *F, const emu_reduce_aux *x)
+{
+    size_t es = x->esize[0], row = (size_t)x->inner * es;
+    const uint8_t *in = F->mem + x->in_off[0];
+    uint8_t *out = F->mem + x->out_off[0];
+    int64_t len = x->len;
+    if (x->inner == 1) {
+        /* a contiguous axis: all rows at once, strided by the axis */
+        for (int64_t o = 0; o < x->outer; o++)
+            memcpy(out + (size_t)o * es, in + (size_t)(o * len) * es, es);
+        for (int64_t l = 1; l < len; l++)
+            assoc_combine(x->assoc, x->ek[0], out, 1, in + (size_t)l * es, len, x->outer);
+        return;
+    }
+    for (int64_t o = 0; o < x->outer; o++) {
+        const uint8_t *src = in + (size_t)(o * len) * row;
+        uint8_t *dst = out + (size_t)o * row;
+        memcpy(dst, src, row);
+        for (int64_t l = 1; l < len; l++)
+            assoc_combine(x->assoc, x->ek[0], dst, 1, src + (size_t)l * row, 1, x->inner);
+    }
+}
+
+/* out[o][l][i] = in[o][0][i] op .. op in[o][l][i] (from the end when reversed) */
+static void assoc_scan(emu_frame *F, const emu_reduce_aux *x)
+{
+    size_t es = x->esize[0], row = (size_t)x->inner * es;
+    uint8_t *out = F->mem + x->out_off[0];
+    int64_t len = x->len;
+    memcpy(out, F->mem + x->in_off[0], (size_t)(x->outer * len) * row);
+    /* with one row of positions per axis index (inner == 1) all rows go at once */
+    int64_t groups = x->inner == 1 ? 1 : x->outer, n = x->inner == 1 ? x->outer : x->inner;
+    int64_t stride = x->inner == 1 ? len : 1;
+    for (int64_t o = 0; o < groups; o++) {
+        uint8_t *v = out + (size_t)(o * len) * row;
+        for (int64_t l = 1; l < len; l++) {
+            int64_t cur = x->reverse ? len - 1 - l : l, prev = x->reverse ? cur + 1 : cur - 1;
+            assoc_combine(x->assoc, x->ek[0], v + (size_t)cur * row, stride, v + (size_t)prev * row,
+                          stride, n);
+        }
+    }
+}
+
 int emu_h_reduce(emu_frame *F, const emu_ins *I)
 {
     const emu_reduce_aux *x = I->x.p;
+    if (x->assoc) {
+        assoc_reduce(F, x);
+        return EMU_NEXT;
+    }
     /* 1. within threads */
     if (x->fuse)
         fused_phase1(F, x, F->mem + x->acc_off[0]);
@@ -354,6 +485,10 @@ static int scan_step(emu_frame *F, const emu_reduce_aux *x, int64_t n, const int
 int emu_h_scan(emu_frame *F, const emu_ins *I)
 {
     const emu_reduce_aux *x = I->x.p;
+    if (x->assoc) {
+        assoc_scan(F, x);
+        return EMU_NEXT;
+    }
     int k = x->k;
     int64_t s = x->spt, L = x->lanes, W = x->warps;
     int64_t B = x->len / (s * L * W);

@@ -32,6 +32,7 @@
 #define WRITE CT_OPF_WRITE
 #define PROGRAM CT_OPF_PROGRAM
 #define TRAPS CT_OPF_TRAPS
+#define ASSOC CT_OPF_ASSOC
 
 const ct_op_info ct_op_table[CT_OP__COUNT] = {
 #define CT_OP(E, NAME, OPERANDS, RESULTS, REGIONS, TRAITS, FORMAT)                                \

@@ -282,8 +282,9 @@ void *ct_xcalloc(size_t n, size_t size)
 {
     if (size && n > SIZE_MAX / size)
         ct_oom_fail();
-    void *p = ct_xrealloc(NULL, n * size);
-    memset(p, 0, (n * size) ? n * size : 1);
+    size_t total = n * size;
+    void *p = ct_xrealloc(NULL, total);
+    memset(p, 0, total ? total : 1);
     return p;
 }
 

@@ -113,11 +113,12 @@ static const struct {
     const char *why;
 } known[] = {
 #include "emu_dots_known.inc"
+    {NULL, 0, 0, NULL} /* end; the list may otherwise be empty */
 };
 
 static int known_index(const char *name)
 {
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    for (size_t i = 0; known[i].name; i++)
         if (!strcmp(name, known[i].name))
             return (int)i;
     return -1;
@@ -248,7 +249,7 @@ static void t_dots_vs_gpu(void **s)
         free(j);
         free(names[i]);
     }
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+    for (size_t i = 0; known[i].name; i++)
         if (!seen[i]) {
             printf("  FAIL: listed tile %s was not captured\n", known[i].name);
             fails++;

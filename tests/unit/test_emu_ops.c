@@ -1484,6 +1484,101 @@ static void t_shapes(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* ---- integer reductions and scans: one result in any order, folded directly ------------- */
+
+TL_JIT(int_or_combine, (a, b))
+{
+    return tl_or(a, b);
+}
+
+TL_JIT(int_add_checked, (a, b))
+{
+    /* the dead overflow check beside the add, as Triton's own _sum_combine carries it */
+    tl_tensor wide = tl_add(tl_to(a, tl_int64), tl_to(b, tl_int64));
+    (void)tl_le(wide, 2147483647);
+    return tl_add(a, b);
+}
+
+TL_KERNEL(k_int_reduce, (x_ptr, o_ptr), (int, R), (int, C))
+{
+    tl_tensor rr = tl_arange(0, R), rc = tl_arange(0, C);
+    tl_tensor idx = tl_add(tl_mul(tl_idx(rr, ":, None"), C), tl_idx(rc, "None, :"));
+    tl_tensor x = tl_load(tl_add(x_ptr, idx));
+    tl_tensor u = tl_to(x, tl_uint32);
+    tl_store(tl_add(o_ptr, rr), tl_sum(x, .axis = 1));                                   /* R */
+    tl_store(tl_add(tl_add(o_ptr, R), rc), tl_sum(x, .axis = 0));                        /* C */
+    tl_store(tl_add(tl_add(o_ptr, R + C), rc), tl_to(tl_max(u, .axis = 0), tl_int32));   /* C */
+    tl_store(tl_add(tl_add(o_ptr, R + 2 * C), rr), tl_min(x, .axis = 1));                /* R */
+    tl_store(tl_add(tl_add(o_ptr, 2 * R + 2 * C), rc),
+             tl_to(tl_xor_sum(tl_to(x, tl_int8), .axis = 0), tl_int32));                 /* C */
+    tl_tensor odd = tl_ne(tl_and(x, 1), 0);
+    tl_store(tl_add(tl_add(o_ptr, 2 * R + 3 * C), rr),
+             tl_to(tl_reduce(odd, 1, int_or_combine), tl_int32));                /* R */
+    tl_store(tl_add(tl_add(o_ptr, 3 * R + 3 * C), rr),
+             tl_reduce(x, 1, int_add_checked));                                  /* R */
+    tl_tensor base = tl_add(o_ptr, 4 * R + 3 * C);
+    tl_store(tl_add(base, idx), tl_cumsum(x, .axis = 1, .reverse = true));                /* R*C */
+    tl_store(tl_add(tl_add(base, R * C), idx), tl_cumsum(x, .axis = 0));                  /* R*C */
+    tl_store(tl_add(tl_add(base, 2 * R * C), idx), tl_cumprod(tl_or(x, 1), .axis = 1));   /* R*C */
+}
+
+static void t_reduce_integer_ops(void **s)
+{
+    (void)s;
+    enum { R = 8, C = 64, NOUT = 4 * R + 3 * C + 3 * R * C };
+    static int32_t x[R * C], o[NOUT];
+    uint64_t g = 11;
+    for (int i = 0; i < R * C; i++) {
+        g = g * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = (int32_t)(uint32_t)(g >> 32); /* full range: sums and products wrap */
+    }
+    ct_emu_kernel *k = emu_build(&k_int_reduce, "x_ptr=*i32 o_ptr=*i32", "R=8 C=64");
+    io io_;
+    io_init(&io_);
+    ct_emu_arg a[] = {io_buf(&io_, "x", x, sizeof x, CT_EMU_I32, CT_EMU_IN),
+                      io_buf(&io_, "o", o, sizeof o, CT_EMU_I32, CT_EMU_OUT)};
+    run_ok(&io_, k, 1, 2, a);
+    for (int r = 0; r < R; r++) {
+        uint32_t sum = 0, any = 0;
+        int32_t mn = INT32_MAX;
+        for (int c = 0; c < C; c++) {
+            uint32_t v = (uint32_t)x[r * C + c];
+            sum += v;
+            any |= v & 1;
+            mn = x[r * C + c] < mn ? x[r * C + c] : mn;
+        }
+        assert_int_equal(o[r], (int32_t)sum);
+        assert_int_equal(o[R + 2 * C + r], mn);
+        assert_int_equal(o[2 * R + 3 * C + r], (int32_t)any);
+        assert_int_equal(o[3 * R + 3 * C + r], (int32_t)sum);
+        uint32_t rev = 0, prod = 1;
+        for (int c = C - 1; c >= 0; c--) {
+            rev += (uint32_t)x[r * C + c];
+            assert_int_equal(o[4 * R + 3 * C + r * C + c], (int32_t)rev);
+        }
+        for (int c = 0; c < C; c++) {
+            prod *= (uint32_t)x[r * C + c] | 1u;
+            assert_int_equal(o[4 * R + 3 * C + 2 * R * C + r * C + c], (int32_t)prod);
+        }
+    }
+    for (int c = 0; c < C; c++) {
+        uint32_t sum = 0, mx = 0;
+        int8_t xs = 0;
+        for (int r = 0; r < R; r++) {
+            uint32_t v = (uint32_t)x[r * C + c];
+            sum += v;
+            mx = v > mx ? v : mx;
+            xs = (int8_t)(xs ^ (int8_t)v);
+            assert_int_equal(o[4 * R + 3 * C + R * C + r * C + c], (int32_t)sum);
+        }
+        assert_int_equal(o[R + c], (int32_t)sum);
+        assert_int_equal(o[R + C + c], (int32_t)mx);
+        assert_int_equal(o[2 * R + 2 * C + c], xs);
+    }
+    ct_emu_free(io_.e);
+    ct_emu_kernel_free(k);
+}
+
 /* ---- sort, topk, flip, user combine functions ------------------------------------------------ */
 
 TL_JIT(sort_test_add, (a, b))
@@ -1857,7 +1952,7 @@ int main(void)
         cmocka_unit_test(t_abs_fp8),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
-        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_reduce_fma_fold), cmocka_unit_test(t_sort),
+        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_reduce_fma_fold), cmocka_unit_test(t_reduce_integer_ops), cmocka_unit_test(t_sort),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
