@@ -99,7 +99,7 @@ def run_dots(which, only, suffix, g, timed, torch, triton, matmul, workloads_py)
         ZH, S, D = 32, 1024, 64  # bench_workloads' attn_fwd (and bench/interp_workloads.py)
         q, k, v = (torch.randn(ZH, S, D, generator=g).half() for _ in range(3))
         o = torch.empty_like(q)
-        timed("attention" + suffix, lambda: wp.attn_fwd_kernel[(S // 128, ZH)](
+        timed("attention" + suffix, lambda: workloads_py.attn_fwd_kernel[(S // 128, ZH)](
             q, k, v, o, 0.125, N_CTX=S, HEAD_DIM=D, BLOCK_M=128, BLOCK_N=64), [o])
 
 

@@ -1259,9 +1259,12 @@ static int run_ttir(void)
         printf("%s grid (%d,%d,%d): CRASH: %s\n", ct_emu_kernel_name(k), grid[0], grid[1], grid[2],
                res.fault.message);
     } else {
-        printf("%s grid (%d,%d,%d): ran %lld programs in %.2f ms on %d threads\n",
+        printf("%s grid (%d,%d,%d): ran %lld programs in %.2f ms on %d threads",
                ct_emu_kernel_name(k), grid[0], grid[1], grid[2], (long long)res.programs,
                1e3 * res.seconds, res.threads);
+        if (res.parks)
+            printf(" (%lld waits on other programs parked)", (long long)res.parks);
+        printf("\n");
         ct_emu_print_reports(e, stdout);
     }
     if (crashed)

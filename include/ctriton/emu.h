@@ -250,7 +250,8 @@ typedef enum ct_emu_status {
     CT_EMU_ERR_ASSERT,      /* tt.assert failed */
     CT_EMU_ERR_UNSUPPORTED, /* an op or type the emulator cannot execute */
     CT_EMU_ERR_NOMEM,
-    CT_EMU_ERR_BUDGET       /* a program ran out of its step budget (ct_emu_launch.max_steps) */
+    CT_EMU_ERR_BUDGET,      /* a program ran out of its step budget (ct_emu_launch.max_steps) */
+    CT_EMU_ERR_DEADLOCK     /* every program left waits for a value no program will change */
 } ct_emu_status;
 
 /* What a status means, in a few words ("out of bounds"). */
@@ -282,6 +283,7 @@ typedef struct ct_emu_result {
     int threads;            /* workers used */
     double seconds;         /* wall time of the run */
     char kernel[128];
+    int64_t parks;          /* times a spin-waiting program was set aside for others to run */
 } ct_emu_result;
 
 /* Runs the kernel over the grid.  Returns res->status (also filled in when

@@ -22,13 +22,14 @@ from . import _lib
 from ._emu import set_threads, get_threads
 from .check import check, CheckResult
 from .errors import (EmulatorError, OutOfBoundsError, InvalidAddressError, MisalignedAccessError, ReadOnlyError,
-                     DeviceAssertionError, UnsupportedError, CompilationError, SpecializationChurnWarning)
+                     DeviceAssertionError, UnsupportedError, StepBudgetError, DeadlockError, CompilationError,
+                     SpecializationChurnWarning)
 
 
 __all__ = ["SpecializationChurnWarning", "run", "compile", "aot", "check", "CheckResult", "RunReport", "install", "set_threads", "get_threads",
            "library_version", "triton_version", "EmulatorError", "OutOfBoundsError", "InvalidAddressError",
            "MisalignedAccessError", "ReadOnlyError", "DeviceAssertionError", "UnsupportedError",
-           "CompilationError"]
+           "StepBudgetError", "DeadlockError", "CompilationError"]
 
 
 def __getattr__(name):

@@ -20,6 +20,8 @@ _STATUS_CLASS = {
     _lib.ERR_READONLY: errors.ReadOnlyError,
     _lib.ERR_ASSERT: errors.DeviceAssertionError,
     _lib.ERR_UNSUPPORTED: errors.UnsupportedError,
+    _lib.ERR_BUDGET: errors.StepBudgetError,
+    _lib.ERR_DEADLOCK: errors.DeadlockError,
 }
 
 _threads = None
@@ -114,7 +116,7 @@ class Kernel:
             L.ct_emu_run(e, self._k, ctypes.byref(launch), len(args), arr, ctypes.byref(res))
             if res.status != _lib.OK:
                 raise self._exception(res, bufs)
-            out = {"programs": res.programs, "seconds": res.seconds, "threads": res.threads}
+            out = {"programs": res.programs, "seconds": res.seconds, "threads": res.threads, "parks": res.parks}
             if report:
                 out["arrays"] = {}
                 for name, b in bufs.items():

@@ -32,7 +32,7 @@ ACC_IN, ACC_OUT, ACC_INOUT = 1, 2, 3
 NO_POISON, STOP_AT_FIRST = 1, 2
 # ct_emu_status
 (OK, ERR_ARGS, ERR_OOB, ERR_NULL, ERR_MISALIGNED, ERR_READONLY, ERR_ASSERT, ERR_UNSUPPORTED,
- ERR_NOMEM, ERR_BUDGET) = range(10)
+ ERR_NOMEM, ERR_BUDGET, ERR_DEADLOCK) = range(11)
 # ct_emu_check.flags
 HAS_NAN, ALL_ZERO, UNWRITTEN, HAS_INF = 1, 2, 4, 8
 VERDICTS = ["PASS", "CRASH", "SHAPE", "MISMATCH"]
@@ -82,7 +82,8 @@ class Fault(ctypes.Structure):
 
 class Result(ctypes.Structure):
     _fields_ = [("status", c_int), ("fault", Fault), ("nfaults", c_int64), ("programs", c_int64),
-                ("threads", c_int), ("seconds", c_double), ("kernel", ctypes.c_char * 128)]
+                ("threads", c_int), ("seconds", c_double), ("kernel", ctypes.c_char * 128),
+                ("parks", ctypes.c_int64)]
 
 
 class Report(ctypes.Structure):

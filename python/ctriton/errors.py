@@ -56,6 +56,15 @@ class UnsupportedError(EmulatorError, NotImplementedError):
     """The kernel uses an operation or type the emulator cannot execute."""
 
 
+class StepBudgetError(EmulatorError):
+    """A program ran more loop iterations than the step budget allows (an endless loop?)."""
+
+
+class DeadlockError(EmulatorError):
+    """Every program left waits (spins on an atomic) for a value no program will change:
+    on the GPU the launch would hang.  The line is the wait of the lowest such program."""
+
+
 class CompilationError(EmulatorError):
     """The kernel's TTIR could not be read or compiled by the emulator (or lowered by Triton)."""
 

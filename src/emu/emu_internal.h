@@ -205,7 +205,29 @@ typedef struct emu_run {
     int64_t fault_pid;
     const ct_emu_arg *args;
     int64_t max_steps;           /* each program's step budget (INT64_MAX: none) */
+    /* programs waiting on other programs, parked (sched.c) */
+    pthread_mutex_t sched;       /* the parked list */
+    struct emu_parked *park_head, *park_tail;
+    _Atomic int64_t nparked;
+    int64_t park_limit;          /* the most programs parked at once */
+    struct emu_runner *workers;
+    int nworkers;
 } emu_run;
+
+/* One worker thread of a run (one cache line each). */
+typedef struct emu_runner {
+    int64_t done;                /* programs it completed */
+    int64_t parks;               /* programs it parked */
+    _Atomic uint64_t wrote;      /* slices of programs (start or resume to end or park) that
+                                    wrote memory and ended on this thread */
+    _Atomic int busy;            /* a program is running on it */
+    bool alloc_failed;
+} __attribute__((aligned(64))) emu_runner;
+
+/* F->status of a program that yields (a poll found nothing new: memory.c), with EMU_STOP */
+#define EMU_YIELDED (-1)
+/* polls in a row that return what they returned before, with no write, before a yield */
+enum { EMU_SPIN_POLLS = 8 };
 
 struct emu_frame {
     uint8_t *mem;
@@ -217,6 +239,12 @@ struct emu_frame {
     int64_t steps;           /* back edges the program may still take (emu_h_back) */
     emu_run *run;
     const ct_emu_kernel *k;
+    /* spin-waits (memory.c: emu_poll) */
+    uint64_t writes;         /* stores, and atomics that changed memory, in this slice */
+    uint64_t spin_writes;    /* writes at the last poll */
+    uint64_t spin_sig[4];    /* the last result of each poll (by instruction index mod 4) */
+    int spin_n;              /* polls in a row that found what they found before */
+    int no_yield;            /* inside a combine region, or parking failed: spin in place */
 };
 
 /* Frame memory a thread keeps from one run to the next (pool.c). */
@@ -236,6 +264,13 @@ int emu_pool_run(int n, void (*job)(void *arg, int index, emu_scratch *s), void 
 
 /* Runs instructions from pc until EMU_STOP or EMU_RET; returns that code. */
 int emu_exec(emu_frame *F, int32_t pc);
+
+/* Runs programs of the run on worker W, in frame F (its constants, arguments and hoisted
+ * values written), until none is left to start or resume (sched.c). */
+void emu_sched_programs(emu_run *R, emu_runner *W, emu_frame *F);
+/* The parked-program state of a run: set up before its workers start, freed after. */
+void emu_sched_init(emu_run *R, emu_runner *ws, int nworkers);
+void emu_sched_fini(emu_run *R);
 
 /* Records a fault of the current program and returns EMU_STOP.  lane < 0
  * and buf < 0 when not applicable. */
@@ -325,6 +360,7 @@ enum { PREC_TF32, PREC_TF32X3, PREC_IEEE, PREC_BF16X3, PREC_BF16X6 };
 enum { PAD_ZERO = 1, PAD_NAN = 2 };
 
 int emu_h_load(emu_frame *F, const emu_ins *I);
+int emu_h_load_volatile(emu_frame *F, const emu_ins *I); /* a load, then a poll (sched.c) */
 int emu_h_zero(emu_frame *F, const emu_ins *I); /* x.i bytes at d <- 0 */
 int emu_h_store(emu_frame *F, const emu_ins *I);
 int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I);

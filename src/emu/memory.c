@@ -475,6 +475,32 @@ int emu_h_zero(emu_frame *F, const emu_ins *I)
 /* rows of at least this many lanes are checked as blocks */
 enum { MIN_ROW = 8 };
 
+/* A poll: an atomic that wrote nothing, or a volatile load (d: its result, n elements of es
+ * bytes).  When the
+ * program's polls return what they returned before EMU_SPIN_POLLS times in a row, with no
+ * write in between, the program is spin-waiting and yields (sched.c parks it). */
+static int emu_poll(emu_frame *F, const emu_ins *I, const uint8_t *d, int64_t n, size_t es)
+{
+    if (F->no_yield)
+        return EMU_NEXT;
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(I - F->k->code);
+    for (size_t i = 0, b = (size_t)n * es; i < b; i++)
+        h = (h ^ d[i]) * 1099511628211ull;
+    h |= 1; /* never 0, the value of a slot not yet polled */
+    uint64_t *sig = &F->spin_sig[(I - F->k->code) & 3];
+    if (F->writes != F->spin_writes || *sig != h) {
+        F->spin_writes = F->writes;
+        *sig = h;
+        F->spin_n = 0;
+        return EMU_NEXT;
+    }
+    if (++F->spin_n < EMU_SPIN_POLLS)
+        return EMU_NEXT;
+    F->spin_n = 0;
+    F->status = EMU_YIELDED;
+    return EMU_STOP;
+}
+
 int emu_h_load(emu_frame *F, const emu_ins *I)
 {
     const emu_mem_aux *x = I->x.p;
@@ -537,8 +563,16 @@ int emu_h_load(emu_frame *F, const emu_ins *I)
     return EMU_NEXT;
 }
 
+int emu_h_load_volatile(emu_frame *F, const emu_ins *I)
+{
+    int rc = emu_h_load(F, I);
+    return rc == EMU_NEXT ? emu_poll(F, I, F->mem + I->d, NE(F, I), ((const emu_mem_aux *)I->x.p)->esize)
+                          : rc;
+}
+
 int emu_h_store(emu_frame *F, const emu_ins *I)
 {
+    F->writes++; /* a store counts as a write whatever it writes (sched.c) */
     const emu_mem_aux *x = I->x.p;
     size_t es = x->esize;
     int64_t n = NE(F, I);
@@ -600,7 +634,8 @@ static inline float ftz32(float x)
 }
 
 /* One atomic read-modify-write of `es` bytes at h; returns the old bits. */
-static uint64_t rmw_one(emu_frame *F, uint8_t *h, size_t es, emu_ek ek, int op, uint64_t val)
+static uint64_t rmw_one(emu_frame *F, uint8_t *h, size_t es, emu_ek ek, int op, uint64_t val,
+                        bool *changed)
 {
     bool aligned = ((uintptr_t)h % es) == 0;
     if (!aligned)
@@ -626,6 +661,7 @@ static uint64_t rmw_one(emu_frame *F, uint8_t *h, size_t es, emu_ek ek, int op, 
                                                   __ATOMIC_RELAXED));                          \
         }                                                                                      \
         old = (uint64_t)o;                                                                     \
+        *changed |= nv != o;                                                                   \
         (void)v;                                                                               \
     } while (0)
     switch (es) {
@@ -813,6 +849,7 @@ int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I)
     uint8_t *d = F->mem + I->d;
     const ct_emu *e = F->run->e;
     win w = win_init();
+    bool changed = false;
     for (int64_t i = 0; i < n; i++) {
         if (mask && !(mask[i] & 1)) {
             memset(d + (size_t)i * es, 0, es);
@@ -821,10 +858,14 @@ int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I)
         uint8_t *h = resolve(e, &w, p[i], es, true);
         if (!h)
             return lane_fault(F, I, i, p[i], es, true);
-        uint64_t old = rmw_one(F, h, es, x->ek, x->rmw, ld_bits(v + (size_t)i * es, es));
+        uint64_t old = rmw_one(F, h, es, x->ek, x->rmw, ld_bits(v + (size_t)i * es, es), &changed);
         st_bits(d + (size_t)i * es, es, old);
     }
-    return EMU_NEXT;
+    if (changed) {
+        F->writes++;
+        return EMU_NEXT;
+    }
+    return emu_poll(F, I, d, n, es);
 }
 
 int emu_h_atomic_cas(emu_frame *F, const emu_ins *I)
@@ -837,6 +878,7 @@ int emu_h_atomic_cas(emu_frame *F, const emu_ins *I)
     uint8_t *d = F->mem + I->d;
     const ct_emu *e = F->run->e;
     win w = win_init();
+    bool changed = false;
     for (int64_t i = 0; i < n; i++) {
         uint8_t *h = resolve(e, &w, p[i], es, true);
         if (!h)
@@ -865,9 +907,14 @@ int emu_h_atomic_cas(emu_frame *F, const emu_ins *I)
                                         __ATOMIC_SEQ_CST);
             old = o;
         }
+        changed |= old == c && nv != c;
         st_bits(d + (size_t)i * es, es, old);
     }
-    return EMU_NEXT;
+    if (changed) {
+        F->writes++;
+        return EMU_NEXT;
+    }
+    return emu_poll(F, I, d, n, es);
 }
 
 /* ---- block pointers ------------------------------------------------------------------ */
@@ -1045,6 +1092,7 @@ int emu_h_load_bptr(emu_frame *F, const emu_ins *I)
 
 int emu_h_store_bptr(emu_frame *F, const emu_ins *I)
 {
+    F->writes++;
     return block_store(F, I, SLOT(F, I->a, emu_bptr), I->x.p);
 }
 
@@ -1084,6 +1132,7 @@ int emu_h_desc_load(emu_frame *F, const emu_ins *I)
 
 int emu_h_desc_store(emu_frame *F, const emu_ins *I)
 {
+    F->writes++;
     const desc_ops *o = I->x.p;
     emu_bptr b = desc_at(F, I, o);
     return block_store(F, I, &b, &o->m);
@@ -1107,7 +1156,9 @@ int emu_h_desc_reduce(emu_frame *F, const emu_ins *I)
         uint8_t *h = resolve(e, &w, a, es, true);
         if (!h)
             return lane_fault(F, I, i, a, es, true);
-        rmw_one(F, h, es, x->ek, (int)I->flags, ld_bits(v + (size_t)i * es, es));
+        bool changed = false;
+        rmw_one(F, h, es, x->ek, (int)I->flags, ld_bits(v + (size_t)i * es, es), &changed);
     }
+    F->writes++;
     return EMU_NEXT;
 }

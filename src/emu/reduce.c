@@ -32,7 +32,9 @@ int emu_run_region(emu_frame *F, const emu_region *r, int64_t batch)
     int64_t saved_batch = F->batch;
     int32_t saved_pc = F->pc;
     F->batch = batch;
+    F->no_yield++; /* a region cannot be left halfway */
     int rc = emu_exec(F, r->pc);
+    F->no_yield--;
     F->batch = saved_batch;
     F->pc = saved_pc;
     return rc == EMU_RET ? EMU_NEXT : EMU_STOP;

@@ -2,12 +2,10 @@
  * run.c - sessions, buffers, argument checking, and running a kernel over
  * its grid on worker threads.
  *
- * Programs are numbered x-fastest (lin = x + gx * (y + gy * z)) and handed
- * out in increasing order from one atomic counter, so the set of programs
- * that ran and the fault reported (the lowest program id's) do not depend
- * on the thread count.  Each worker owns one frame (the kernel's scratch:
- * every value of one program), allocated once per run; constants and
- * arguments are written into it before the first program.
+ * Each worker owns one frame (the kernel's scratch: every value of one
+ * program), allocated once per run; constants and arguments are written into
+ * it before the first program.  Which programs a worker runs, and parking the
+ * ones that wait on others, is sched.c's.
  */
 #include "emu_internal.h"
 #include "util/alloc.h"
@@ -258,6 +256,8 @@ const char *ct_emu_status_name(ct_emu_status s)
         return "out of memory";
     case CT_EMU_ERR_BUDGET:
         return "step budget exhausted";
+    case CT_EMU_ERR_DEADLOCK:
+        return "deadlock";
     }
     return "?";
 }
@@ -395,15 +395,9 @@ static ct_emu_status check_args(const ct_emu *e, const ct_emu_kernel *k, int nar
     return CT_EMU_OK;
 }
 
-typedef struct worker {
-    int64_t done;
-    bool alloc_failed;
-    char pad[64 - sizeof(int64_t) - sizeof(bool)]; /* one cache line per worker */
-} worker;
-
 typedef struct run_job {
     emu_run *R;
-    worker *ws;
+    emu_runner *ws;
 } run_job;
 
 static void write_args(const emu_run *R, uint8_t *mem)
@@ -443,11 +437,11 @@ static void write_args(const emu_run *R, uint8_t *mem)
     }
 }
 
-/* one thread of a run: set up its frame, then take programs in order until none is left */
+/* one thread of a run: set up its frame, then run programs until none is left (sched.c) */
 static void work(void *arg, int index, emu_scratch *scratch)
 {
     run_job *J = arg;
-    worker *W = &J->ws[index];
+    emu_runner *W = &J->ws[index];
     emu_run *R = J->R;
     const ct_emu_kernel *k = R->k;
     bool fresh;
@@ -475,24 +469,7 @@ static void work(void *arg, int index, emu_scratch *scratch)
     /* the values that are the same in every program (compile.c: hoistable_op) */
     for (int i = 0; i < k->npro; i++)
         k->pro[i].fn(&F, &k->pro[i]);
-    int64_t gxy = (int64_t)R->grid[0] * R->grid[1];
-    for (;;) {
-        int64_t lin = atomic_fetch_add(&R->next, 1);
-        if (lin >= R->nprog || lin > atomic_load(&R->min_fault))
-            break;
-        F.lin = lin;
-        F.pid[0] = (int)(lin % R->grid[0]);
-        F.pid[1] = (int)((lin / R->grid[0]) % R->grid[1]);
-        F.pid[2] = (int)(lin / gxy);
-        F.status = CT_EMU_OK;
-        F.batch = 0;
-        F.steps = R->max_steps;
-        emu_exec(&F, 0);
-        if (F.status == CT_EMU_OK)
-            W->done++;
-        else if (R->flags & CT_EMU_STOP_AT_FIRST)
-            atomic_store(&R->next, R->nprog);
-    }
+    emu_sched_programs(R, W, &F);
 }
 
 /* Outputs are poisoned before a run.  Large outputs are split between the run's threads:
@@ -591,13 +568,14 @@ ct_emu_status ct_emu_run(ct_emu *e, const ct_emu_kernel *k, const ct_emu_launch 
         poison_outputs(e, nth);
     if ((int64_t)nth > R.nprog)
         nth = (int)(R.nprog > 0 ? R.nprog : 1);
-    worker *ws = aligned_alloc(64, sizeof(worker) * (size_t)nth);
+    emu_runner *ws = aligned_alloc(64, sizeof(emu_runner) * (size_t)nth);
     if (!ws) {
         pthread_mutex_destroy(&R.lock);
         res->status = CT_EMU_ERR_NOMEM;
         return res->status;
     }
-    memset(ws, 0, sizeof(worker) * (size_t)nth);
+    memset(ws, 0, sizeof(emu_runner) * (size_t)nth);
+    emu_sched_init(&R, ws, nth);
     run_job J = {&R, ws};
     double t0 = now();
     int started = emu_pool_run(nth, work, &J);
@@ -606,8 +584,10 @@ ct_emu_status ct_emu_run(ct_emu *e, const ct_emu_kernel *k, const ct_emu_launch 
     bool nomem = false;
     for (int i = 0; i < started; i++) {
         res->programs += ws[i].done;
+        res->parks += ws[i].parks;
         nomem |= ws[i].alloc_failed;
     }
+    emu_sched_fini(&R);
     ct_raw_free(ws);
     res->nfaults = atomic_load(&R.nfaults);
     if (R.fault_pid != INT64_MAX) {

@@ -189,6 +189,23 @@ class Faults(unittest.TestCase):
         self.assertIn("kernels.py:%d" % e.line, str(e))
         self.assertIsInstance(e, IndexError)
 
+    def test_wait_for_a_later_program(self):
+        # program 0 spins until the last program sets the flag: on one thread it must yield
+        flag = np.zeros(1, np.int32)
+        out = np.full(64, -1, np.int32)
+        ctriton.run(kernels.wait_for_last, (64,), flag, out, threads=1)
+        self.assertEqual(flag[0], 1)
+        np.testing.assert_array_equal(out, np.arange(64, dtype=np.int32))
+
+    def test_deadlock(self):
+        lock = np.ones(1, np.int32)
+        with self.assertRaises(ctriton.DeadlockError) as cm:
+            ctriton.run(kernels.wait_forever, (4,), lock, threads=2)
+        e = cm.exception
+        self.assertEqual(e.line, line_of(kernels.wait_forever, "the lock nobody releases"))
+        self.assertEqual(e.pid, (0, 0, 0))
+        self.assertIn("deadlock", str(e))
+
     def test_device_assert(self):
         x = -np.ones(16, np.float32)
         with self.assertRaises(AssertionError) as cm:
