@@ -181,12 +181,96 @@ def _as_interpreter_error(e):
 _BOTH = {}
 
 
-def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
+# ---- the frontend's output kept on disk ---------------------------------------------------
+# Triton's frontend and passes cost 5 to 50 ms per specialization, most of a first launch
+# on the emulator; as Triton's own JIT keeps compiled kernels in ~/.triton/cache, their
+# output (the raw TTIR, and the TTGIR that gives the reductions' layouts) is kept in
+# $CTRITON_CACHE_DIR/py (default ~/.cache/ctriton/py), one JSON file per specialization,
+# keyed by what Triton's own cache key holds for it (the kernel's and its callees' source
+# and the constexpr globals they use: JITFunction.cache_key; the signature, constexprs and
+# attributes: ASTSource.hash; the options) plus the Triton build and the kernel's file (the
+# TTIR's locations name it).  TRITON_ALWAYS_COMPILE=1 bypasses it, as it does Triton's.
+_CACHE_FORMAT = 1
+
+
+def _cache_dir():
+    base = os.environ.get("CTRITON_CACHE_DIR")
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        base = os.path.join(xdg, "ctriton") if xdg else os.path.join(os.path.expanduser("~"), ".cache", "ctriton")
+    return os.path.join(base, "py")
+
+
+_triton_build = None
+
+
+def _triton_build_id():
+    """The installed Triton: its version and its compiled library's size and time (cheap,
+    where Triton's own triton_key() hashes every file of the package)."""
+    global _triton_build
+    if _triton_build is None:
+        import triton
+        lib = os.path.join(os.path.dirname(triton.__file__), "_C")
+        parts = [triton.__version__, os.path.dirname(triton.__file__)]
+        try:
+            for f in sorted(os.listdir(lib)):
+                if f.startswith("libtriton"):
+                    st = os.stat(os.path.join(lib, f))
+                    parts += [f, str(st.st_size), str(st.st_mtime_ns)]
+        except OSError:
+            pass
+        _triton_build = "|".join(parts)
+    return _triton_build
+
+
+def _cache_key(src, options, filename):
+    import hashlib
+    opts = options.hash() if hasattr(options, "hash") else repr(sorted(options.__dict__.items()))
+    text = "|".join([str(_CACHE_FORMAT), _triton_build_id(), str(_ARCH), src.hash(), opts, filename or ""])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _cache_load(key):
+    """The kept {"source", "ttir"?, "ttgir"?} of a key, or None (missing, unreadable or
+    damaged files are compiled again)."""
+    import json
+    try:
+        with open(os.path.join(_cache_dir(), key[:2], key + ".json"), encoding="utf-8") as f:
+            d = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(d, dict) or d.get("key") != key or not isinstance(d.get("source"), str):
+        return None
+    if any(k in d and not isinstance(d[k], str) for k in ("ttir", "ttgir")):
+        return None
+    return d
+
+
+def _cache_store(key, asm):
+    """Writes atomically (a reader sees the whole file or none); a cache that cannot be
+    written is only a slower next launch."""
+    import json
+    import tempfile
+    d = os.path.join(_cache_dir(), key[:2])
+    try:
+        os.makedirs(d, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(dict(asm, key=key), f)
+            os.replace(tmp, os.path.join(d, key + ".json"))
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass
+
+
+def _frontend(fn, src, options):
+    """Triton's frontend and passes: {"source": raw TTIR, "ttir", "ttgir"} (the last two
+    only for kernels with reductions or scans, and where the passes accept the kernel)."""
     from triton._C.libtriton import ir
-    from triton.compiler import ASTSource
     be = backend()
-    options, signature, constexprs, attrs = fn._pack_args(be, kwargs, bound_args, specialization, options_kw)
-    src = ASTSource(fn, signature, constexprs, attrs)
     ctx = ir.context()
     ir.load_dialects(ctx)
     be.load_dialects(ctx)
@@ -199,7 +283,6 @@ def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
         raise
     raw = str(mod)
     asm = {"source": raw}
-    ttgir = None
     try:
         # the passes only tell the reductions' and scans' layouts: skipped without any
         if "tt.reduce" not in raw and "tt.scan" not in raw:
@@ -208,12 +291,29 @@ def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
         m2 = be.make_ttir(mod, md, options, _ARCH)
         asm["ttir"] = str(m2)
         m3 = be.make_ttgir(m2, md, options, _ARCH)
-        ttgir = asm["ttgir"] = str(m3)
+        asm["ttgir"] = str(m3)
     except Exception:
         pass  # no reductions, or the passes refused: the default layouts (docs/python.md)
+    return asm
+
+
+def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
+    from triton import knobs
+    from triton.compiler import ASTSource
+    be = backend()
+    options, signature, constexprs, attrs = fn._pack_args(be, kwargs, bound_args, specialization, options_kw)
+    src = ASTSource(fn, signature, constexprs, attrs)
     filename = getattr(fn.fn, "__code__", None)
     filename = filename.co_filename if filename else None
-    k = _emu.Kernel(raw, filename=filename, ttgir=ttgir, num_warps=options.num_warps, fast_dot=fast_dot)
+    key = _cache_key(src, options, filename)
+    asm = None if knobs.compilation.always_compile else _cache_load(key)
+    if asm is None:
+        asm = _frontend(fn, src, options)
+        _cache_store(key, asm)
+    else:
+        asm = {k: asm[k] for k in ("source", "ttir", "ttgir") if k in asm}
+    k = _emu.Kernel(asm["source"], filename=filename, ttgir=asm.get("ttgir"), num_warps=options.num_warps,
+                    fast_dot=fast_dot)
     sig = " ".join("%s=%s" % kv for kv in signature.items())
     return Compiled(fn, k, asm, options, sig, constexprs)
 

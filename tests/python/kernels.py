@@ -131,3 +131,16 @@ def wait_for_last(flag_ptr, out_ptr):
 def wait_forever(lock_ptr):
     while tl.atomic_cas(lock_ptr, 0, 1) == 1:  # the lock nobody releases
         pass
+
+
+@triton.jit
+def add_one(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1.0, mask=offs < n)
+
+
+@triton.jit
+def row_max(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=-float("inf"))
+    tl.store(out_ptr + offs, tl.zeros([BLOCK], tl.float32) + tl.max(x, axis=0), mask=offs < n)

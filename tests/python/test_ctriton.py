@@ -272,6 +272,107 @@ class BadInput(unittest.TestCase):
             ctriton.run(kernels.add_kernel, (1,), t, self.x, self.x, 64, BLOCK=64)
 
 
+class DiskCache(unittest.TestCase):
+    """The frontend's TTIR/TTGIR kept on disk (CTRITON_CACHE_DIR/py): a new process, or a
+    function whose in-memory cache is gone, compiles without Triton's frontend; damaged
+    files, an unwritable directory and TRITON_ALWAYS_COMPILE=1 only mean compiling again."""
+
+    def setUp(self):
+        self.old = {k: os.environ.get(k) for k in ("CTRITON_CACHE_DIR", "TRITON_ALWAYS_COMPILE")}
+        self.dir = tempfile.mkdtemp(prefix="ctriton-cache-")
+        os.environ["CTRITON_CACHE_DIR"] = self.dir
+        os.environ.pop("TRITON_ALWAYS_COMPILE", None)
+        from triton.compiler import ASTSource
+        self.ASTSource, self.make_ir, self.calls = ASTSource, ASTSource.make_ir, [0]
+
+        def counting(src, *a, **k):
+            self.calls[0] += 1
+            return self.make_ir(src, *a, **k)
+        ASTSource.make_ir = counting
+
+    def tearDown(self):
+        self.ASTSource.make_ir = self.make_ir
+        for k, v in self.old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        import shutil
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def launch(self, fn, n=48):
+        fn.__dict__.pop("_ctriton_cache", None)  # as in a new process
+        x = np.arange(n, dtype=np.float32)
+        out = np.zeros(n, np.float32)
+        k = ctriton.run(fn, (1,), x, out, n, BLOCK=64, threads=1)
+        np.testing.assert_array_equal(out, np.full(n, x.max(), np.float32) if fn is kernels.row_max else x + 1)
+        return k
+
+    def files(self):
+        return sorted(os.path.join(r, f) for r, _, fs in os.walk(self.dir) for f in fs if f.endswith(".json"))
+
+    def test_second_compile_from_disk(self):
+        k1 = self.launch(kernels.row_max)  # a reduction: TTGIR kept too
+        self.assertEqual(self.calls[0], 1)
+        self.assertEqual(len(self.files()), 1)
+        k2 = self.launch(kernels.row_max)
+        self.assertEqual(self.calls[0], 1, "the second compile ran Triton's frontend")
+        self.assertEqual(k1.asm, k2.asm)
+        self.assertIn("ttgir", k2.asm)
+        self.launch(kernels.row_max, n=33)  # another specialization: its own file
+        self.assertEqual(self.calls[0], 2)
+        self.assertEqual(len(self.files()), 2)
+
+    def test_damaged_files_compiled_again(self):
+        self.launch(kernels.add_one)
+        f, = self.files()
+        for bad in ("", "{", "[]", '{"key": "x", "source": "module {}"}', '{"source": 1}'):
+            if bad.startswith('{"source"'):
+                import json
+                bad = json.dumps({"key": os.path.basename(f)[:-5], "source": 1})
+            with open(f, "w") as fh:
+                fh.write(bad)
+            before = self.calls[0]
+            self.launch(kernels.add_one)
+            self.assertEqual(self.calls[0], before + 1, bad)
+        with open(f) as fh:  # and written back whole
+            self.assertIn("tt.func public @add_one", fh.read())
+
+    def test_always_compile_and_unwritable(self):
+        self.launch(kernels.add_one)
+        os.environ["TRITON_ALWAYS_COMPILE"] = "1"
+        self.launch(kernels.add_one)
+        self.assertEqual(self.calls[0], 2)
+        os.environ.pop("TRITON_ALWAYS_COMPILE")
+        blocker = os.path.join(self.dir, "file")
+        open(blocker, "w").close()
+        os.environ["CTRITON_CACHE_DIR"] = blocker  # a file where the directory should be
+        self.launch(kernels.add_one)
+        self.launch(kernels.add_one)
+        self.assertEqual(self.calls[0], 4)
+
+    def test_changed_source_not_reused(self):
+        import importlib.util
+        path = os.path.join(self.dir, "k_edit.py")
+        body = ("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                "def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+                "    offs = tl.arange(0, BLOCK)\n"
+                "    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + %s, mask=offs < n)\n")
+        outs = []
+        for c in ("1.0", "2.0"):
+            with open(path, "w") as fh:
+                fh.write(body % c)
+            spec = importlib.util.spec_from_file_location("k_edit_%s" % c[0], path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            x = np.zeros(8, np.float32)
+            out = np.zeros(8, np.float32)
+            ctriton.run(mod.k, (1,), x, out, 8, BLOCK=8)
+            outs.append(out[0])
+        self.assertEqual(outs, [1.0, 2.0])
+        self.assertEqual(self.calls[0], 2)
+
+
 class Lowering(unittest.TestCase):
 
     def test_versions(self):
