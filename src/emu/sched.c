@@ -30,7 +30,7 @@
  * they wait for: the run stops with CT_EMU_ERR_DEADLOCK at the lowest such
  * program's poll, where the GPU would hang.
  *
- * Parked frames take memory: at most EMU_PARK_BYTES of them (and at least 64
+ * Parked frames take memory: at most EMU_PARK_BYTES of them (and at least 8
  * programs).  A program that cannot be parked spins in place, as it would on
  * the GPU, under the step budget.
  */
@@ -67,7 +67,7 @@ void emu_sched_init(emu_run *R, emu_runner *ws, int nworkers)
     R->park_head = R->park_tail = NULL;
     atomic_init(&R->nparked, 0);
     int64_t lim = R->k->frame_bytes ? (int64_t)(EMU_PARK_BYTES / R->k->frame_bytes) : INT64_MAX;
-    R->park_limit = lim < 64 ? 64 : lim;
+    R->park_limit = lim < 8 ? 8 : lim;
     R->workers = ws;
     R->nworkers = nworkers;
 }
