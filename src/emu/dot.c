@@ -23,12 +23,14 @@
  *    replaced by zero, the final add of the accumulator).
  *
  * The loops below are the reference.  With an f32 accumulator the FMA dot, the
- * f16 model and the other tensor-core dots (not fp8) run on the micro-kernels
+ * f16 and fp8 wgmma models and the other tensor-core dots run on the micro-kernels
  * of dot_gemm.c instead, which give the same bits (test_emu_gemm compares them).
  */
 #include "emu_internal.h"
+#include "util/alloc.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static inline float tf32_trunc(float x)
 {
@@ -286,6 +288,23 @@ static void fp8_dot(const emu_dot_aux *x, const double *A, const int32_t *ea, co
     }
 }
 
+void emu_dot_fp8_hopper_ref(const double *A, emu_ek a_ek, const double *B, emu_ek b_ek, double *acc,
+                            int64_t M, int64_t N, int64_t K, int64_t max_imprecise)
+{
+    emu_dot_aux x = {.batch = 1, .M = M, .N = N, .K = K, .a_ek = a_ek, .b_ek = b_ek,
+                     .c_ek = EK_F32, .max_imprecise = max_imprecise, .wgmma = true};
+    int32_t *ea = ct_xcalloc((size_t)(M * K), sizeof(int32_t)), *eb = ct_xcalloc((size_t)(K * N), sizeof(int32_t));
+    double *rows = ct_xcalloc((size_t)(3 * N), sizeof(double));
+    int32_t *emax = ct_xcalloc((size_t)N, sizeof(int32_t));
+    fp8_exponents(a_ek, A, M * K, ea);
+    fp8_exponents(b_ek, B, K * N, eb);
+    fp8_dot(&x, A, ea, B, eb, acc, rows, rows + N, rows + 2 * N, emax);
+    free(ea);
+    free(eb);
+    free(rows);
+    free(emax);
+}
+
 /* ---- f16 x f16 -> f32 on Hopper (wgmma ... .f32.f16.f16, K = 16 per instruction) -----------------
  *
  * One instruction computes acc' = acc + sum of its 16 products like this (fitted to the H200's
@@ -519,6 +538,13 @@ int emu_h_dot(emu_frame *F, const emu_ins *I)
             decode(x->b_ek, B, K * N, db, false);
             hopper_mma(da, db, acc, M, N, K, 16, -14, -14, EK_F32, true);
         } else if (hopper_fp8(x)) {
+            if (fast) {
+                if (D != C)
+                    memmove(D, C, sizeof(float) * (size_t)(M * N));
+                emu_gemm_hopper_fp8(A, x->a_ek, B, x->b_ek, (float *)(void *)D, M, N, K,
+                                    x->max_imprecise, gs);
+                continue;
+            }
             int32_t *ea = (int32_t *)(void *)(da + M * K), *eb = (int32_t *)(void *)(db + K * N);
             decode(x->c_ek, C, M * N, acc, false);
             decode(x->a_ek, A, M * K, da, false);

@@ -1119,3 +1119,496 @@ void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t
         }
     }
 }
+
+/* ---- fp8 x fp8 -> f32 on Hopper (wgmma k32) ------------------------------------------------------
+ *
+ * The model of dot.c (fp8_mma_step, fp8_dot): per output and per instruction (32 k), emax is the
+ * largest of the products' exponent sums (an fp8 operand's exponent is its encoding's, subnormals
+ * and zero at the format's smallest normal exponent: -6 for e4m3, -14 for e5m2) and the
+ * accumulator's exponent; every product and the accumulator are cut toward zero to a multiple of
+ * 2^(emax - 13) and summed exactly; the sum is cut toward zero to 14 significant bits.  The same
+ * structure as the f16 kernels above, simpler:
+ *  - operands are decoded to floats by table (exact); a product of two fp8 values (at most 8
+ *    significant bits, exponent in [-32, 32]) is exact in f32, and so is its product with
+ *    s = 2^(13 - emax) once that reaches 1 (below 1 the cut gives 0 whatever the rounding);
+ *    vcvttps2dq is the cut term, below 2^15, and 32 of them plus the accumulator's (below 2^14)
+ *    sum in int32 far from overflow, so there is no wide fallback;
+ *  - emax: the operands' exponents as bytes (A's plus H_BA, B's plus H_BB, both formats' exponents
+ *    being at least -14), a sum being the f32 exponent field of 2^(exponent sum); s's field is
+ *    267 (127 + 127 + 13) minus the larger of that and the accumulator's exponent field, and
+ *    1 / s's 254 minus s's (s and 1 / s are normal: emax is in [-28, 127]);
+ *  - the fold: the sum (below 2^21) converts to f32 exactly, clearing the low 10 of its 23
+ *    fraction bits is the cut to 14 significant bits (toward zero: sign and magnitude), and
+ *    1 / s scales it, exactly or to inf past f32 (never subnormal: emax - 13 >= -41).  The sum is
+ *    never -0 (the reference's neither: its terms are never -0).  An accumulator that is inf or
+ *    NaN stays (cvtt gives INT32_MIN only for those);
+ *  - maxNumImpreciseAcc <= K (seg > 0: instructions per partial sum, at least 1): the
+ *    instructions run on a zeroed partial tile that is added to c with an f32 add (the
+ *    reference's double add rounded to f32 gives the same) after every seg instructions and after
+ *    the last;
+ *  - tiles with an inf or NaN operand in their rows of A or columns of B run the reference's
+ *    steps in double (q_scalar); so does the portable C level's equivalent of nothing: it has its
+ *    own kernel in plain C. */
+
+enum { Q_K = 32, Q_FRAC = 13 };
+
+static inline int q_dexp(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return (int)((u >> 52) & 0x7ff) - 1023;
+}
+
+static inline double q_pow2(int e)
+{
+    uint64_t u = (uint64_t)(e + 1023) << 52;
+    double v;
+    memcpy(&v, &u, 8);
+    return v;
+}
+
+/* dot.c's trunc_small */
+static inline double q_trunc(double x)
+{
+    const double c = 0x1.8p52;
+    double r = (x + c) - c;
+    return fabs(r) > fabs(x) ? r - copysign(1.0, x) : r;
+}
+
+/* dot.c's fp8_exponents for one value */
+static inline int q_opexp(float v, int emin)
+{
+    int x = v != 0 && isfinite(v) ? q_dexp(v) : emin;
+    return x > emin ? x : emin;
+}
+
+/* one output through all of K, exactly as dot.c's fp8_dot and fp8_mma_step compute it (in
+ * double): c the accumulator, a a row of A, b a column of B (stride ldb), seg as above (0: no
+ * partial sums) */
+static float q_scalar(float c, const float *a, const float *b, int64_t ldb, int64_t K, int emin_a,
+                      int emin_b, int64_t seg)
+{
+    double d = c, p = seg ? 0 : d;
+    int64_t cnt = 0;
+    for (int64_t k0 = 0; k0 < K; k0 += Q_K) {
+        int64_t k1 = k0 + Q_K < K ? k0 + Q_K : K;
+        int emax = p != 0 && isfinite(p) ? q_dexp(p) : -100000;
+        for (int64_t k = k0; k < k1; k++) {
+            int e = q_opexp(a[k], emin_a) + q_opexp(b[k * ldb], emin_b);
+            emax = e > emax ? e : emax;
+        }
+        double scale = q_pow2(Q_FRAC - emax), t = q_trunc(p * scale);
+        for (int64_t k = k0; k < k1; k++)
+            t += q_trunc((double)a[k] * (double)b[k * ldb] * scale);
+        double v = t;
+        if (v != 0 && isfinite(v)) {
+            int sh = q_dexp(v) - Q_FRAC;
+            if (sh > 0)
+                v = q_trunc(v * q_pow2(-sh)) * q_pow2(sh);
+            v *= q_pow2(emax - Q_FRAC);
+        }
+        p = (double)(float)v;
+        if (seg && (++cnt == seg || k1 == K)) {
+            d = (double)(float)(d + p);
+            p = 0;
+            cnt = 0;
+        }
+    }
+    return seg ? (float)d : (float)p;
+}
+
+static void q_region(const float *fa, const float *fb, float *c, int64_t N, int64_t K, int64_t p,
+                     int64_t rows, int64_t q, int64_t cols, int emin_a, int emin_b, int64_t seg)
+{
+    for (int64_t i = p; i < p + rows; i++)
+        for (int64_t j = q; j < q + cols; j++)
+            c[i * N + j] = q_scalar(c[i * N + j], fa + i * K, fb + j, N, K, emin_a, emin_b, seg);
+}
+
+/* the operands: fp8 bytes to floats (exact), their exponents plus H_BA (A's, as int32 holding the
+ * byte four times, for broadcasts) or H_BB (B's, bytes), and whether a row of A or a column of B
+ * has an inf or NaN */
+EMU_CLONES static void q_decode(const uint8_t *p, emu_ek ek, int64_t rows, int64_t cols, float *f,
+                                void *e, bool is_a, uint8_t *bad)
+{
+    int64_t n = rows * cols;
+    const float *tab = emu_fp8_tab[ek - EK_F8E4NV];
+    bool e4 = ek == EK_F8E4NV;
+    int sh = e4 ? 3 : 2;
+    uint32_t fm = e4 ? 15 : 31, sp = e4 ? 0x7f : 0x7c, spm = e4 ? 0x7f : 0x7c;
+    int bias = (e4 ? 7 : 15) - (is_a ? H_BA : H_BB);
+    for (int64_t i = 0; i < n; i++)
+        f[i] = tab[p[i]];
+    if (is_a)
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t x = ((uint32_t)p[i] >> sh) & fm;
+            ((int32_t *)e)[i] = (int32_t)((uint32_t)((int)(x ? x : 1) - bias) * 0x01010101u);
+        }
+    else
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t x = ((uint32_t)p[i] >> sh) & fm;
+            ((uint8_t *)e)[i] = (uint8_t)((int)(x ? x : 1) - bias);
+        }
+    if (is_a)
+        for (int64_t r = 0; r < rows; r++) {
+            uint8_t m = 0;
+            for (int64_t j = 0; j < cols; j++)
+                m |= (uint8_t)((p[r * cols + j] & spm) == sp);
+            bad[r] = m;
+        }
+    else {
+        for (int64_t j = 0; j < cols; j++)
+            bad[j] = 0;
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t j = 0; j < cols; j++)
+                bad[j] |= (uint8_t)((p[r * cols + j] & spm) == sp);
+    }
+}
+
+/* a micro-kernel: as hkr_fn, 32 k per instruction, seg as above; w also holds the partial tile */
+typedef void (*qkr_fn)(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
+                       const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg);
+
+/* the portable kernel: 2 x 8 outputs */
+static void qkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
+                  const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg)
+{
+    enum { R = 2, S = 8 };
+    float *sbuf = w, *pbuf = sbuf + HMR_MAX * HNR_MAX;
+    float *acc = c;
+    int64_t lacc = ldc, cnt = 0;
+    if (seg) {
+        acc = pbuf;
+        lacc = S;
+        memset(pbuf, 0, sizeof(float) * R * S);
+    }
+    for (int64_t k0 = 0; k0 < K; k0 += Q_K) {
+        int64_t k1 = k0 + Q_K < K ? k0 + Q_K : K;
+        int32_t E[R][S] = {{0}};
+        for (int64_t k = k0; k < k1; k++)
+            for (int i = 0; i < R; i++) {
+                int32_t x = (uint8_t)ea[i * lda + k];
+                for (int j = 0; j < S; j++) {
+                    int32_t e = x + (uint8_t)eb[k * ldb + j];
+                    E[i][j] = e > E[i][j] ? e : E[i][j];
+                }
+            }
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < S; j++) {
+                uint32_t u, pe = (uint32_t)E[i][j] << 23;
+                memcpy(&u, &acc[i * lacc + j], 4);
+                u &= 0x7f800000u;
+                u = (267u << 23) - (u > pe ? u : pe);
+                memcpy(&sbuf[i * S + j], &u, 4);
+            }
+        int32_t T[R][S] = {{0}};
+        for (int64_t k = k0; k < k1; k++)
+            for (int i = 0; i < R; i++) {
+                float av = a[i * lda + k];
+                for (int j = 0; j < S; j++)
+                    T[i][j] += (int32_t)(av * b[k * ldb + j] * sbuf[i * S + j]);
+            }
+        for (int i = 0; i < R; i++)
+            for (int j = 0; j < S; j++) {
+                float cv = acc[i * lacc + j], s = sbuf[i * S + j];
+                if (!isfinite(cv))
+                    continue;
+                float f = (float)(T[i][j] + (int32_t)(cv * s));
+                uint32_t u, sb;
+                memcpy(&u, &f, 4);
+                u &= 0xfffffc00u;
+                memcpy(&f, &u, 4);
+                memcpy(&sb, &s, 4);
+                sb = (254u << 23) - sb;
+                float inv;
+                memcpy(&inv, &sb, 4);
+                acc[i * lacc + j] = f * inv;
+            }
+        if (seg && (++cnt == seg || k1 == K)) {
+            for (int i = 0; i < R; i++)
+                for (int j = 0; j < S; j++) {
+                    c[i * ldc + j] += pbuf[i * S + j];
+                    pbuf[i * S + j] = 0;
+                }
+            cnt = 0;
+        }
+    }
+}
+
+#ifdef GEMM_X86
+__attribute__((target("avx512f,avx512bw"))) static void qkr_avx512(
+    int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b, const int8_t *eb,
+    int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg)
+{
+    enum { R = 4, V = 4 };
+    float *sbuf = w, *pbuf = sbuf + HMR_MAX * HNR_MAX;
+    uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
+    const __m512i expf = _mm512_set1_epi32(0x7f800000), s267 = _mm512_set1_epi32((int32_t)(267u << 23)),
+                  i254 = _mm512_set1_epi32(254 << 23), imin = _mm512_set1_epi32(INT32_MIN),
+                  cutm = _mm512_set1_epi32((int32_t)0xfffffc00u);
+    float *acc = c;
+    int64_t lacc = ldc, cnt = 0;
+    if (seg) {
+        acc = pbuf;
+        lacc = 16 * V;
+        memset(pbuf, 0, sizeof(float) * R * 16 * V);
+    }
+    for (int64_t k0 = 0; k0 < K; k0 += Q_K) {
+        int64_t k1 = k0 + Q_K < K ? k0 + Q_K : K;
+        /* emax of the products + 127, 64 lanes of bytes per row */
+        __m512i E[R];
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            E[i] = _mm512_setzero_si512();
+        for (int64_t k = k0; k < k1; k++) {
+            __m512i e = _mm512_loadu_si512(eb + k * ldb);
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+                E[i] = _mm512_max_epu8(E[i], _mm512_add_epi8(e, _mm512_set1_epi32(ea[i * lda + k])));
+        }
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            _mm512_store_si512(ebuf + i * 64, E[i]);
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++) {
+                __m512i ep = _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)(const void *)(ebuf + i * 64 + 16 * v))), 23);
+                __m512i ec = _mm512_and_si512(_mm512_castps_si512(_mm512_loadu_ps(acc + i * lacc + 16 * v)), expf);
+                _mm512_store_si512(sbuf + i * 64 + 16 * v, _mm512_sub_epi32(s267, _mm512_max_epi32(ep, ec)));
+            }
+        /* per half of 32 columns: the products' terms, then the fold */
+#pragma GCC unroll 1
+        for (int h = 0; h < V; h += 2) {
+            __m512i t[R][2];
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+                t[i][0] = t[i][1] = _mm512_setzero_si512();
+#pragma GCC unroll 2
+            for (int64_t k = k0; k < k1; k++) {
+                __m512 b0 = _mm512_loadu_ps(b + k * ldb + 16 * h), b1 = _mm512_loadu_ps(b + k * ldb + 16 * h + 16);
+#pragma GCC unroll 4
+                for (int i = 0; i < R; i++) {
+                    __m512 av = _mm512_set1_ps(a[i * lda + k]);
+                    __m512 p0 = _mm512_mul_ps(_mm512_mul_ps(av, b0), _mm512_load_ps(sbuf + i * 64 + 16 * h));
+                    __m512 p1 = _mm512_mul_ps(_mm512_mul_ps(av, b1), _mm512_load_ps(sbuf + i * 64 + 16 * h + 16));
+                    H_ACC(t[i][0], _mm512_cvttps_epi32(p0));
+                    H_ACC(t[i][1], _mm512_cvttps_epi32(p1));
+                }
+            }
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+#pragma GCC unroll 2
+                for (int u = 0; u < 2; u++) {
+                    int v = h + u;
+                    float *cp = acc + i * lacc + 16 * v;
+                    __m512 cv = _mm512_loadu_ps(cp);
+                    __m512i sv = _mm512_load_si512(sbuf + i * 64 + 16 * v);
+                    __m512i as = _mm512_cvttps_epi32(_mm512_mul_ps(cv, _mm512_castsi512_ps(sv)));
+                    __m512i tt = _mm512_add_epi32(t[i][u], as);
+                    __mmask16 fin = _mm512_cmpneq_epi32_mask(as, imin);
+                    __m512i cut = _mm512_and_si512(_mm512_castps_si512(_mm512_cvtepi32_ps(tt)), cutm);
+                    __m512 r = _mm512_mul_ps(_mm512_castsi512_ps(cut), _mm512_castsi512_ps(_mm512_sub_epi32(i254, sv)));
+                    _mm512_storeu_ps(cp, _mm512_mask_blend_ps(fin, cv, r));
+                }
+        }
+        if (seg && (++cnt == seg || k1 == K)) {
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+                for (int v = 0; v < V; v++) {
+                    float *cp = c + i * ldc + 16 * v;
+                    _mm512_storeu_ps(cp, _mm512_add_ps(_mm512_loadu_ps(cp), _mm512_loadu_ps(pbuf + i * 64 + 16 * v)));
+                    _mm512_storeu_ps(pbuf + i * 64 + 16 * v, _mm512_setzero_ps());
+                }
+            cnt = 0;
+        }
+    }
+}
+
+__attribute__((target("avx2,fma"))) static void qkr_avx2(
+    int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b, const int8_t *eb,
+    int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg)
+{
+    enum { R = 2, V = 4 };
+    float *sbuf = w, *pbuf = sbuf + HMR_MAX * HNR_MAX;
+    uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
+    const __m256i expf = _mm256_set1_epi32(0x7f800000), s267 = _mm256_set1_epi32((int32_t)(267u << 23)),
+                  i254 = _mm256_set1_epi32(254 << 23), sign = _mm256_set1_epi32(INT32_MIN),
+                  cutm = _mm256_set1_epi32((int32_t)0xfffffc00u);
+    float *acc = c;
+    int64_t lacc = ldc, cnt = 0;
+    if (seg) {
+        acc = pbuf;
+        lacc = 8 * V;
+        memset(pbuf, 0, sizeof(float) * R * 8 * V);
+    }
+    for (int64_t k0 = 0; k0 < K; k0 += Q_K) {
+        int64_t k1 = k0 + Q_K < K ? k0 + Q_K : K;
+        __m256i E[R];
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            E[i] = _mm256_setzero_si256();
+        for (int64_t k = k0; k < k1; k++) {
+            __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(eb + k * ldb));
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+                E[i] = _mm256_max_epu8(E[i], _mm256_add_epi8(e, _mm256_set1_epi32(ea[i * lda + k])));
+        }
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            _mm256_store_si256((__m256i *)(void *)(ebuf + i * 32), E[i]);
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++) {
+                __m256i ep = _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(ebuf + i * 32 + 8 * v))), 23);
+                __m256i ec = _mm256_and_si256(_mm256_castps_si256(_mm256_loadu_ps(acc + i * lacc + 8 * v)), expf);
+                _mm256_store_si256((__m256i *)(void *)(sbuf + i * 32 + 8 * v), _mm256_sub_epi32(s267, _mm256_max_epi32(ep, ec)));
+            }
+        __m256i T[R][V];
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++)
+                T[i][v] = _mm256_setzero_si256();
+        for (int64_t k = k0; k < k1; k++) {
+            const float *sp = sbuf; /* in memory, as in hkr_avx2 */
+            __asm__("" : "+r"(sp));
+            __m256 bv[V];
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++)
+                bv[v] = _mm256_loadu_ps(b + k * ldb + 8 * v);
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++) {
+                __m256 av = _mm256_broadcast_ss(a + i * lda + k);
+#pragma GCC unroll 4
+                for (int v = 0; v < V; v++) {
+                    __m256 p = _mm256_mul_ps(_mm256_mul_ps(av, bv[v]), _mm256_load_ps(sp + i * 32 + 8 * v));
+                    H_ACC(T[i][v], _mm256_cvttps_epi32(p));
+                }
+            }
+        }
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++) {
+                float *cp = acc + i * lacc + 8 * v;
+                __m256 cv = _mm256_loadu_ps(cp);
+                __m256i sv = _mm256_load_si256((const __m256i *)(const void *)(sbuf + i * 32 + 8 * v));
+                __m256 inv = _mm256_castsi256_ps(_mm256_sub_epi32(i254, sv));
+                __m256i as = _mm256_cvttps_epi32(_mm256_mul_ps(cv, _mm256_castsi256_ps(sv)));
+                __m256i t = _mm256_add_epi32(T[i][v], as);
+                __m256i nonfin = _mm256_cmpeq_epi32(as, sign);
+                __m256i cut = _mm256_and_si256(_mm256_castps_si256(_mm256_cvtepi32_ps(t)), cutm);
+                __m256 r = _mm256_mul_ps(_mm256_castsi256_ps(cut), inv);
+                _mm256_storeu_ps(cp, _mm256_blendv_ps(r, cv, _mm256_castsi256_ps(nonfin)));
+            }
+        if (seg && (++cnt == seg || k1 == K)) {
+#pragma GCC unroll 4
+            for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+                for (int v = 0; v < V; v++) {
+                    float *cp = c + i * ldc + 8 * v;
+                    _mm256_storeu_ps(cp, _mm256_add_ps(_mm256_loadu_ps(cp), _mm256_loadu_ps(pbuf + i * 32 + 8 * v)));
+                    _mm256_storeu_ps(pbuf + i * 32 + 8 * v, _mm256_setzero_ps());
+                }
+            cnt = 0;
+        }
+    }
+}
+#endif
+
+void emu_gemm_hopper_fp8(const uint8_t *A, emu_ek a_ek, const uint8_t *B, emu_ek b_ek, float *c,
+                         int64_t M, int64_t N, int64_t K, int64_t max_imprecise, void *scratch)
+{
+    float *fa = NULL, *fb = NULL, *pa = NULL, *pb = NULL, *tmp = NULL;
+    int32_t *ea = NULL, *pea = NULL;
+    int8_t *eb = NULL, *peb = NULL;
+    uint8_t *rbad = NULL, *cbad = NULL;
+    void *w = NULL;
+    void *base = (void *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    h_layout(M, N, K, base, &fa, &ea, &fb, &eb, &rbad, &cbad, &pa, &pea, &pb, &peb, &tmp, &w);
+    /* instructions per partial sum (dot.c's fp8_dot: maxNumImpreciseAcc <= K, whole
+     * instructions, at least one) */
+    int64_t seg = 0;
+    if (max_imprecise <= K) {
+        seg = max_imprecise > 0 ? (max_imprecise + Q_K - 1) / Q_K : 1;
+        if (seg < 1)
+            seg = 1;
+    }
+    q_decode(A, a_ek, M, K, fa, ea, true, rbad);
+    q_decode(B, b_ek, K, N, fb, eb, false, cbad);
+    int emin_a = a_ek == EK_F8E4NV ? -6 : -14, emin_b = b_ek == EK_F8E4NV ? -6 : -14;
+    int isa = gemm_isa();
+    qkr_fn kern = qkr_c;
+    int mr = 2, nr = 8;
+#ifdef GEMM_X86
+    if (isa == ISA_AVX512) {
+        kern = qkr_avx512;
+        mr = 4;
+        nr = 64;
+    } else if (isa == ISA_AVX2) {
+        kern = qkr_avx2;
+        mr = 2;
+        nr = 32;
+    }
+#else
+    (void)isa;
+#endif
+    const int32_t zexp = (int32_t)((uint32_t)(-14 + H_BA) * 0x01010101u);
+    for (int64_t q = 0; q < N; q += nr) {
+        int cols = N - q < nr ? (int)(N - q) : nr;
+        bool cbadp = false;
+        for (int j = 0; j < cols; j++)
+            cbadp |= cbad[q + j];
+        const float *b = fb + q;
+        const int8_t *ebp = eb + q;
+        int64_t ldb = N;
+        if (cols < nr && !cbadp) { /* zero columns on the right */
+            for (int64_t k = 0; k < K; k++)
+                for (int j = 0; j < nr; j++) {
+                    pb[k * nr + j] = j < cols ? fb[k * N + q + j] : 0.0f;
+                    peb[k * nr + j] = j < cols ? eb[k * N + q + j] : (int8_t)(uint8_t)(-14 + H_BB);
+                }
+            b = pb;
+            ebp = peb;
+            ldb = nr;
+        }
+        for (int64_t p = 0; p < M; p += mr) {
+            int rows = M - p < mr ? (int)(M - p) : mr;
+            bool bad = cbadp;
+            for (int i = 0; i < rows; i++)
+                bad |= rbad[p + i];
+            if (bad) {
+                q_region(fa, fb, c, N, K, p, rows, q, cols, emin_a, emin_b, seg);
+                continue;
+            }
+            const float *a = fa + p * K;
+            const int32_t *eap = ea + p * K;
+            if (rows < mr) { /* zero rows below */
+                for (int i = 0; i < mr; i++)
+                    for (int64_t k = 0; k < K; k++) {
+                        pa[i * K + k] = i < rows ? fa[(p + i) * K + k] : 0.0f;
+                        pea[i * K + k] = i < rows ? ea[(p + i) * K + k] : zexp;
+                    }
+                a = pa;
+                eap = pea;
+            }
+            float *tile = c + p * N + q;
+            int64_t ld = N;
+            bool cut = rows < mr || cols < nr;
+            if (cut) {
+                for (int i = 0; i < mr; i++)
+                    for (int j = 0; j < nr; j++)
+                        tmp[i * nr + j] = i < rows && j < cols ? tile[i * N + j] : 0.0f;
+                tile = tmp;
+                ld = nr;
+            }
+            kern(K, a, eap, K, b, ebp, ldb, tile, ld, w, seg);
+            if (cut)
+                for (int i = 0; i < rows; i++)
+                    memcpy(c + (p + i) * N + q, tmp + i * nr, sizeof(float) * (size_t)cols);
+        }
+    }
+}

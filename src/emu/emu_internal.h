@@ -457,6 +457,11 @@ void emu_dot_mma_ref(const double *A, const double *B, double *acc, int64_t M, i
  * holding f32 values) += A x B, A and B decoded f16 values */
 void emu_dot_f16_hopper_ref(const double *A, const double *B, double *acc, int64_t M, int64_t N,
                             int64_t K);
+/* the reference loops of fp8 x fp8 -> f32 dots, Hopper's wgmma k32 model (dot.c): acc (doubles
+ * holding f32 values) += A x B, A and B decoded values of a_ek and b_ek (F8E4NV or F8E5),
+ * max_imprecise: maxNumImpreciseAcc (partial sums when <= K) */
+void emu_dot_fp8_hopper_ref(const double *A, emu_ek a_ek, const double *B, emu_ek b_ek, double *acc,
+                            int64_t M, int64_t N, int64_t K, int64_t max_imprecise);
 /* 1: tt.dot runs its reference loops instead of the fast paths (tests) */
 extern _Atomic int emu_dot_use_reference;
 
@@ -479,6 +484,10 @@ void emu_gemm_fma_lowp(const emu_gemm_opnd *A, const emu_gemm_opnd *B, float *c,
 /* c (M x N f32) <- the Hopper f16 model (dot.c) of A (M x K f16 bits) x B (K x N f16 bits) */
 void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t M, int64_t N,
                          int64_t K, void *scratch);
+/* c (M x N f32 values) += A x B on Hopper's fp8 wgmma model, A and B fp8 bytes of a_ek and b_ek
+ * (F8E4NV or F8E5): emu_dot_fp8_hopper_ref's bits */
+void emu_gemm_hopper_fp8(const uint8_t *A, emu_ek a_ek, const uint8_t *B, emu_ek b_ek, float *c,
+                         int64_t M, int64_t N, int64_t K, int64_t max_imprecise, void *scratch);
 /* c (M x N f32) <- fmaf(A[m][k], B[k][n], c) for k in order */
 void emu_gemm_fma_f32(const float *A, const float *B, float *c, int64_t M, int64_t N, int64_t K,
                       void *scratch);

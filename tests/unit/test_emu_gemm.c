@@ -157,6 +157,85 @@ static void check_hopper(int64_t M, int64_t N, int64_t K, int spread, int csprea
     free(scratch);
 }
 
+/* a random fp8 byte of kind ek: every encoding (subnormals, both zeros, max finite) with equal
+ * weight, inf and NaN encodings only when `specials` and then rarely (one in `rare` draws), so
+ * that some tiles have them and most do not; `big`: the largest finite magnitudes */
+static uint8_t rand_fp8(emu_ek ek, bool specials, int rare, bool big)
+{
+    bool e4 = ek == EK_F8E4NV;
+    if (specials && rnd() % (uint32_t)rare == 0) {
+        if (e4)
+            return (uint8_t)(0x7f | (rnd() & 0x80));          /* NaN */
+        return (uint8_t)(0x7c + rnd() % 4) | (rnd() & 0x80); /* inf or NaN */
+    }
+    if (big)
+        return (uint8_t)((e4 ? 0x78 + rnd() % 7 : 0x78 + rnd() % 4) | (rnd() & 0x80));
+    for (;;) {
+        uint8_t v = (uint8_t)rnd();
+        if (e4 ? (v & 0x7f) != 0x7f : (v & 0x7c) != 0x7c)
+            return v;
+    }
+}
+
+/* one random case of the Hopper fp8 kernels against emu_dot_fp8_hopper_ref: operands of a_ek and
+ * b_ek, accumulators with binary exponents in [-cspread, cspread] (with specials: NaN, inf,
+ * zeros of both signs, f32 subnormals, values near FLT_MAX), mi: maxNumImpreciseAcc */
+static void check_fp8(int64_t M, int64_t N, int64_t K, emu_ek a_ek, emu_ek b_ek, int cspread,
+                      bool specials, bool big, int64_t mi)
+{
+    uint8_t *a = malloc((size_t)(M * K)), *b = malloc((size_t)(K * N));
+    float *c = malloc(sizeof(float) * (size_t)(M * N));
+    double *da = malloc(sizeof(double) * (size_t)(M * K)), *db = malloc(sizeof(double) * (size_t)(K * N));
+    double *acc = malloc(sizeof(double) * (size_t)(M * N));
+    void *scratch = aligned_alloc(64, (emu_gemm_scratch_bytes(M, N, K) + 63) & ~(size_t)63);
+    int rare = 4 * (int)(M * K + K * N) + 1;
+    for (int64_t i = 0; i < M * K; i++)
+        a[i] = rand_fp8(a_ek, specials, rare, big);
+    for (int64_t i = 0; i < K * N; i++)
+        b[i] = rand_fp8(b_ek, specials, rare, big);
+    for (int64_t i = 0; i < M * K; i++)
+        da[i] = emu_fp8_to_f32(a[i], a_ek);
+    for (int64_t i = 0; i < K * N; i++)
+        db[i] = emu_fp8_to_f32(b[i], b_ek);
+    for (int64_t i = 0; i < M * N; i++) {
+        float v = rand_value(cspread, specials);
+        if (specials && rnd() % 50 == 0)
+            v = (rnd() & 1 ? 1 : -1) * ldexpf(1.0f + (float)(rnd() % 4096) / 4096, 127);
+        c[i] = v;
+        acc[i] = v;
+    }
+    emu_dot_fp8_hopper_ref(da, a_ek, db, b_ek, acc, M, N, K, mi);
+    emu_gemm_hopper_fp8(a, a_ek, b, b_ek, c, M, N, K, mi, scratch);
+    for (int64_t i = 0; i < M * N; i++)
+        if (!same(c[i], (float)acc[i]))
+            fail_msg("hopper fp8 %s x %s %lldx%lldx%lld isa %d cspread %d spec %d big %d mi %lld: "
+                     "element %lld: %a, reference %a",
+                     emu_ek_name(a_ek), emu_ek_name(b_ek), (long long)M, (long long)N, (long long)K,
+                     cur_isa, cspread, specials, big, (long long)mi, (long long)i, c[i], (float)acc[i]);
+    free(a);
+    free(b);
+    free(c);
+    free(da);
+    free(db);
+    free(acc);
+    free(scratch);
+}
+
+/* the fp8 cases on one shape: both formats, mixed, both accumulator modes */
+static void check_fp8_all(int64_t M, int64_t N, int64_t K)
+{
+    static const emu_ek kinds[][2] = {{EK_F8E4NV, EK_F8E4NV}, {EK_F8E5, EK_F8E5},
+                                      {EK_F8E4NV, EK_F8E5},   {EK_F8E5, EK_F8E4NV}};
+    const int64_t mis[] = {1 << 30, 0, 32, 40, K, 96};
+    for (size_t t = 0; t < sizeof kinds / sizeof kinds[0]; t++)
+        for (int spec = 0; spec < 2; spec++) {
+            int64_t mi = mis[rnd() % (sizeof mis / sizeof mis[0])];
+            check_fp8(M, N, K, kinds[t][0], kinds[t][1], 7, spec, false, 1 << 30);
+            check_fp8(M, N, K, kinds[t][0], kinds[t][1], 40, spec, false, mi);
+            check_fp8(M, N, K, kinds[t][0], kinds[t][1], 126, spec, rnd() & 1, mi);
+        }
+}
+
 static void check_fma(int64_t M, int64_t N, int64_t K, bool specials)
 {
     float *a = malloc(sizeof(float) * (size_t)(M * K)), *b = malloc(sizeof(float) * (size_t)(K * N));
@@ -208,7 +287,13 @@ static void t_kernels(void **s)
                 check_hopper(sh[0], sh[1], sh[2], 7, 126, spec, false);
             }
             check_hopper(sh[0], sh[1], sh[2], 0, 0, false, true);
+            check_fp8_all(sh[0], sh[1], sh[2]);
         }
+        /* fp8: K past one instruction and not a multiple of 32, tiles cut in M and N */
+        static const int64_t fp8_shapes[][3] = {{64, 128, 128}, {5, 70, 100}, {9, 33, 65},
+                                                {4, 64, 31},    {2, 32, 33},  {13, 129, 160}};
+        for (size_t i = 0; i < sizeof fp8_shapes / sizeof fp8_shapes[0]; i++)
+            check_fp8_all(fp8_shapes[i][0], fp8_shapes[i][1], fp8_shapes[i][2]);
         for (int r = 0; r < 40; r++) {
             int64_t M = 1 + rnd() % 40, N = 1 + rnd() % 70, K = 1 + rnd() % 70;
             static const emu_ek eks[] = {EK_F16, EK_BF16, EK_F32};
@@ -218,6 +303,8 @@ static void t_kernels(void **s)
             check_groups(M, N, K, ek, ek == EK_F32, G, ek == EK_F16 ? 14 : 100, rnd() & 1);
             check_fma(M, N, K, rnd() & 1);
             check_hopper(M, N, K, 1 + rnd() % 20, 1 + rnd() % 126, rnd() & 1, rnd() % 8 == 0);
+            check_fp8(M, N, K, rnd() & 1 ? EK_F8E4NV : EK_F8E5, rnd() & 1 ? EK_F8E4NV : EK_F8E5,
+                      1 + rnd() % 126, rnd() & 1, rnd() % 8 == 0, rnd() & 1 ? 1 << 30 : 32 * (rnd() % 4));
         }
     }
     emu_gemm_force_isa(-1);
