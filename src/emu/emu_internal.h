@@ -608,6 +608,9 @@ static inline float emu_fp8_to_f32(uint8_t v, emu_ek k)
     return emu_fp8_tab[k - EK_F8E4NV][v];
 }
 uint8_t emu_f32_to_fp8(float f, emu_ek k, int rounding);
+/* a double to F8E4NV or F8E5 with saturation (cvt.satfinite): ct_float_encode_ex's bits, faster;
+ * rtz: toward zero, else to nearest even */
+uint8_t emu_fp8_encode_sat(double v, emu_ek k, bool rtz);
 
 /* d[i] = the f32 math.exp (is_exp: ex2.approx.f32 of a[i] * log2(e), emu_exp_nv) or
  * math.exp2 (ex2.approx.ftz.f32, emu_ex2_ftz) of a[i], the GPU's bits (mufu.c); d may be a.

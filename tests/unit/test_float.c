@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ctriton/float.h"
+#include "emu/emu_internal.h"
 
 /* What Triton's builder does to a Python float before it becomes an attribute. */
 static double as_builder_makes(const char *ty, double v, ct_float_kind *fk)
@@ -131,6 +132,60 @@ static void t_fnuz(void **s)
     assert_true(ct_float_decode(0x7F, CT_F8E5M2FNUZ) == 57344.0);
 }
 
+/* the emulator's fp8 encoder (emu_fp8_encode_sat, used by ct_emu_set, the casts and
+ * emu_store_f64) gives ct_float_encode_ex's bits with saturation: every f32 exponent and sign
+ * with the top 8 fraction bits enumerated and the low ones 0, 1, all set, or the half; each of
+ * them also as the double one unit above and below (ties broken beyond f32); random doubles */
+static void t_fp8_fast_encode(void **s)
+{
+    (void)s;
+    static const uint32_t lows[] = {0, 1, 0x7fff, 0x8000, 0xffff};
+    static const emu_ek kinds[] = {EK_F8E4NV, EK_F8E5};
+    long n = 0;
+    for (int ki = 0; ki < 2; ki++)
+        for (int rtz = 0; rtz < 2; rtz++) {
+            emu_ek k = kinds[ki];
+            ct_float_kind fk = k == EK_F8E4NV ? CT_F8E4M3FN : CT_F8E5M2;
+            for (uint32_t top = 0; top < (1u << 17); top++)
+                for (size_t l = 0; l < sizeof lows / sizeof lows[0]; l++) {
+                    uint32_t w = top << 15 | lows[l];
+                    float f;
+                    memcpy(&f, &w, 4);
+                    double d = f;
+                    uint64_t u;
+                    memcpy(&u, &d, 8);
+                    for (int dd = -1; dd <= 1; dd++) {
+                        uint64_t x = u + (uint64_t)(int64_t)dd;
+                        double v;
+                        memcpy(&v, &x, 8);
+                        if ((x & 0x7fffffffffffffffull) == 0x7ff0000000000000ull + 1)
+                            continue; /* inf + 1 is a NaN: same as the dd = 0 NaNs */
+                        uint8_t want = (uint8_t)ct_float_encode_ex(v, fk, rtz ? CT_RTZ : CT_RTNE, true);
+                        uint8_t got = emu_fp8_encode_sat(v, k, rtz);
+                        n++;
+                        if (got != want)
+                            fail_msg("fp8 encode %s rtz %d of %a (0x%016llx): 0x%02x, reference 0x%02x",
+                                     emu_ek_name(k), rtz, v, (unsigned long long)x, got, want);
+                    }
+                }
+            uint64_t r = 0x243f6a8885a308d3ull;
+            for (int i = 0; i < 300000; i++) {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                /* mostly near fp8's range, some anywhere */
+                uint64_t x = i % 8 ? (r & 0x800fffffffffffffull) | (uint64_t)(1023 - 30 + (int)(r >> 53 & 63)) << 52 : r;
+                double v;
+                memcpy(&v, &x, 8);
+                uint8_t want = (uint8_t)ct_float_encode_ex(v, fk, rtz ? CT_RTZ : CT_RTNE, true);
+                if (emu_fp8_encode_sat(v, k, rtz) != want)
+                    fail_msg("fp8 encode %s rtz %d of %a: 0x%02x, reference 0x%02x", emu_ek_name(k), rtz,
+                             v, emu_fp8_encode_sat(v, k, rtz), want);
+            }
+        }
+    assert_true(n > 7000000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -138,6 +193,7 @@ int main(void)
         cmocka_unit_test(t_fp8_e4m3fn),
         cmocka_unit_test(t_fp8_e5m2_and_halfs),
         cmocka_unit_test(t_fnuz),
+        cmocka_unit_test(t_fp8_fast_encode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
