@@ -1265,6 +1265,73 @@ EMU_CLONES static void q_decode(const uint8_t *p, emu_ek ek, int64_t rows, int64
     }
 }
 
+#ifdef GEMM_X86
+/* q_decode 16 values at a time: e5m2 is the top byte of an f16 (vcvtph2ps); e4m3's magnitude
+ * bits shifted into an f16's are the value times 2^-8 (subnormals included), scaled back
+ * exactly; e4m3's NaN encodings patched (the scalar steps see NaN) */
+__attribute__((target("avx512f,avx512bw"))) static void q_decode_avx512(
+    const uint8_t *p, emu_ek ek, int64_t rows, int64_t cols, float *f, void *e, bool is_a, uint8_t *bad)
+{
+    int64_t n = rows * cols, i = 0;
+    bool e4 = ek == EK_F8E4NV;
+    const float *tab = emu_fp8_tab[ek - EK_F8E4NV];
+    const __m512i fm = _mm512_set1_epi32(e4 ? 15 : 31), one = _mm512_set1_epi32(1),
+                  bias = _mm512_set1_epi32((is_a ? H_BA : H_BB) - (e4 ? 7 : 15)),
+                  spm = _mm512_set1_epi32(e4 ? 0x7f : 0x7c), m7f = _mm512_set1_epi32(0x7f),
+                  m80 = _mm512_set1_epi32(0x80);
+    const int sh = e4 ? 3 : 2;
+    __mmask16 any = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512i w = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
+        __mmask16 sp = _mm512_cmpeq_epi32_mask(_mm512_and_si512(w, spm), spm);
+        any |= sp;
+        __m512 fv;
+        if (e4) {
+            __m512i h = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(w, m7f), 7),
+                                        _mm512_slli_epi32(_mm512_and_si512(w, m80), 8));
+            fv = _mm512_mul_ps(_mm512_cvtph_ps(_mm512_cvtepi32_epi16(h)), _mm512_set1_ps(256.0f));
+            fv = _mm512_mask_mov_ps(fv, sp, _mm512_set1_ps(NAN));
+        } else {
+            fv = _mm512_cvtph_ps(_mm512_cvtepi32_epi16(_mm512_slli_epi32(w, 8)));
+        }
+        _mm512_storeu_ps(f + i, fv);
+        __m512i x = _mm512_and_si512(_mm512_srli_epi32(w, (unsigned)sh), fm);
+        __m512i ex = _mm512_add_epi32(_mm512_max_epi32(x, one), bias);
+        if (is_a)
+            _mm512_storeu_si512((int32_t *)e + i, _mm512_mullo_epi32(ex, _mm512_set1_epi32(0x01010101)));
+        else
+            _mm_storeu_si128((__m128i *)(void *)((uint8_t *)e + i), _mm512_cvtepi32_epi8(ex));
+    }
+    int b = (e4 ? 7 : 15) - (is_a ? H_BA : H_BB);
+    uint32_t spv = e4 ? 0x7f : 0x7c;
+    for (; i < n; i++) {
+        uint32_t x = ((uint32_t)p[i] >> sh) & (e4 ? 15u : 31u);
+        any |= (p[i] & spv) == spv;
+        f[i] = tab[p[i]];
+        if (is_a)
+            ((int32_t *)e)[i] = (int32_t)((uint32_t)((int)(x ? x : 1) - b) * 0x01010101u);
+        else
+            ((uint8_t *)e)[i] = (uint8_t)((int)(x ? x : 1) - b);
+    }
+    if (!any)
+        memset(bad, 0, (size_t)(is_a ? rows : cols));
+    else if (is_a)
+        for (int64_t r = 0; r < rows; r++) {
+            uint8_t m = 0;
+            for (int64_t j = 0; j < cols; j++)
+                m |= (uint8_t)((p[r * cols + j] & spv) == spv);
+            bad[r] = m;
+        }
+    else {
+        for (int64_t j = 0; j < cols; j++)
+            bad[j] = 0;
+        for (int64_t r = 0; r < rows; r++)
+            for (int64_t j = 0; j < cols; j++)
+                bad[j] |= (uint8_t)((p[r * cols + j] & spv) == spv);
+    }
+}
+#endif
+
 /* a micro-kernel: as hkr_fn, 32 k per instruction, seg as above; w also holds the partial tile */
 typedef void (*qkr_fn)(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
                        const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg);
@@ -1537,10 +1604,18 @@ void emu_gemm_hopper_fp8(const uint8_t *A, emu_ek a_ek, const uint8_t *B, emu_ek
         if (seg < 1)
             seg = 1;
     }
-    q_decode(A, a_ek, M, K, fa, ea, true, rbad);
-    q_decode(B, b_ek, K, N, fb, eb, false, cbad);
-    int emin_a = a_ek == EK_F8E4NV ? -6 : -14, emin_b = b_ek == EK_F8E4NV ? -6 : -14;
     int isa = gemm_isa();
+#ifdef GEMM_X86
+    if (isa == ISA_AVX512) {
+        q_decode_avx512(A, a_ek, M, K, fa, ea, true, rbad);
+        q_decode_avx512(B, b_ek, K, N, fb, eb, false, cbad);
+    } else
+#endif
+    {
+        q_decode(A, a_ek, M, K, fa, ea, true, rbad);
+        q_decode(B, b_ek, K, N, fb, eb, false, cbad);
+    }
+    int emin_a = a_ek == EK_F8E4NV ? -6 : -14, emin_b = b_ek == EK_F8E4NV ? -6 : -14;
     qkr_fn kern = qkr_c;
     int mr = 2, nr = 8;
 #ifdef GEMM_X86
