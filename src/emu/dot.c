@@ -22,9 +22,10 @@
  *    F32DotTC pass does (cvt.rna.tf32 splits, NaNs of the small products
  *    replaced by zero, the final add of the accumulator).
  *
- * The loops below are the reference.  With an f32 accumulator the FMA dot, the
- * f16 and fp8 wgmma models and the other tensor-core dots run on the micro-kernels
- * of dot_gemm.c instead, which give the same bits (test_emu_gemm compares them).
+ * The loops below are the reference.  With an f32 accumulator the FMA dot and
+ * the f16 and fp8 wgmma models run on the micro-kernels of dot_gemm.c instead,
+ * which give the same bits (test_emu_gemm compares them); the other tensor-core
+ * dots run hopper_mma below.
  */
 #include "emu_internal.h"
 #include "util/alloc.h"
@@ -178,7 +179,8 @@ static void decode(emu_ek ek, const uint8_t *p, int64_t n, double *out, bool tf3
  * Triton issues the instructions k = 0, 32, 64, ... of each tt.dot in order.  With
  * maxNumImpreciseAcc <= K (Triton's needsPartialAccumulator) the instructions accumulate into a
  * zeroed partial sum that is added to the accumulator with an f32 add after every
- * maxNumImpreciseAcc products (rounded up to whole instructions) and after the last one. */
+ * maxNumImpreciseAcc products (rounded up to whole instructions) and after the last one.  The
+ * fast path (emu_gemm_hopper_fp8 in dot_gemm.c) computes the same in f32 and int32. */
 enum { FP8_MMA_K = 32, FP8_FRAC = 13 };
 
 static inline bool hopper_fp8(const emu_dot_aux *x)
