@@ -447,6 +447,62 @@ static bool load_block(const ct_emu *e, uint8_t *d, const uint64_t *p, const uin
     return true;
 }
 
+/* the smallest and largest of n pointers; false unless every one is a multiple of es (a power
+ * of two) */
+EMU_CLONES static bool lanes_span(const uint64_t *p, int64_t n, uint64_t es, uint64_t *lo,
+                                  uint64_t *hi)
+{
+    uint64_t mn = UINT64_MAX, mx = 0, bits = 0;
+    for (int64_t i = 0; i < n; i++) {
+        mn = p[i] < mn ? p[i] : mn;
+        mx = p[i] > mx ? p[i] : mx;
+        bits |= p[i];
+    }
+    *lo = mn;
+    *hi = mx;
+    return (bits & (es - 1)) == 0;
+}
+
+#define GATHER_IN(T)                                                                           \
+    for (int64_t i = 0; i < n; i++)                                                            \
+        ((T *)d)[i] = *(const T *)(const void *)(h + (p[i] - lo));
+
+EMU_CLONES static void gather_in(uint8_t *d, const uint8_t *h, const uint64_t *p, uint64_t lo,
+                                 int64_t n, size_t es)
+{
+    switch (es) {
+    case 1:
+        GATHER_IN(uint8_t);
+        break;
+    case 2:
+        GATHER_IN(u16u);
+        break;
+    case 4:
+        GATHER_IN(u32u);
+        break;
+    default:
+        GATHER_IN(u64u);
+        break;
+    }
+}
+
+/* A gather whose lanes are all active and all lie in one buffer (a transposed tile, rows picked
+ * by index): one pass for the span, one bounds check, then a typed copy per lane without a
+ * lookup.  False when the lanes span more than their buffer (the caller goes lane by lane). */
+static bool gather_block(const ct_emu *e, uint8_t *d, const uint64_t *p, int64_t n, size_t es)
+{
+    if (es > 8 || (es & (es - 1)))
+        return false;
+    uint64_t lo, hi;
+    if (!lanes_span(p, n, es, &lo, &hi))
+        return false;
+    const uint8_t *h = block(e, lo, hi - lo + es, es, false);
+    if (!h)
+        return false;
+    gather_in(d, h, p, lo, n, es);
+    return true;
+}
+
 /* stores the n lanes of one block starting at p[0]; false as load_block */
 static bool store_block(const ct_emu *e, const uint8_t *v, const uint64_t *p, const uint8_t *mask,
                         int64_t n, size_t es)
@@ -529,6 +585,8 @@ int emu_h_load(emu_frame *F, const emu_ins *I)
                 return EMU_NEXT;
         }
     }
+    if (n > 4 && (!mask || all_on(mask, n)) && gather_block(e, d, p, n, es))
+        return EMU_NEXT;
     /* lane by lane (a gather, or some active lane is out of bounds: this names it) */
     win w = win_init();
     for (int64_t i = 0; i < n; i++) {

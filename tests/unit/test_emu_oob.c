@@ -500,6 +500,56 @@ static void t_tile_detection(void **s)
     }
 }
 
+/* A gather with every lane in one buffer takes one bounds check for the span of its lanes
+ * (transposed tiles, permutations): values in lane order, and when one lane leaves the buffer
+ * (one past the end, one before the start, far past it, another buffer next to it) the
+ * lane-by-lane path still names that lane */
+static void t_gather_span(void **s)
+{
+    (void)s;
+    static float x[4096], y[256], x2[64];
+    static int32_t idx[256];
+    for (int i = 0; i < 4096; i++)
+        x[i] = (float)i;
+    ct_emu_kernel *k = emu_build(&k_gather_tile, "x_ptr=*fp32 idx_ptr=*i32 y_ptr=*fp32", "R=16 L=16");
+    /* a transposed 16 x 16 tile of rows 64 apart, then a permutation */
+    for (int r = 0; r < 16; r++)
+        for (int j = 0; j < 16; j++)
+            idx[r * 16 + j] = j * 64 + r;
+    for (int c = 0; c < 5; c++) {
+        if (c == 1)
+            for (int i = 0; i < 256; i++)
+                idx[i] = (i * 2731 + 17) % 4096;
+        int lane = c == 2 ? 37 : c == 3 ? 200 : c == 4 ? 255 : -1, saved = 0;
+        if (lane >= 0) {
+            saved = idx[lane];
+            idx[lane] = c == 2 ? 4096 : c == 3 ? -1 : 1 << 24; /* one past, one before, far past */
+        }
+        ct_emu *e = ct_emu_new();
+        ct_emu_arg args[] = {
+            ct_emu_ptr(ct_emu_add_buffer(e, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN)),
+            ct_emu_ptr(ct_emu_add_buffer(e, "idx", idx, sizeof idx, CT_EMU_I32, CT_EMU_IN)),
+            ct_emu_ptr(ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_F32, CT_EMU_OUT))};
+        ct_emu_add_buffer(e, "x2", x2, sizeof x2, CT_EMU_F32, CT_EMU_IN);
+        ct_emu_result r;
+        emu_go(e, k, 1, 1, 1, 1, 3, args, &r);
+        if (lane < 0) {
+            assert_int_equal(r.status, CT_EMU_OK);
+            for (int i = 0; i < 256; i++)
+                if (y[i] != (float)idx[i])
+                    fail_msg("case %d: lane %d loaded %g, want x[%d]", c, i, y[i], idx[i]);
+        } else {
+            assert_int_equal(r.status, CT_EMU_ERR_OOB);
+            assert_int_equal(r.fault.lane, lane);
+            assert_string_equal(r.fault.buffer_name, "x");
+            assert_int_equal(r.fault.offset, 4 * (int64_t)idx[lane]);
+            idx[lane] = saved;
+        }
+        ct_emu_free(e);
+    }
+    ct_emu_kernel_free(k);
+}
+
 /* y[o] = sum over s < STEPS of x[offs_o + 3 s]: an outer loop whose inner loop carries a
  * pointer tensor and advances it by a constant (the emulator checks such pointers for a tile
  * once per entry of the inner loop, emu_cc_for); the start is a tile of rows 40 apart for
@@ -964,7 +1014,7 @@ int main(void)
         cmocka_unit_test(t_store_one_past_end),     cmocka_unit_test(t_store_negative),
         cmocka_unit_test(t_wild_offsets),
         cmocka_unit_test(t_atomic_oob),             cmocka_unit_test(t_tile_2d),
-        cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows), cmocka_unit_test(t_tile_detection), cmocka_unit_test(t_tile_loop_carried),
+        cmocka_unit_test(t_tile_2d_grid), cmocka_unit_test(t_tile_rows), cmocka_unit_test(t_tile_detection), cmocka_unit_test(t_gather_span), cmocka_unit_test(t_tile_loop_carried),
         cmocka_unit_test(t_cas_and_scalar),
         cmocka_unit_test(t_misaligned_and_readonly), cmocka_unit_test(t_lowest_program_reported),
         cmocka_unit_test(t_block_ptr), cmocka_unit_test(t_block_ptr_wide), cmocka_unit_test(t_tensor_desc),
