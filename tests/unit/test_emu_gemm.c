@@ -464,6 +464,80 @@ static void t_through_emulator(void **s)
     ct_emu_kernel_free(k);
 }
 
+/* fp8 dots through the emulator on wgmma shapes (M a multiple of 64, 4 warps): an accumulator
+ * carried through a K loop, maxNumImpreciseAcc the default (2^30) or 32 / 64 (partial sums) */
+TL_KERNEL(k_qdot, (a_ptr, b_ptr, c_ptr, d_ptr), (int, M), (int, N), (int, K), (int, STEPS), (int, MI))
+{
+    tl_tensor rm = tl_arange(0, M), rn = tl_arange(0, N), rk = tl_arange(0, K);
+    tl_tensor acc = tl_load(tl_add(c_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))));
+    tl_tensor ap = tl_add(a_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), K * STEPS), tl_idx(rk, "None, :")));
+    tl_tensor bp = tl_add(b_ptr, tl_add(tl_mul(tl_idx(rk, ":, None"), N), tl_idx(rn, "None, :")));
+    TL_FOR(s, tl_range(0, STEPS, 1), acc, ap, bp)
+    {
+        (void)s;
+        acc = tl_dot(tl_load(ap), tl_load(bp), .acc = acc, .max_num_imprecise_acc = MI);
+        ap = tl_add(ap, K);
+        bp = tl_add(bp, K * N);
+    }
+    tl_store(tl_add(d_ptr, tl_add(tl_mul(tl_idx(rm, ":, None"), N), tl_idx(rn, "None, :"))), acc);
+}
+
+static void t_fp8_through_emulator(void **s)
+{
+    (void)s;
+    enum { M = 64, N = 32, K = 64, STEPS = 2 };
+    static const struct {
+        const char *a, *b;
+        ct_emu_dtype at, bt;
+        int mi;
+    } cases[] = {
+        {"fp8e4nv", "fp8e4nv", CT_EMU_F8E4NV, CT_EMU_F8E4NV, -1},
+        {"fp8e5", "fp8e5", CT_EMU_F8E5, CT_EMU_F8E5, 32},
+        {"fp8e4nv", "fp8e5", CT_EMU_F8E4NV, CT_EMU_F8E5, 64},
+        {"fp8e5", "fp8e4nv", CT_EMU_F8E5, CT_EMU_F8E4NV, -1},
+    };
+    static uint8_t a[M * K * STEPS], b[K * STEPS * N];
+    static float c[M * N], d[M * N];
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        char sig[160], cx[128];
+        snprintf(sig, sizeof sig, "a_ptr=*%s b_ptr=*%s c_ptr=*fp32 d_ptr=*fp32", cases[ci].a, cases[ci].b);
+        snprintf(cx, sizeof cx, "M=%d N=%d K=%d STEPS=%d MI=%d", M, N, K, STEPS, cases[ci].mi);
+        ct_emu_kernel *k = emu_build(&k_qdot, sig, cx);
+        int wg = 0;
+        for (int i = 0; i < k->ncode; i++)
+            if (k->code[i].fn == emu_h_dot) {
+                const emu_dot_aux *x = k->code[i].x.p;
+                wg += x->wgmma;
+                assert_int_equal(x->max_imprecise, cases[ci].mi < 0 ? 1 << 30 : cases[ci].mi);
+            }
+        assert_int_equal(wg, 1);
+        for (int spec = 0; spec < 2; spec++) {
+            emu_ek aek = cases[ci].at == CT_EMU_F8E4NV ? EK_F8E4NV : EK_F8E5;
+            emu_ek bek = cases[ci].bt == CT_EMU_F8E4NV ? EK_F8E4NV : EK_F8E5;
+            for (int i = 0; i < M * K * STEPS; i++)
+                a[i] = rand_fp8(aek, spec, 4 * M * K * STEPS, false);
+            for (int i = 0; i < K * STEPS * N; i++)
+                b[i] = rand_fp8(bek, spec, 4 * K * STEPS * N, false);
+            for (int i = 0; i < M * N; i++)
+                c[i] = rand_value(20, spec);
+            ct_emu *e = ct_emu_new();
+            ct_emu_arg args[] = {
+                ct_emu_ptr(ct_emu_add_buffer(e, "a", a, sizeof a, cases[ci].at, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "b", b, sizeof b, cases[ci].bt, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "c", c, sizeof c, CT_EMU_F32, CT_EMU_IN)),
+                ct_emu_ptr(ct_emu_add_buffer(e, "d", d, sizeof d, CT_EMU_F32, CT_EMU_OUT))};
+            for (int isa = 0; isa < emu_gemm_isa_levels(); isa++) {
+                emu_gemm_force_isa(isa);
+                cur_isa = isa;
+                both_ways(k, e, 4, args, d, M * N, cx);
+            }
+            emu_gemm_force_isa(-1);
+            ct_emu_free(e);
+        }
+        ct_emu_kernel_free(k);
+    }
+}
+
 /* ---- CT_EMU_DOT_FAST ------------------------------------------------------------------------- */
 
 static ct_emu_kernel *build_mode(const char *sig, const char *cx, ct_emu_dot_mode mode)
@@ -571,6 +645,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_kernels),
         cmocka_unit_test(t_through_emulator),
+        cmocka_unit_test(t_fp8_through_emulator),
         cmocka_unit_test(t_fast_dot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
