@@ -44,6 +44,9 @@ DEF_CV(cv_f32_f16, float, uint16_t, emu_f2h(x))
 DEF_CV(cv_f32_f16_rz, float, uint16_t, emu_f2h_rz(x))
 DEF_CV(cv_f32_bf16, float, uint16_t, emu_f2bf(x))
 DEF_CV(cv_f32_bf16_rz, float, uint16_t, emu_f2bf_rz(x))
+DEF_CV(cv_f32_e4m3, float, uint8_t, emu_fp8_encode_sat((double)x, EK_F8E4NV, false))
+DEF_CV(cv_f32_e4m3_rz, float, uint8_t, emu_fp8_encode_sat((double)x, EK_F8E4NV, true))
+DEF_CV(cv_f32_e5m2, float, uint8_t, emu_fp8_encode_sat((double)x, EK_F8E5, false))
 DEF_CV(cv_f32_f64, float, double, x)
 DEF_CV(cv_f64_f32, double, float, x)
 DEF_CV(cv_i32_i64, int32_t, int64_t, x)
@@ -257,6 +260,11 @@ emu_fn emu_cast_fn(ct_opcode code, emu_ek src, emu_ek dst, int rounding)
             return rounding ? cv_f32_f16_rz : cv_f32_f16;
         if (src == EK_F32 && dst == EK_BF16)
             return rounding ? cv_f32_bf16_rz : cv_f32_bf16;
+        /* cvt.satfinite to fp8 (f32 -> e5m2 toward zero goes through f16: cv_generic) */
+        if (src == EK_F32 && dst == EK_F8E4NV)
+            return rounding ? cv_f32_e4m3_rz : cv_f32_e4m3;
+        if (src == EK_F32 && dst == EK_F8E5 && !rounding)
+            return cv_f32_e5m2;
         if (src == EK_F32 && dst == EK_F64)
             return cv_f32_f64;
         if (src == EK_F64 && dst == EK_F32)
