@@ -5,10 +5,11 @@
  *
  * The f32 -> f16 and f32 -> bf16 conversions are bit manipulations that
  * match cvt.rn.f16.f32 / cvt.rz.f16.f32 / cvt.rn.bf16.f32 exactly (NaN
- * becomes the GPU's canonical 0x7fff).  fp8 encodes go through
- * ct_float_encode_ex with saturation, the semantics of
- * cvt.rn.satfinite.{e4m3,e5m2}x2: out-of-range values and infinities
- * become the largest finite value, NaN stays NaN.
+ * becomes the GPU's canonical 0x7fff).  fp8 encodes have the semantics of
+ * cvt.rn.satfinite.{e4m3,e5m2}x2 (out-of-range values and infinities become
+ * the largest finite value, NaN stays NaN): emu_fp8_encode_sat computes
+ * ct_float_encode_ex's bits with saturation in integers; the fnuz formats
+ * still go through ct_float_encode_ex.
  */
 #include "emu_internal.h"
 
