@@ -309,6 +309,152 @@ static void assoc_combine(int code, emu_ek ek, uint8_t *d, int64_t ds, const uin
 #undef ASSOC_LOOP
 #undef ASSOC_OPS
 
+/* The whole reduction or scan of one ASSOC op on one element type, with the op's switch outside
+ * the loops (the loops vectorize).  in/out [outer, len, inner]; the axis is len.
+ *   reduce: out[o][i] = in[o][0][i] op .. op in[o][len-1][i]
+ *   scan:   out[o][l][i] = in[o][0][i] op .. op in[o][l][i] (from the end when reversed),
+ *           computed in place in out (a copy of in).
+ * A row (inner == 1) is folded along its own contiguous elements. */
+#define ASSOC_EACH(T, U, BODY)                                                                     \
+    do {                                                                                           \
+        switch (code) {                                                                            \
+        case CT_OP_ARITH_ADDI:                                                                     \
+            BODY(T, (T)((U)acc + (U)b));                                                           \
+            break;                                                                                 \
+        case CT_OP_ARITH_MULI:                                                                     \
+            BODY(T, (T)((U)acc * (U)b));                                                           \
+            break;                                                                                 \
+        case CT_OP_ARITH_ANDI:                                                                     \
+            BODY(T, (T)(acc & b));                                                                 \
+            break;                                                                                 \
+        case CT_OP_ARITH_ORI:                                                                      \
+            BODY(T, (T)(acc | b));                                                                 \
+            break;                                                                                 \
+        case CT_OP_ARITH_XORI:                                                                     \
+            BODY(T, (T)(acc ^ b));                                                                 \
+            break;                                                                                 \
+        case CT_OP_ARITH_MAXSI:                                                                    \
+            BODY(T, b > acc ? b : acc);                                                            \
+            break;                                                                                 \
+        case CT_OP_ARITH_MINSI:                                                                    \
+            BODY(T, b < acc ? b : acc);                                                            \
+            break;                                                                                 \
+        case CT_OP_ARITH_MAXUI:                                                                    \
+            BODY(T, (U)b > (U)acc ? b : acc);                                                      \
+            break;                                                                                 \
+        case CT_OP_ARITH_MINUI:                                                                    \
+            BODY(T, (U)b < (U)acc ? b : acc);                                                      \
+            break;                                                                                 \
+        default:                                                                                   \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+
+#define REDUCE_BODY(T, EXPR)                                                                       \
+    do {                                                                                           \
+        const T *in = (const T *)(const void *)in_;                                               \
+        T *out = (T *)(void *)out_;                                                                \
+        if (inner == 1) {                                                                          \
+            for (int64_t o = 0; o < outer; o++) {                                                  \
+                const T *r = in + o * len;                                                         \
+                T acc = r[0];                                                                      \
+                for (int64_t l = 1; l < len; l++) {                                                \
+                    T b = r[l];                                                                    \
+                    acc = EXPR;                                                                    \
+                }                                                                                  \
+                out[o] = acc;                                                                      \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t o = 0; o < outer; o++) {                                                  \
+                const T *src = in + o * len * inner;                                               \
+                T *dst = out + o * inner;                                                          \
+                memcpy(dst, src, sizeof(T) * (size_t)inner);                                       \
+                for (int64_t l = 1; l < len; l++) {                                                \
+                    const T *sl = src + l * inner;                                                 \
+                    for (int64_t i = 0; i < inner; i++) {                                          \
+                        T acc = dst[i], b = sl[i];                                                 \
+                        dst[i] = EXPR;                                                             \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+#define SCAN_BODY(T, EXPR)                                                                         \
+    do {                                                                                           \
+        T *v = (T *)(void *)out_;                                                                  \
+        if (inner == 1) {                                                                          \
+            for (int64_t o = 0; o < outer; o++) {                                                  \
+                T *r = v + o * len;                                                                \
+                if (reverse) {                                                                     \
+                    for (int64_t l = len - 2; l >= 0; l--) {                                       \
+                        T acc = r[l], b = r[l + 1];                                                \
+                        r[l] = EXPR;                                                               \
+                    }                                                                              \
+                } else {                                                                           \
+                    for (int64_t l = 1; l < len; l++) {                                            \
+                        T acc = r[l], b = r[l - 1];                                                \
+                        r[l] = EXPR;                                                               \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int64_t o = 0; o < outer; o++) {                                                  \
+                T *g = v + o * len * inner;                                                        \
+                for (int64_t l = 1; l < len; l++) {                                                \
+                    int64_t cur = reverse ? len - 1 - l : l, prev = reverse ? cur + 1 : cur - 1;   \
+                    T *c = g + cur * inner;                                                        \
+                    const T *p = g + prev * inner;                                                 \
+                    for (int64_t i = 0; i < inner; i++) {                                          \
+                        T acc = c[i], b = p[i];                                                    \
+                        c[i] = EXPR;                                                               \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+static void assoc_reduce_typed(int code, emu_ek ek, uint8_t *out_, const uint8_t *in_,
+                               int64_t outer, int64_t len, int64_t inner)
+{
+    switch (ek) {
+    case EK_I8:
+        ASSOC_EACH(int8_t, uint8_t, REDUCE_BODY);
+        break;
+    case EK_I16:
+        ASSOC_EACH(int16_t, uint16_t, REDUCE_BODY);
+        break;
+    case EK_I32:
+        ASSOC_EACH(int32_t, uint32_t, REDUCE_BODY);
+        break;
+    default:
+        ASSOC_EACH(int64_t, uint64_t, REDUCE_BODY);
+        break;
+    }
+}
+
+static void assoc_scan_typed(int code, emu_ek ek, uint8_t *out_, int64_t outer, int64_t len,
+                             int64_t inner, bool reverse)
+{
+    switch (ek) {
+    case EK_I8:
+        ASSOC_EACH(int8_t, uint8_t, SCAN_BODY);
+        break;
+    case EK_I16:
+        ASSOC_EACH(int16_t, uint16_t, SCAN_BODY);
+        break;
+    case EK_I32:
+        ASSOC_EACH(int32_t, uint32_t, SCAN_BODY);
+        break;
+    default:
+        ASSOC_EACH(int64_t, uint64_t, SCAN_BODY);
+        break;
+    }
+}
+#undef ASSOC_EACH
+#undef REDUCE_BODY
+#undef SCAN_BODY
+
 /* out[o][i] = in[o][0][i] op in[o][1][i] op ... */
 static void assoc_reduce(emu_frame *F, const emu_reduce_aux *x)
 {
@@ -316,6 +462,10 @@ static void assoc_reduce(emu_frame *F, const emu_reduce_aux *x)
     const uint8_t *in = F->mem + x->in_off[0];
     uint8_t *out = F->mem + x->out_off[0];
     int64_t len = x->len;
+    if (x->ek[0] != EK_I1) {
+        assoc_reduce_typed(x->assoc, x->ek[0], out, in, x->outer, len, x->inner);
+        return;
+    }
     if (x->inner == 1) {
         /* a contiguous axis: all rows at once, strided by the axis */
         for (int64_t o = 0; o < x->outer; o++)
@@ -340,6 +490,10 @@ static void assoc_scan(emu_frame *F, const emu_reduce_aux *x)
     uint8_t *out = F->mem + x->out_off[0];
     int64_t len = x->len;
     memcpy(out, F->mem + x->in_off[0], (size_t)(x->outer * len) * row);
+    if (x->ek[0] != EK_I1) {
+        assoc_scan_typed(x->assoc, x->ek[0], out, x->outer, len, x->inner, x->reverse);
+        return;
+    }
     /* with one row of positions per axis index (inner == 1) all rows go at once */
     int64_t groups = x->inner == 1 ? 1 : x->outer, n = x->inner == 1 ? x->outer : x->inner;
     int64_t stride = x->inner == 1 ? len : 1;

@@ -1520,12 +1520,17 @@ TL_KERNEL(k_int_reduce, (x_ptr, o_ptr), (int, R), (int, C))
     tl_store(tl_add(base, idx), tl_cumsum(x, .axis = 1, .reverse = true));                /* R*C */
     tl_store(tl_add(tl_add(base, R * C), idx), tl_cumsum(x, .axis = 0));                  /* R*C */
     tl_store(tl_add(tl_add(base, 2 * R * C), idx), tl_cumprod(tl_or(x, 1), .axis = 1));   /* R*C */
+    /* a reverse scan down the columns, and rows folded in i64 and i16 */
+    tl_store(tl_add(tl_add(base, 3 * R * C), idx), tl_cumsum(x, .axis = 0, .reverse = true)); /* R*C */
+    tl_tensor more = tl_add(o_ptr, 4 * R + 3 * C + 4 * R * C);
+    tl_store(tl_add(more, rr), tl_to(tl_sum(tl_to(x, tl_int64), .axis = 1), tl_int32));       /* R */
+    tl_store(tl_add(tl_add(more, R), rr), tl_to(tl_max(tl_to(x, tl_int16), .axis = 1), tl_int32)); /* R */
 }
 
 static void t_reduce_integer_ops(void **s)
 {
     (void)s;
-    enum { R = 8, C = 64, NOUT = 4 * R + 3 * C + 3 * R * C };
+    enum { R = 8, C = 64, NOUT = 6 * R + 3 * C + 4 * R * C };
     static int32_t x[R * C], o[NOUT];
     uint64_t g = 11;
     for (int i = 0; i < R * C; i++) {
@@ -1556,10 +1561,15 @@ static void t_reduce_integer_ops(void **s)
             rev += (uint32_t)x[r * C + c];
             assert_int_equal(o[4 * R + 3 * C + r * C + c], (int32_t)rev);
         }
+        int16_t mx16 = INT16_MIN;
         for (int c = 0; c < C; c++) {
             prod *= (uint32_t)x[r * C + c] | 1u;
             assert_int_equal(o[4 * R + 3 * C + 2 * R * C + r * C + c], (int32_t)prod);
+            int16_t h = (int16_t)x[r * C + c];
+            mx16 = h > mx16 ? h : mx16;
         }
+        assert_int_equal(o[4 * R + 3 * C + 4 * R * C + r], (int32_t)sum);
+        assert_int_equal(o[5 * R + 3 * C + 4 * R * C + r], mx16);
     }
     for (int c = 0; c < C; c++) {
         uint32_t sum = 0, mx = 0;
@@ -1573,6 +1583,11 @@ static void t_reduce_integer_ops(void **s)
         }
         assert_int_equal(o[R + c], (int32_t)sum);
         assert_int_equal(o[R + C + c], (int32_t)mx);
+        uint32_t rsum = 0;
+        for (int r = R - 1; r >= 0; r--) {
+            rsum += (uint32_t)x[r * C + c];
+            assert_int_equal(o[4 * R + 3 * C + 3 * R * C + r * C + c], (int32_t)rsum);
+        }
         assert_int_equal(o[2 * R + 2 * C + c], xs);
     }
     ct_emu_free(io_.e);
