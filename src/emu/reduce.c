@@ -365,15 +365,32 @@ static void assoc_combine(int code, emu_ek ek, uint8_t *d, int64_t ds, const uin
                 out[o] = acc;                                                                      \
             }                                                                                      \
         } else {                                                                                   \
+            /* 64 bytes of columns at a time, held in registers down the axis */                   \
+            enum { BLK = 64 / sizeof(T) };                                                         \
             for (int64_t o = 0; o < outer; o++) {                                                  \
                 const T *src = in + o * len * inner;                                               \
                 T *dst = out + o * inner;                                                          \
-                memcpy(dst, src, sizeof(T) * (size_t)inner);                                       \
-                for (int64_t l = 1; l < len; l++) {                                                \
-                    const T *sl = src + l * inner;                                                 \
-                    for (int64_t i = 0; i < inner; i++) {                                          \
-                        T acc = dst[i], b = sl[i];                                                 \
-                        dst[i] = EXPR;                                                             \
+                int64_t i0 = 0;                                                                    \
+                for (; i0 + BLK <= inner; i0 += BLK) {                                             \
+                    T a[BLK];                                                                      \
+                    memcpy(a, src + i0, sizeof a);                                                 \
+                    for (int64_t l = 1; l < len; l++) {                                            \
+                        const T *sl = src + l * inner + i0;                                        \
+                        for (int j = 0; j < BLK; j++) {                                            \
+                            T acc = a[j], b = sl[j];                                               \
+                            a[j] = EXPR;                                                           \
+                        }                                                                          \
+                    }                                                                              \
+                    memcpy(dst + i0, a, sizeof a);                                                 \
+                }                                                                                  \
+                if (i0 < inner) {                                                                  \
+                    memcpy(dst + i0, src + i0, sizeof(T) * (size_t)(inner - i0));                  \
+                    for (int64_t l = 1; l < len; l++) {                                            \
+                        const T *sl = src + l * inner;                                             \
+                        for (int64_t i = i0; i < inner; i++) {                                     \
+                            T acc = dst[i], b = sl[i];                                             \
+                            dst[i] = EXPR;                                                         \
+                        }                                                                          \
                     }                                                                              \
                 }                                                                                  \
             }                                                                                      \
@@ -399,13 +416,30 @@ static void assoc_combine(int code, emu_ek ek, uint8_t *d, int64_t ds, const uin
                 }                                                                                  \
             }                                                                                      \
         } else {                                                                                   \
+            enum { BLK = 64 / sizeof(T) };                                                         \
             for (int64_t o = 0; o < outer; o++) {                                                  \
                 T *g = v + o * len * inner;                                                        \
-                for (int64_t l = 1; l < len; l++) {                                                \
+                int64_t i0 = 0;                                                                    \
+                /* 64 bytes of columns at a time, the running value in registers */               \
+                for (; i0 + BLK <= inner; i0 += BLK) {                                             \
+                    T p[BLK];                                                                      \
+                    memcpy(p, g + (reverse ? len - 1 : 0) * inner + i0, sizeof p);                 \
+                    for (int64_t l = 1; l < len; l++) {                                            \
+                        T *c = g + (reverse ? len - 1 - l : l) * inner + i0;                       \
+                        for (int j = 0; j < BLK; j++) {                                            \
+                            T acc = c[j], b = p[j];                                                \
+                            p[j] = EXPR;                                                           \
+                        }                                                                          \
+                        memcpy(c, p, sizeof p);                                                    \
+                    }                                                                              \
+                }                                                                                  \
+                if (i0 == inner)                                                                   \
+                    continue;                                                                      \
+                for (int64_t l = 1; l < len; l++) {                                               \
                     int64_t cur = reverse ? len - 1 - l : l, prev = reverse ? cur + 1 : cur - 1;   \
                     T *c = g + cur * inner;                                                        \
                     const T *p = g + prev * inner;                                                 \
-                    for (int64_t i = 0; i < inner; i++) {                                          \
+                    for (int64_t i = i0; i < inner; i++) {                                         \
                         T acc = c[i], b = p[i];                                                    \
                         c[i] = EXPR;                                                               \
                     }                                                                              \

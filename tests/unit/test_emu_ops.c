@@ -1525,12 +1525,18 @@ TL_KERNEL(k_int_reduce, (x_ptr, o_ptr), (int, R), (int, C))
     tl_tensor more = tl_add(o_ptr, 4 * R + 3 * C + 4 * R * C);
     tl_store(tl_add(more, rr), tl_to(tl_sum(tl_to(x, tl_int64), .axis = 1), tl_int32));       /* R */
     tl_store(tl_add(tl_add(more, R), rr), tl_to(tl_max(tl_to(x, tl_int16), .axis = 1), tl_int32)); /* R */
+    /* four columns: narrower than a vector */
+    tl_tensor x4 = tl_reshape(x, tl_shape(R * C / 4, 4)), i4 = tl_reshape(idx, tl_shape(R * C / 4, 4));
+    tl_tensor b4 = tl_add(more, 2 * R);
+    tl_store(tl_add(b4, i4), tl_cumsum(x4, .axis = 0, .reverse = true));                     /* R*C */
+    tl_store(tl_add(tl_add(b4, R * C), tl_arange(0, 4)),
+             tl_to(tl_sum(tl_to(x4, tl_int64), .axis = 0), tl_int32));                      /* 4 */
 }
 
 static void t_reduce_integer_ops(void **s)
 {
     (void)s;
-    enum { R = 8, C = 64, NOUT = 6 * R + 3 * C + 4 * R * C };
+    enum { R = 8, C = 64, NOUT = 6 * R + 3 * C + 5 * R * C + 4 };
     static int32_t x[R * C], o[NOUT];
     uint64_t g = 11;
     for (int i = 0; i < R * C; i++) {
@@ -1589,6 +1595,14 @@ static void t_reduce_integer_ops(void **s)
             assert_int_equal(o[4 * R + 3 * C + 3 * R * C + r * C + c], (int32_t)rsum);
         }
         assert_int_equal(o[2 * R + 2 * C + c], xs);
+    }
+    for (int c = 0; c < 4; c++) {
+        uint32_t rsum = 0;
+        for (int r = R * C / 4 - 1; r >= 0; r--) {
+            rsum += (uint32_t)x[r * 4 + c];
+            assert_int_equal(o[6 * R + 3 * C + 4 * R * C + r * 4 + c], (int32_t)rsum);
+        }
+        assert_int_equal(o[6 * R + 3 * C + 5 * R * C + c], (int32_t)rsum);
     }
     ct_emu_free(io_.e);
     ct_emu_kernel_free(k);
