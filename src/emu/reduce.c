@@ -350,20 +350,35 @@ static void assoc_combine(int code, emu_ek ek, uint8_t *d, int64_t ds, const uin
         }                                                                                          \
     } while (0)
 
+#define REDUCE_ROWS(T, EXPR, LEN)                                                                  \
+    do {                                                                                           \
+    for (int64_t o = 0; o < outer; o++) {                                                          \
+        const T *r = in + o * (LEN);                                                               \
+        T acc = r[0];                                                                              \
+        for (int64_t l = 1; l < (LEN); l++) {                                                      \
+            T b = r[l];                                                                            \
+            acc = EXPR;                                                                            \
+        }                                                                                          \
+        out[o] = acc;                                                                              \
+    }                                                                                              \
+    } while (0)
+
 #define REDUCE_BODY(T, EXPR)                                                                       \
     do {                                                                                           \
         const T *in = (const T *)(const void *)in_;                                               \
         T *out = (T *)(void *)out_;                                                                \
         if (inner == 1) {                                                                          \
-            for (int64_t o = 0; o < outer; o++) {                                                  \
-                const T *r = in + o * len;                                                         \
-                T acc = r[0];                                                                      \
-                for (int64_t l = 1; l < len; l++) {                                                \
-                    T b = r[l];                                                                    \
-                    acc = EXPR;                                                                    \
-                }                                                                                  \
-                out[o] = acc;                                                                      \
-            }                                                                                      \
+            /* short rows of a constant length unroll */                                          \
+            if (len == 16)                                                                         \
+                REDUCE_ROWS(T, EXPR, 16);                                                          \
+            else if (len == 8)                                                                     \
+                REDUCE_ROWS(T, EXPR, 8);                                                           \
+            else if (len == 4)                                                                     \
+                REDUCE_ROWS(T, EXPR, 4);                                                           \
+            else if (len == 32)                                                                    \
+                REDUCE_ROWS(T, EXPR, 32);                                                          \
+            else                                                                                   \
+                REDUCE_ROWS(T, EXPR, len);                                                         \
         } else {                                                                                   \
             /* 64 bytes of columns at a time, held in registers down the axis */                   \
             enum { BLK = 64 / sizeof(T) };                                                         \
@@ -487,6 +502,7 @@ static void assoc_scan_typed(int code, emu_ek ek, uint8_t *out_, int64_t outer, 
 }
 #undef ASSOC_EACH
 #undef REDUCE_BODY
+#undef REDUCE_ROWS
 #undef SCAN_BODY
 
 /* out[o][i] = in[o][0][i] op in[o][1][i] op ... */
