@@ -618,6 +618,9 @@ MUFU_AVX512 static void div_array_avx512(float *d, const float *a, const float *
 {
     int64_t i = 0;
     const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    bool have_last = false;
+    uint32_t last_y = 0;
+    float last_rc = 0.0f;
     for (; i + 8 <= n; i += 8) {
         __m256 x = _mm256_loadu_ps(a + i), y = _mm256_loadu_ps(b + i);
         __m256 ay = _mm256_and_ps(y, absmask);
@@ -628,9 +631,17 @@ MUFU_AVX512 static void div_array_avx512(float *d, const float *a, const float *
         y = _mm256_mask_mul_ps(y, np1, y, _mm256_set1_ps(0x1p24f));
         x = _mm256_mask_mul_ps(x, np1, x, _mm256_set1_ps(0x1p24f));
         __m256 rc;
-        if (_mm256_cmp_ps_mask(y, _mm256_permutexvar_ps(_mm256_setzero_si256(), y), _CMP_EQ_OQ) == 0xff) {
-            /* one divisor for all eight lanes (a row's broadcast sum): one MUFU.RCP */
-            rc = _mm256_set1_ps(emu_mufu_rcp(_mm256_cvtss_f32(y)));
+        __m256i yi = _mm256_castps_si256(y);
+        if (_mm256_cmpeq_epi32_mask(yi, _mm256_permutexvar_epi32(_mm256_setzero_si256(), yi)) == 0xff) {
+            /* one divisor for all eight lanes (a row's broadcast sum), the same bits (+0 and -0
+             * are not one divisor): one MUFU.RCP, kept for the next eight while the bits stay */
+            uint32_t yb = (uint32_t)_mm256_cvtsi256_si32(_mm256_castps_si256(y));
+            if (!have_last || yb != last_y) {
+                last_y = yb;
+                last_rc = emu_mufu_rcp(_mm256_cvtss_f32(y));
+                have_last = true;
+            }
+            rc = _mm256_set1_ps(last_rc);
         } else {
             rc = rcp8(y);
         }
