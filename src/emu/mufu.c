@@ -534,58 +534,74 @@ MUFU_AVX512 static inline __m512i ex2_8(__m512i u)
     return _mm512_mask_mov_epi64(r, nan, _mm512_set1_epi64(0x7fffffff));
 }
 
-/* MUFU.EX2 of eight lanes from the packed entries (ex2_packed): one gather and a popcount */
-MUFU_AVX512_POPCNT static inline __m512i ex2_8_packed(__m512i u)
+/* the packed entries of 8 lanes: g the words' indices, f the fractions' bits, neg the lanes of
+ * the negative table; entry bits as 64-bit lanes */
+MUFU_AVX512_POPCNT static inline __m512i packed_entry8(__m256i g, __m256i f, __mmask8 neg)
 {
-    __m512i a = _mm512_and_si512(u, _mm512_set1_epi64(0x7fffffff));
-    __mmask8 nan = _mm512_cmpgt_epi64_mask(a, _mm512_set1_epi64(0x7f800000));
-    __mmask8 tiny = _mm512_cmplt_epi64_mask(a, _mm512_set1_epi64(0x00800000));
-    __mmask8 big = _mm512_cmpge_epi64_mask(a, _mm512_set1_epi64(0x43000000)) & ~nan;
-    __mmask8 neg = _mm512_test_epi64_mask(u, _mm512_set1_epi64(0x80000000));
-    __mmask8 ok = ~(nan | tiny | big);
-    /* |x| as f32 -> double, times 2^23, truncated */
-    __m256 af = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(a));
-    __m512i X = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_cvtps_pd(af), _mm512_set1_pd(0x1p23)));
-    X = _mm512_maskz_mov_epi64(ok, X); /* special lanes read entry 0 */
-    __m512i i = _mm512_srai_epi64(X, 23);
-    __m512i f = _mm512_and_si512(X, _mm512_set1_epi64(0x7fffff));
-    __m512i g = _mm512_mask_add_epi64(_mm512_srli_epi64(f, 4), neg, _mm512_srli_epi64(f, 4),
-                                      _mm512_set1_epi64(EX2_GROUPS));
-    __m512i w = _mm512_i64gather_epi64(g, (const long long *)ex2_packed, 8);
+    __m512i w = _mm512_i32gather_epi64(g, (const long long *)ex2_packed, 8);
     /* the steps below entry j: the low 2j bits above the base */
-    __m512i jj = _mm512_slli_epi64(_mm512_and_si512(f, _mm512_set1_epi64(15)), 1);
+    __m512i jj = _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm256_and_si256(f, _mm256_set1_epi32(15))), 1);
     __m512i below = _mm512_sub_epi64(_mm512_sllv_epi64(_mm512_set1_epi64(1), jj), _mm512_set1_epi64(1));
     __m512i cnt = _mm512_popcnt_epi64(_mm512_and_si512(_mm512_srli_epi64(w, 31), below));
     __m512i base = _mm512_and_si512(w, _mm512_set1_epi64(0x7fffffff));
-    __m512i t = _mm512_mask_sub_epi64(_mm512_add_epi64(base, cnt), neg, base, cnt);
-    __m512i r = scale8(t, _mm512_mask_sub_epi64(i, neg, _mm512_setzero_si512(), i));
-    r = _mm512_mask_mov_epi64(r, tiny, _mm512_set1_epi64(0x3f800000));
-    r = _mm512_mask_mov_epi64(r, big & neg, _mm512_setzero_si512());
-    r = _mm512_mask_mov_epi64(r, big & ~neg, _mm512_set1_epi64(0x7f800000));
-    return _mm512_mask_mov_epi64(r, nan, _mm512_set1_epi64(0x7fffffff));
+    return _mm512_mask_sub_epi64(_mm512_add_epi64(base, cnt), neg, base, cnt);
+}
+
+/* MUFU.EX2 of sixteen f32 lanes (their bits) from the packed entries */
+MUFU_AVX512_POPCNT static inline __m512i ex2_16_packed(__m512i u)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
+    __mmask16 nan = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7f800000));
+    __mmask16 tiny = _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x00800000));
+    __mmask16 big = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x43000000)) & ~nan;
+    __mmask16 neg = _mm512_cmplt_epi32_mask(u, zero);
+    __mmask16 ok = ~(nan | tiny | big);
+    /* X = floor(|x| 2^23) = m 2^(e - 127), m the significand with its leading one (below 2^30
+     * for |x| < 128); the special lanes read entry 0 */
+    __m512i e = _mm512_srli_epi32(a, 23);
+    __m512i m = _mm512_or_si512(_mm512_and_si512(a, _mm512_set1_epi32(0x7fffff)), _mm512_set1_epi32(0x800000));
+    __m512i up = _mm512_sllv_epi32(m, _mm512_sub_epi32(e, _mm512_set1_epi32(127)));
+    __m512i dn = _mm512_srlv_epi32(m, _mm512_sub_epi32(_mm512_set1_epi32(127), e));
+    __mmask16 ge = _mm512_cmpge_epi32_mask(e, _mm512_set1_epi32(127));
+    __m512i X = _mm512_maskz_mov_epi32(ok, _mm512_mask_mov_epi32(dn, ge, up));
+    __m512i i = _mm512_srli_epi32(X, 23);
+    __m512i f = _mm512_and_si512(X, _mm512_set1_epi32(0x7fffff));
+    __m512i g = _mm512_mask_add_epi32(_mm512_srli_epi32(f, 4), neg, _mm512_srli_epi32(f, 4),
+                                      _mm512_set1_epi32((int)EX2_GROUPS));
+    __m512i t0 = packed_entry8(_mm512_castsi512_si256(g), _mm512_castsi512_si256(f), (__mmask8)neg);
+    __m512i t1 = packed_entry8(_mm512_extracti64x4_epi64(g, 1), _mm512_extracti64x4_epi64(f, 1),
+                               (__mmask8)(neg >> 8));
+    __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(t0)),
+                                   _mm512_cvtepi64_epi32(t1), 1);
+    /* times 2^(+-i): t is normal and positive; below the normal range +0, above it inf */
+    __m512i te = _mm512_add_epi32(_mm512_srli_epi32(t, 23), _mm512_mask_sub_epi32(i, neg, zero, i));
+    __m512i r = _mm512_or_si512(_mm512_and_si512(t, _mm512_set1_epi32(0x7fffff)), _mm512_slli_epi32(te, 23));
+    r = _mm512_mask_mov_epi32(r, _mm512_cmple_epi32_mask(te, zero) | (big & neg), zero);
+    r = _mm512_mask_mov_epi32(r, _mm512_cmpge_epi32_mask(te, _mm512_set1_epi32(255)) | (big & ~neg),
+                              _mm512_set1_epi32(0x7f800000));
+    r = _mm512_mask_mov_epi32(r, tiny, _mm512_set1_epi32(0x3f800000));
+    return _mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0x7fffffff));
 }
 
 MUFU_AVX512_POPCNT static void ex2_array_packed(float *d, const float *a, int64_t n, bool full)
 {
-    int64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 x = _mm256_loadu_ps(a + i);
-        __mmask8 halve = 0;
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 live = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        __m512 x = _mm512_maskz_loadu_ps(live, a + i);
+        __mmask16 halve = 0;
         if (full) { /* ex2.approx.f32: below -126 (not NaN), halve, then square */
-            halve = _mm256_cmp_ps_mask(x, _mm256_set1_ps(-126.0f), _CMP_NGE_UQ);
-            x = _mm256_mask_mul_ps(x, halve, x, _mm256_set1_ps(0.5f));
+            halve = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-126.0f), _CMP_NGE_UQ);
+            x = _mm512_mask_mul_ps(x, halve, x, _mm512_set1_ps(0.5f));
         }
-        __m512i u = _mm512_cvtepu32_epi64(_mm256_castps_si256(x));
-        __m256 y = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ex2_8_packed(u)));
+        __m512 y = _mm512_castsi512_ps(ex2_16_packed(_mm512_castps_si512(x)));
         if (halve) {
-            y = _mm256_mask_mul_ps(y, halve, y, y);
-            __mmask8 nan = _mm256_cmp_ps_mask(y, y, _CMP_UNORD_Q);
-            y = _mm256_mask_mov_ps(y, nan, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+            y = _mm512_mask_mul_ps(y, halve, y, y);
+            __mmask16 nan = _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q);
+            y = _mm512_mask_mov_ps(y, nan, _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff)));
         }
-        _mm256_storeu_ps(d + i, y);
+        _mm512_mask_storeu_ps(d + i, live, y);
     }
-    for (; i < n; i++)
-        d[i] = full ? emu_ex2_full(a[i]) : emu_mufu_ex2(a[i]);
 }
 
 MUFU_AVX512 static void ex2_array_avx512(float *d, const float *a, int64_t n, bool full)
