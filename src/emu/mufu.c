@@ -584,11 +584,14 @@ MUFU_AVX512_POPCNT static inline __m512i ex2_16_packed(__m512i u)
     return _mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0x7fffffff));
 }
 
-MUFU_AVX512_POPCNT static void ex2_array_packed(float *d, const float *a, int64_t n, bool full)
+/* ex2 of a[0 .. n) (of a[i] log2(e) rounded to f32 when log2e: math.exp) */
+MUFU_AVX512_POPCNT static void ex2_array_packed(float *d, const float *a, int64_t n, bool full, bool log2e)
 {
     for (int64_t i = 0; i < n; i += 16) {
         __mmask16 live = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
         __m512 x = _mm512_maskz_loadu_ps(live, a + i);
+        if (log2e)
+            x = _mm512_mul_ps(x, _mm512_set1_ps(0x1.715476p+0f)); /* EMU_LOG2E_F */
         __mmask16 halve = 0;
         if (full) { /* ex2.approx.f32: below -126 (not NaN), halve, then square */
             halve = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-126.0f), _CMP_NGE_UQ);
@@ -721,7 +724,7 @@ bool emu_mufu_ex2_array_path(float *d, const float *a, int64_t n, bool full, emu
     if (path == EMU_EX2_PACKED) {
         if (!packed)
             return false;
-        ex2_array_packed(d, a, n, full);
+        ex2_array_packed(d, a, n, full, false);
         return true;
     }
     if (path == EMU_EX2_BITMAPS) {
@@ -737,6 +740,19 @@ bool emu_mufu_ex2_array_path(float *d, const float *a, int64_t n, bool full, emu
     for (int64_t i = 0; i < n; i++)
         d[i] = full ? emu_ex2_full(a[i]) : emu_mufu_ex2(a[i]);
     return true;
+}
+
+bool emu_mufu_exp_array_packed(float *d, const float *a, int64_t n)
+{
+    ready();
+#ifdef MUFU_AVX512
+    if (ex2_packed_ok && have_avx512() && have_vpopcnt()) {
+        ex2_array_packed(d, a, n, true, true);
+        return true;
+    }
+#endif
+    (void)d, (void)a, (void)n;
+    return false;
 }
 
 void emu_mufu_ex2_array(float *d, const float *a, int64_t n, bool full, bool force_scalar)
