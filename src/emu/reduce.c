@@ -463,7 +463,7 @@ static void assoc_combine(int code, emu_ek ek, uint8_t *d, int64_t ds, const uin
         }                                                                                          \
     } while (0)
 
-static void assoc_reduce_typed(int code, emu_ek ek, uint8_t *out_, const uint8_t *in_,
+EMU_CLONES static void assoc_reduce_typed(int code, emu_ek ek, uint8_t *out_, const uint8_t *in_,
                                int64_t outer, int64_t len, int64_t inner)
 {
     switch (ek) {
@@ -482,7 +482,7 @@ static void assoc_reduce_typed(int code, emu_ek ek, uint8_t *out_, const uint8_t
     }
 }
 
-static void assoc_scan_typed(int code, emu_ek ek, uint8_t *out_, int64_t outer, int64_t len,
+EMU_CLONES static void assoc_scan_typed(int code, emu_ek ek, uint8_t *out_, int64_t outer, int64_t len,
                              int64_t inner, bool reverse)
 {
     switch (ek) {
