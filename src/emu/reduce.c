@@ -25,6 +25,8 @@
  */
 #include "emu_internal.h"
 
+#define RESTRICT __restrict__
+
 #include <math.h>
 
 int emu_run_region(emu_frame *F, const emu_region *r, int64_t batch)
@@ -90,9 +92,47 @@ static void gather_reg(const emu_reduce_aux *x, uint8_t *dst, const uint8_t *src
     }
 }
 
+/* fused_phase1 where thread t's register r is axis index r T + t (one element per thread and
+ * register, no register map): for each r the (t, i) positions are contiguous, so each step is
+ * one vectorizable loop (fmaf is the fused operation in every clone) */
+#define FUSED_ROWS(NAME, T_, FMA)                                                                  \
+    EMU_CLONES static void NAME(T_ *acc, const T_ *fa, const T_ *fb, int64_t outer, int64_t len,   \
+                                int64_t blk, int nreg, int64_t inner)                              \
+    {                                                                                              \
+        for (int64_t o = 0; o < outer; o++) {                                                      \
+            T_ *RESTRICT ac = acc + o * blk;                                                       \
+            const T_ *a = fa + o * len * inner, *b = fb + o * len * inner;                         \
+            if (nreg == 1) {                                                                       \
+                for (int64_t k = 0; k < blk; k++)                                                  \
+                    ac[k] = a[k] * b[k];                                                           \
+                continue;                                                                          \
+            }                                                                                      \
+            for (int64_t k = 0; k < blk; k++)                                                      \
+                ac[k] = FMA(a[k], b[k], a[blk + k] * b[blk + k]);                                  \
+            for (int r = 2; r < nreg; r++) {                                                       \
+                const T_ *ar = a + r * blk, *br = b + r * blk;                                     \
+                for (int64_t k = 0; k < blk; k++)                                                  \
+                    ac[k] = FMA(ar[k], br[k], ac[k]);                                              \
+            }                                                                                      \
+        }                                                                                          \
+    }
+FUSED_ROWS(fused_rows_f32, float, fmaf)
+FUSED_ROWS(fused_rows_f64, double, fma)
+#undef FUSED_ROWS
+
 static int fused_phase1(emu_frame *F, const emu_reduce_aux *x, uint8_t *acc)
 {
     int T = x->nthr;
+    if (x->spt == 1 && !x->regmap && (int64_t)T * x->nreg <= x->len) {
+        int64_t blk = (int64_t)T * x->inner;
+        if (x->ek[0] == EK_F32)
+            fused_rows_f32((float *)(void *)acc, SLOT(F, x->fa, float), SLOT(F, x->fb, float), x->outer,
+                           x->len, blk, x->nreg, x->inner);
+        else
+            fused_rows_f64((double *)(void *)acc, SLOT(F, x->fa, double), SLOT(F, x->fb, double),
+                           x->outer, x->len, blk, x->nreg, x->inner);
+        return EMU_NEXT;
+    }
     for (int64_t o = 0; o < x->outer; o++)
         for (int t = 0; t < T; t++)
             for (int64_t i = 0; i < x->inner; i++) {
