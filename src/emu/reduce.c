@@ -209,6 +209,31 @@ static int phase1(emu_frame *F, const emu_reduce_aux *x)
 
 /* Halving steps over `span` threads spaced `stride` apart, inside groups of
  * `gsize` threads (lanes: stride 1 within each warp; warps: stride lanes). */
+/* memcpy of the halving steps' small rows (a position or a few: one element per thread of a
+ * 2-D reduction along its rows) without a call */
+static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
+{
+    switch (n) {
+    case 4:
+        memcpy(d, s, 4);
+        break;
+    case 8:
+        memcpy(d, s, 8);
+        break;
+    case 16:
+        memcpy(d, s, 16);
+        break;
+    case 32:
+        memcpy(d, s, 32);
+        break;
+    case 64:
+        memcpy(d, s, 64);
+        break;
+    default:
+        memcpy(d, s, n);
+    }
+}
+
 static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, int groups,
                  int gstride)
 {
@@ -227,13 +252,13 @@ static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, in
                 for (int g = 0; g < groups; g++) {
                     int t0 = g * gstride;
                     if (stride == 1) {
-                        memcpy(A + nb * row, acc + (size_t)(o * T + t0) * row, (size_t)N * row);
-                        memcpy(C + nb * row, acc + (size_t)(o * T + t0 + N) * row, (size_t)N * row);
+                        copy_small(A + nb * row, acc + (size_t)(o * T + t0) * row, (size_t)N * row);
+                        copy_small(C + nb * row, acc + (size_t)(o * T + t0 + N) * row, (size_t)N * row);
                         nb += N;
                     } else {
                         for (int l = 0; l < N; l++, nb++) {
-                            memcpy(A + nb * row, acc + (size_t)(o * T + t0 + l * stride) * row, row);
-                            memcpy(C + nb * row,
+                            copy_small(A + nb * row, acc + (size_t)(o * T + t0 + l * stride) * row, row);
+                            copy_small(C + nb * row,
                                    acc + (size_t)(o * T + t0 + (l + N) * stride) * row, row);
                         }
                     }
@@ -254,11 +279,11 @@ static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, in
                 for (int g = 0; g < groups; g++) {
                     int t0 = g * gstride;
                     if (stride == 1) {
-                        memcpy(acc + (size_t)(o * T + t0) * row, R + nb * row, (size_t)N * row);
+                        copy_small(acc + (size_t)(o * T + t0) * row, R + nb * row, (size_t)N * row);
                         nb += N;
                     } else {
                         for (int l = 0; l < N; l++, nb++)
-                            memcpy(acc + (size_t)(o * T + t0 + l * stride) * row, R + nb * row, row);
+                            copy_small(acc + (size_t)(o * T + t0 + l * stride) * row, R + nb * row, row);
                     }
                 }
         }
