@@ -12,6 +12,8 @@ void emu_exp2_f32_array(float *d, const float *a, int64_t n, bool is_exp, bool f
         emu_mufu_ex2_array(d, a, n, false, force_scalar);
         return;
     }
+    if (!force_scalar && emu_mufu_exp_array_packed(d, a, n))
+        return;
     /* the f32 multiply first, in blocks (d may be a) */
     float t[256];
     for (int64_t i = 0; i < n; i += 256) {

@@ -105,6 +105,9 @@ static uint64_t rcp_bits[(1u << 23) / 64], rsq_bits[(1u << 24) / 64], sqrt_bits[
 static uint64_t ex2_both_bits[2 * (1u << 23) / 64];
 #define ex2_bits ex2_both_bits
 #define ex2neg_bits (ex2_both_bits + (1u << 23) / 64)
+/* and their coefficients: the positive table's EX2_SEGS segments, then the negative one's */
+#define EX2_SEGS ((1u << 23) >> 16)
+static double ex2_both_coef[2 * EX2_SEGS][3];
 
 static const struct {
     const emu_mufu_table *t;
@@ -116,11 +119,32 @@ static const struct {
               {&emu_mufu_ex2neg_table, ex2neg_bits}};
 #define NTABLES (sizeof tables / sizeof tables[0])
 
-static uint64_t decode(const emu_mufu_table *t, uint64_t *bits)
+/* EX2's entries packed for the vector path: per group of 16 entries one word, the first
+ * entry's bits (31) and from bit 31 the 15 steps to the next entries, each |step| in {0, 1, 2}
+ * written as 00, 01, 11 (so entry j is the first one plus or minus the number of ones below
+ * bit 31 + 2j: one popcount).  The positive table's 2^19 words, then the negative one's.  Built
+ * by decode() from the same entries as entry(); ex2_packed_ok stays false if a step did not fit
+ * (then the vector path reads the bitmaps). */
+#define EX2_GROUPS ((1u << 23) >> 4)
+static uint64_t ex2_packed[2 * EX2_GROUPS];
+static bool ex2_packed_ok;
+
+/* entry()'s bits from floor(q) and the exception's direction (0: none) */
+static inline uint32_t entry_bits(const emu_mufu_table *t, int64_t y)
+{
+    if (y >= (1 << 24))
+        return (uint32_t)(t->lo + 1) << 23;
+    return ((uint32_t)t->lo << 23) | (uint32_t)(y - (1 << 23));
+}
+
+/* packed: where to write the table's packed words (dir: +1 the entries rise, -1 they fall), or
+ * NULL; *ok cleared if a step does not fit */
+static uint64_t decode(const emu_mufu_table *t, uint64_t *bits, uint64_t *packed, int dir, bool *ok)
 {
     rdec d;
     uint16_t prob[NCTX];
     uint64_t nexc = 0;
+    uint32_t prev = 0;
     for (int i = 0; i < NCTX; i++)
         prob[i] = 1024;
     rd_init(&d, t->stream, t->nstream);
@@ -128,15 +152,31 @@ static uint64_t decode(const emu_mufu_table *t, uint64_t *bits)
         double fl, q = quad(t, k, &fl);
         double fr = q - fl;
         double dist = fr < 1.0 - fr ? fr : 1.0 - fr;
-        if (!(dist < t->w))
-            continue;
-        int ctx = (int)(dist / t->w * NCTX);
-        if (ctx > NCTX - 1)
-            ctx = NCTX - 1;
-        if (rd_bit(&d, &prob[ctx])) {
-            bits[k >> 6] |= 1ull << (k & 63);
-            nexc++;
+        int adj = 0;
+        if (dist < t->w) {
+            int ctx = (int)(dist / t->w * NCTX);
+            if (ctx > NCTX - 1)
+                ctx = NCTX - 1;
+            if (rd_bit(&d, &prob[ctx])) {
+                bits[k >> 6] |= 1ull << (k & 63);
+                nexc++;
+                adj = q - fl < 0.5 ? -1 : 1; /* as entry() */
+            }
         }
+        if (!packed)
+            continue;
+        uint32_t e = entry_bits(t, (int64_t)fl + adj);
+        uint32_t j = k & 15;
+        if (j == 0) {
+            packed[k >> 4] = e;
+        } else {
+            int64_t step = dir * ((int64_t)e - (int64_t)prev);
+            if (step < 0 || step > 2)
+                *ok = false;
+            else if (step)
+                packed[k >> 4] |= (step == 1 ? 1ull : 3ull) << (31 + 2 * (j - 1));
+        }
+        prev = e;
     }
     return nexc;
 }
@@ -147,8 +187,17 @@ static atomic_bool decoded; /* set, with release, once every bitmap is complete 
 
 static void decode_tables(void)
 {
-    for (size_t i = 0; i < NTABLES; i++)
-        decoded_exceptions += decode(tables[i].t, tables[i].bits);
+    memcpy(ex2_both_coef, emu_mufu_ex2_table.coef, sizeof ex2_both_coef / 2);
+    memcpy(ex2_both_coef[EX2_SEGS], emu_mufu_ex2neg_table.coef, sizeof ex2_both_coef / 2);
+    bool ok = true;
+    for (size_t i = 0; i < NTABLES; i++) {
+        const emu_mufu_table *t = tables[i].t;
+        uint64_t *packed = t == &emu_mufu_ex2_table      ? ex2_packed
+                           : t == &emu_mufu_ex2neg_table ? ex2_packed + EX2_GROUPS
+                                                         : NULL;
+        decoded_exceptions += decode(t, tables[i].bits, packed, t == &emu_mufu_ex2_table ? 1 : -1, &ok);
+    }
+    ex2_packed_ok = ok;
     atomic_store_explicit(&decoded, true, memory_order_release);
 }
 
@@ -404,33 +453,41 @@ float emu_div_full_fma(float a, float b, float c, int form)
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define MUFU_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl")))
+#define MUFU_AVX512_POPCNT __attribute__((target("avx512f,avx512dq,avx512vl,avx512vpopcntdq")))
 
-/* entry() on eight lanes: k the entry indices, coef the table's coefficients (the lanes of
- * mask m2 take coef2 and the bitmap words from bits + boff2), lo/lo2 the binades */
-MUFU_AVX512 static inline __m512i entry8(__m512i k, const double *coef, const double *coef2, __mmask8 m2,
-                                         const uint64_t *bits, __m512i boff, __m512i lo)
+/* entry() on eight lanes: k the entry indices, seg0 the index of each lane's first segment in
+ * coef (EX2: its two tables' coefficients side by side, the negative one from segment 128), the
+ * bitmap words from bits + boff, lo the binades, w the tables' candidate widths.  A lane's
+ * exception bit can be set only where q is within w of an integer (decode() leaves every other
+ * bit clear), so the bitmap, too large for the L2 cache, is read only for those lanes. */
+MUFU_AVX512 static inline __m512i entry8(__m512i k, __m512i seg0, const double *coef, const uint64_t *bits,
+                                         __m512i boff, __m512i lo, __m512d w)
 {
-    __m512i seg3 = _mm512_mullo_epi64(_mm512_srli_epi64(k, 16), _mm512_set1_epi64(3));
+    __m512i seg = _mm512_add_epi64(_mm512_srli_epi64(k, 16), seg0);
+    __m512i seg3 = _mm512_add_epi64(seg, _mm512_add_epi64(seg, seg));
     __m512d x = _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_and_si512(k, _mm512_set1_epi64(0xffff))),
                               _mm512_set1_pd(0x1p-16));
     __m512d c0 = _mm512_i64gather_pd(seg3, coef, 8);
-    __m512d c1 = _mm512_i64gather_pd(_mm512_add_epi64(seg3, _mm512_set1_epi64(1)), coef, 8);
-    __m512d c2 = _mm512_i64gather_pd(_mm512_add_epi64(seg3, _mm512_set1_epi64(2)), coef, 8);
-    if (m2) {
-        c0 = _mm512_mask_i64gather_pd(c0, m2, seg3, coef2, 8);
-        c1 = _mm512_mask_i64gather_pd(c1, m2, _mm512_add_epi64(seg3, _mm512_set1_epi64(1)), coef2, 8);
-        c2 = _mm512_mask_i64gather_pd(c2, m2, _mm512_add_epi64(seg3, _mm512_set1_epi64(2)), coef2, 8);
-    }
+    __m512d c1 = _mm512_i64gather_pd(seg3, coef + 1, 8);
+    __m512d c2 = _mm512_i64gather_pd(seg3, coef + 2, 8);
     /* q = c0 + x * (c1 + x * c2), separate multiplies and adds as in quad() */
     __m512d q = _mm512_add_pd(c0, _mm512_mul_pd(x, _mm512_add_pd(c1, _mm512_mul_pd(x, c2))));
     __m512d fl = _mm512_roundscale_pd(q, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
     __m512i y = _mm512_cvttpd_epi64(fl);
-    __m512i w = _mm512_i64gather_epi64(_mm512_add_epi64(_mm512_srli_epi64(k, 6), boff), (const long long *)bits, 8);
-    w = _mm512_srlv_epi64(w, _mm512_and_si512(k, _mm512_set1_epi64(63)));
-    __mmask8 exc = _mm512_test_epi64_mask(w, _mm512_set1_epi64(1));
-    __mmask8 below = _mm512_cmp_pd_mask(_mm512_sub_pd(q, fl), _mm512_set1_pd(0.5), _CMP_LT_OQ);
-    y = _mm512_mask_sub_epi64(y, exc & below, y, _mm512_set1_epi64(1));
-    y = _mm512_mask_add_epi64(y, exc & ~below, y, _mm512_set1_epi64(1));
+    __m512d fr = _mm512_sub_pd(q, fl);
+    /* decode()'s test: min(fr, 1 - fr) < w */
+    __mmask8 cand = _mm512_cmp_pd_mask(fr, w, _CMP_LT_OQ) |
+                    _mm512_cmp_pd_mask(_mm512_sub_pd(_mm512_set1_pd(1.0), fr), w, _CMP_LT_OQ);
+    if (cand) {
+        __m512i wd = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), cand,
+                                                 _mm512_add_epi64(_mm512_srli_epi64(k, 6), boff),
+                                                 (const long long *)bits, 8);
+        wd = _mm512_srlv_epi64(wd, _mm512_and_si512(k, _mm512_set1_epi64(63)));
+        __mmask8 exc = _mm512_mask_test_epi64_mask(cand, wd, _mm512_set1_epi64(1));
+        __mmask8 below = _mm512_cmp_pd_mask(fr, _mm512_set1_pd(0.5), _CMP_LT_OQ);
+        y = _mm512_mask_sub_epi64(y, exc & below, y, _mm512_set1_epi64(1));
+        y = _mm512_mask_add_epi64(y, exc & ~below, y, _mm512_set1_epi64(1));
+    }
     __m512i r = _mm512_or_si512(_mm512_slli_epi64(lo, 23), _mm512_sub_epi64(y, _mm512_set1_epi64(1 << 23)));
     __mmask8 top = _mm512_cmpge_epi64_mask(y, _mm512_set1_epi64(1 << 24));
     return _mm512_mask_mov_epi64(r, top, _mm512_slli_epi64(_mm512_add_epi64(lo, _mm512_set1_epi64(1)), 23));
@@ -466,13 +523,88 @@ MUFU_AVX512 static inline __m512i ex2_8(__m512i u)
     __m512i boff = _mm512_maskz_mov_epi64(neg, _mm512_set1_epi64((1u << 23) / 64));
     __m512i lo = _mm512_mask_mov_epi64(_mm512_set1_epi64(emu_mufu_ex2_table.lo), neg,
                                        _mm512_set1_epi64(emu_mufu_ex2neg_table.lo));
-    __m512i t = entry8(f, &emu_mufu_ex2_table.coef[0][0], &emu_mufu_ex2neg_table.coef[0][0], neg,
-                       ex2_both_bits, boff, lo);
+    __m512i seg0 = _mm512_maskz_mov_epi64(neg, _mm512_set1_epi64(EX2_SEGS));
+    __m512d w = _mm512_mask_mov_pd(_mm512_set1_pd(emu_mufu_ex2_table.w), neg,
+                                   _mm512_set1_pd(emu_mufu_ex2neg_table.w));
+    __m512i t = entry8(f, seg0, &ex2_both_coef[0][0], ex2_both_bits, boff, lo, w);
     __m512i r = scale8(t, _mm512_mask_sub_epi64(i, neg, _mm512_setzero_si512(), i));
     r = _mm512_mask_mov_epi64(r, tiny, _mm512_set1_epi64(0x3f800000));
     r = _mm512_mask_mov_epi64(r, big & neg, _mm512_setzero_si512());
     r = _mm512_mask_mov_epi64(r, big & ~neg, _mm512_set1_epi64(0x7f800000));
     return _mm512_mask_mov_epi64(r, nan, _mm512_set1_epi64(0x7fffffff));
+}
+
+/* the packed entries of 8 lanes: g the words' indices, f the fractions' bits, neg the lanes of
+ * the negative table; entry bits as 64-bit lanes */
+MUFU_AVX512_POPCNT static inline __m512i packed_entry8(__m256i g, __m256i f, __mmask8 neg)
+{
+    __m512i w = _mm512_i32gather_epi64(g, (const long long *)ex2_packed, 8);
+    /* the steps below entry j: the low 2j bits above the base */
+    __m512i jj = _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm256_and_si256(f, _mm256_set1_epi32(15))), 1);
+    __m512i below = _mm512_sub_epi64(_mm512_sllv_epi64(_mm512_set1_epi64(1), jj), _mm512_set1_epi64(1));
+    __m512i cnt = _mm512_popcnt_epi64(_mm512_and_si512(_mm512_srli_epi64(w, 31), below));
+    __m512i base = _mm512_and_si512(w, _mm512_set1_epi64(0x7fffffff));
+    return _mm512_mask_sub_epi64(_mm512_add_epi64(base, cnt), neg, base, cnt);
+}
+
+/* MUFU.EX2 of sixteen f32 lanes (their bits) from the packed entries */
+MUFU_AVX512_POPCNT static inline __m512i ex2_16_packed(__m512i u)
+{
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
+    __mmask16 nan = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7f800000));
+    __mmask16 tiny = _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x00800000));
+    __mmask16 big = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x43000000)) & ~nan;
+    __mmask16 neg = _mm512_cmplt_epi32_mask(u, zero);
+    __mmask16 ok = ~(nan | tiny | big);
+    /* X = floor(|x| 2^23) = m 2^(e - 127), m the significand with its leading one (below 2^30
+     * for |x| < 128); the special lanes read entry 0 */
+    __m512i e = _mm512_srli_epi32(a, 23);
+    __m512i m = _mm512_or_si512(_mm512_and_si512(a, _mm512_set1_epi32(0x7fffff)), _mm512_set1_epi32(0x800000));
+    __m512i up = _mm512_sllv_epi32(m, _mm512_sub_epi32(e, _mm512_set1_epi32(127)));
+    __m512i dn = _mm512_srlv_epi32(m, _mm512_sub_epi32(_mm512_set1_epi32(127), e));
+    __mmask16 ge = _mm512_cmpge_epi32_mask(e, _mm512_set1_epi32(127));
+    __m512i X = _mm512_maskz_mov_epi32(ok, _mm512_mask_mov_epi32(dn, ge, up));
+    __m512i i = _mm512_srli_epi32(X, 23);
+    __m512i f = _mm512_and_si512(X, _mm512_set1_epi32(0x7fffff));
+    __m512i g = _mm512_mask_add_epi32(_mm512_srli_epi32(f, 4), neg, _mm512_srli_epi32(f, 4),
+                                      _mm512_set1_epi32((int)EX2_GROUPS));
+    __m512i t0 = packed_entry8(_mm512_castsi512_si256(g), _mm512_castsi512_si256(f), (__mmask8)neg);
+    __m512i t1 = packed_entry8(_mm512_extracti64x4_epi64(g, 1), _mm512_extracti64x4_epi64(f, 1),
+                               (__mmask8)(neg >> 8));
+    __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(t0)),
+                                   _mm512_cvtepi64_epi32(t1), 1);
+    /* times 2^(+-i): t is normal and positive; below the normal range +0, above it inf */
+    __m512i te = _mm512_add_epi32(_mm512_srli_epi32(t, 23), _mm512_mask_sub_epi32(i, neg, zero, i));
+    __m512i r = _mm512_or_si512(_mm512_and_si512(t, _mm512_set1_epi32(0x7fffff)), _mm512_slli_epi32(te, 23));
+    r = _mm512_mask_mov_epi32(r, _mm512_cmple_epi32_mask(te, zero) | (big & neg), zero);
+    r = _mm512_mask_mov_epi32(r, _mm512_cmpge_epi32_mask(te, _mm512_set1_epi32(255)) | (big & ~neg),
+                              _mm512_set1_epi32(0x7f800000));
+    r = _mm512_mask_mov_epi32(r, tiny, _mm512_set1_epi32(0x3f800000));
+    return _mm512_mask_mov_epi32(r, nan, _mm512_set1_epi32(0x7fffffff));
+}
+
+/* ex2 of a[0 .. n) (of a[i] log2(e) rounded to f32 when log2e: math.exp) */
+MUFU_AVX512_POPCNT static void ex2_array_packed(float *d, const float *a, int64_t n, bool full, bool log2e)
+{
+    for (int64_t i = 0; i < n; i += 16) {
+        __mmask16 live = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        __m512 x = _mm512_maskz_loadu_ps(live, a + i);
+        if (log2e)
+            x = _mm512_mul_ps(x, _mm512_set1_ps(0x1.715476p+0f)); /* EMU_LOG2E_F */
+        __mmask16 halve = 0;
+        if (full) { /* ex2.approx.f32: below -126 (not NaN), halve, then square */
+            halve = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-126.0f), _CMP_NGE_UQ);
+            x = _mm512_mask_mul_ps(x, halve, x, _mm512_set1_ps(0.5f));
+        }
+        __m512 y = _mm512_castsi512_ps(ex2_16_packed(_mm512_castps_si512(x)));
+        if (halve) {
+            y = _mm512_mask_mul_ps(y, halve, y, y);
+            __mmask16 nan = _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q);
+            y = _mm512_mask_mov_ps(y, nan, _mm512_castsi512_ps(_mm512_set1_epi32(0x7fffffff)));
+        }
+        _mm512_mask_storeu_ps(d + i, live, y);
+    }
 }
 
 MUFU_AVX512 static void ex2_array_avx512(float *d, const float *a, int64_t n, bool full)
@@ -505,6 +637,9 @@ MUFU_AVX512 static void div_array_avx512(float *d, const float *a, const float *
 {
     int64_t i = 0;
     const __m256 absmask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    bool have_last = false;
+    uint32_t last_y = 0;
+    float last_rc = 0.0f;
     for (; i + 8 <= n; i += 8) {
         __m256 x = _mm256_loadu_ps(a + i), y = _mm256_loadu_ps(b + i);
         __m256 ay = _mm256_and_ps(y, absmask);
@@ -515,9 +650,17 @@ MUFU_AVX512 static void div_array_avx512(float *d, const float *a, const float *
         y = _mm256_mask_mul_ps(y, np1, y, _mm256_set1_ps(0x1p24f));
         x = _mm256_mask_mul_ps(x, np1, x, _mm256_set1_ps(0x1p24f));
         __m256 rc;
-        if (_mm256_cmp_ps_mask(y, _mm256_permutexvar_ps(_mm256_setzero_si256(), y), _CMP_EQ_OQ) == 0xff) {
-            /* one divisor for all eight lanes (a row's broadcast sum): one MUFU.RCP */
-            rc = _mm256_set1_ps(emu_mufu_rcp(_mm256_cvtss_f32(y)));
+        __m256i yi = _mm256_castps_si256(y);
+        if (_mm256_cmpeq_epi32_mask(yi, _mm256_permutexvar_epi32(_mm256_setzero_si256(), yi)) == 0xff) {
+            /* one divisor for all eight lanes (a row's broadcast sum), the same bits (+0 and -0
+             * are not one divisor): one MUFU.RCP, kept for the next eight while the bits stay */
+            uint32_t yb = (uint32_t)_mm256_cvtsi256_si32(_mm256_castps_si256(y));
+            if (!have_last || yb != last_y) {
+                last_y = yb;
+                last_rc = emu_mufu_rcp(_mm256_cvtss_f32(y));
+                have_last = true;
+            }
+            rc = _mm256_set1_ps(last_rc);
         } else {
             rc = rcp8(y);
         }
@@ -541,8 +684,9 @@ MUFU_AVX512 static inline __m256 rcp8(__m256 y)
         __mmask8 inf = _mm512_cmpeq_epi64_mask(ua, _mm512_set1_epi64(0x7f800000));
         __mmask8 ok = ~(nan | zero | inf);
         __m512i k = _mm512_maskz_and_epi64(ok, ua, _mm512_set1_epi64(0x7fffff));
-        __m512i t = entry8(k, &emu_mufu_rcp_table.coef[0][0], NULL, 0, rcp_bits, _mm512_setzero_si512(),
-                           _mm512_set1_epi64(emu_mufu_rcp_table.lo));
+        __m512i t = entry8(k, _mm512_setzero_si512(), &emu_mufu_rcp_table.coef[0][0], rcp_bits,
+                           _mm512_setzero_si512(), _mm512_set1_epi64(emu_mufu_rcp_table.lo),
+                           _mm512_set1_pd(emu_mufu_rcp_table.w));
         __m512i ex = _mm512_sub_epi64(_mm512_srli_epi64(ua, 23), _mm512_set1_epi64(127));
         __m512i r = _mm512_or_si512(s, scale8(t, _mm512_sub_epi64(_mm512_setzero_si512(), ex)));
         r = _mm512_mask_mov_epi64(r, zero, _mm512_or_si512(s, _mm512_set1_epi64(0x7f800000)));
@@ -560,20 +704,60 @@ static int have_avx512(void)
             __builtin_cpu_supports("avx512vl");
     return v;
 }
+
+static int have_vpopcnt(void)
+{
+    static int v = -1;
+    if (v < 0)
+        v = __builtin_cpu_supports("avx512vpopcntdq");
+    return v;
+}
 #endif
 
-void emu_mufu_ex2_array(float *d, const float *a, int64_t n, bool full, bool force_scalar)
+bool emu_mufu_ex2_array_path(float *d, const float *a, int64_t n, bool full, emu_ex2_path path)
 {
     ready();
 #ifdef MUFU_AVX512
-    if (!force_scalar && have_avx512()) {
-        ex2_array_avx512(d, a, n, full);
-        return;
+    bool packed = ex2_packed_ok && have_avx512() && have_vpopcnt();
+    if (path == EMU_EX2_AUTO)
+        path = packed ? EMU_EX2_PACKED : have_avx512() ? EMU_EX2_BITMAPS : EMU_EX2_SCALAR;
+    if (path == EMU_EX2_PACKED) {
+        if (!packed)
+            return false;
+        ex2_array_packed(d, a, n, full, false);
+        return true;
     }
+    if (path == EMU_EX2_BITMAPS) {
+        if (!have_avx512())
+            return false;
+        ex2_array_avx512(d, a, n, full);
+        return true;
+    }
+#else
+    if (path != EMU_EX2_AUTO && path != EMU_EX2_SCALAR)
+        return false;
 #endif
-    (void)force_scalar;
     for (int64_t i = 0; i < n; i++)
         d[i] = full ? emu_ex2_full(a[i]) : emu_mufu_ex2(a[i]);
+    return true;
+}
+
+bool emu_mufu_exp_array_packed(float *d, const float *a, int64_t n)
+{
+    ready();
+#ifdef MUFU_AVX512
+    if (ex2_packed_ok && have_avx512() && have_vpopcnt()) {
+        ex2_array_packed(d, a, n, true, true);
+        return true;
+    }
+#endif
+    (void)d, (void)a, (void)n;
+    return false;
+}
+
+void emu_mufu_ex2_array(float *d, const float *a, int64_t n, bool full, bool force_scalar)
+{
+    emu_mufu_ex2_array_path(d, a, n, full, force_scalar ? EMU_EX2_SCALAR : EMU_EX2_AUTO);
 }
 
 void emu_div_full_array(float *d, const float *a, const float *b, int64_t n, bool force_scalar)

@@ -68,6 +68,14 @@ float emu_div_full_fma(float a, float b, float c, int form);
 /* Arrays (d may alias a or b): ex2.approx.f32 when full, else ex2.approx.ftz.f32; div.full.
  * Eight lanes at a time on AVX-512 unless force_scalar (tests), with the same bits. */
 void emu_mufu_ex2_array(float *d, const float *a, int64_t n, bool full, bool force_scalar);
+/* the same through one path (tests): the scalar model, the vector one that reads the quadratics
+ * and exception bitmaps (AVX-512), or the one that reads the packed entries (AVX-512 with
+ * VPOPCNTDQ); false, with nothing written, where the path is not available */
+typedef enum emu_ex2_path { EMU_EX2_AUTO, EMU_EX2_SCALAR, EMU_EX2_BITMAPS, EMU_EX2_PACKED } emu_ex2_path;
+bool emu_mufu_ex2_array_path(float *d, const float *a, int64_t n, bool full, emu_ex2_path path);
+/* math.exp on f32: ex2.approx.f32 of a[i] times log2(e) rounded to f32, in one pass through the
+ * packed path; false, with nothing written, where that path is not available */
+bool emu_mufu_exp_array_packed(float *d, const float *a, int64_t n);
 void emu_div_full_array(float *d, const float *a, const float *b, int64_t n, bool force_scalar);
 
 /* Decodes every table now (they are otherwise decoded on first use); returns the number of

@@ -25,6 +25,8 @@
  */
 #include "emu_internal.h"
 
+#define RESTRICT __restrict__
+
 #include <math.h>
 
 int emu_run_region(emu_frame *F, const emu_region *r, int64_t batch)
@@ -92,9 +94,47 @@ static void gather_reg(const emu_reduce_aux *x, uint8_t *dst, const uint8_t *src
     }
 }
 
+/* fused_phase1 where thread t's register r is axis index r T + t (one element per thread and
+ * register, no register map): for each r the (t, i) positions are contiguous, so each step is
+ * one vectorizable loop (fmaf is the fused operation in every clone) */
+#define FUSED_ROWS(NAME, T_, FMA)                                                                  \
+    EMU_CLONES static void NAME(T_ *acc, const T_ *fa, const T_ *fb, int64_t outer, int64_t len,   \
+                                int64_t blk, int nreg, int64_t inner)                              \
+    {                                                                                              \
+        for (int64_t o = 0; o < outer; o++) {                                                      \
+            T_ *RESTRICT ac = acc + o * blk;                                                       \
+            const T_ *a = fa + o * len * inner, *b = fb + o * len * inner;                         \
+            if (nreg == 1) {                                                                       \
+                for (int64_t k = 0; k < blk; k++)                                                  \
+                    ac[k] = a[k] * b[k];                                                           \
+                continue;                                                                          \
+            }                                                                                      \
+            for (int64_t k = 0; k < blk; k++)                                                      \
+                ac[k] = FMA(a[k], b[k], a[blk + k] * b[blk + k]);                                  \
+            for (int r = 2; r < nreg; r++) {                                                       \
+                const T_ *ar = a + r * blk, *br = b + r * blk;                                     \
+                for (int64_t k = 0; k < blk; k++)                                                  \
+                    ac[k] = FMA(ar[k], br[k], ac[k]);                                              \
+            }                                                                                      \
+        }                                                                                          \
+    }
+FUSED_ROWS(fused_rows_f32, float, fmaf)
+FUSED_ROWS(fused_rows_f64, double, fma)
+#undef FUSED_ROWS
+
 static int fused_phase1(emu_frame *F, const emu_reduce_aux *x, uint8_t *acc)
 {
     int T = x->nthr;
+    if (x->spt == 1 && !x->regmap && (int64_t)T * x->nreg <= x->len) {
+        int64_t blk = (int64_t)T * x->inner;
+        if (x->ek[0] == EK_F32)
+            fused_rows_f32((float *)(void *)acc, SLOT(F, x->fa, float), SLOT(F, x->fb, float), x->outer,
+                           x->len, blk, x->nreg, x->inner);
+        else
+            fused_rows_f64((double *)(void *)acc, SLOT(F, x->fa, double), SLOT(F, x->fb, double),
+                           x->outer, x->len, blk, x->nreg, x->inner);
+        return EMU_NEXT;
+    }
     for (int64_t o = 0; o < x->outer; o++)
         for (int t = 0; t < T; t++)
             for (int64_t i = 0; i < x->inner; i++) {
@@ -171,6 +211,31 @@ static int phase1(emu_frame *F, const emu_reduce_aux *x)
 
 /* Halving steps over `span` threads spaced `stride` apart, inside groups of
  * `gsize` threads (lanes: stride 1 within each warp; warps: stride lanes). */
+/* memcpy of the halving steps' small rows (a position or a few: one element per thread of a
+ * 2-D reduction along its rows) without a call */
+static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
+{
+    switch (n) {
+    case 4:
+        memcpy(d, s, 4);
+        break;
+    case 8:
+        memcpy(d, s, 8);
+        break;
+    case 16:
+        memcpy(d, s, 16);
+        break;
+    case 32:
+        memcpy(d, s, 32);
+        break;
+    case 64:
+        memcpy(d, s, 64);
+        break;
+    default:
+        memcpy(d, s, n);
+    }
+}
+
 static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, int groups,
                  int gstride)
 {
@@ -189,13 +254,13 @@ static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, in
                 for (int g = 0; g < groups; g++) {
                     int t0 = g * gstride;
                     if (stride == 1) {
-                        memcpy(A + nb * row, acc + (size_t)(o * T + t0) * row, (size_t)N * row);
-                        memcpy(C + nb * row, acc + (size_t)(o * T + t0 + N) * row, (size_t)N * row);
+                        copy_small(A + nb * row, acc + (size_t)(o * T + t0) * row, (size_t)N * row);
+                        copy_small(C + nb * row, acc + (size_t)(o * T + t0 + N) * row, (size_t)N * row);
                         nb += N;
                     } else {
                         for (int l = 0; l < N; l++, nb++) {
-                            memcpy(A + nb * row, acc + (size_t)(o * T + t0 + l * stride) * row, row);
-                            memcpy(C + nb * row,
+                            copy_small(A + nb * row, acc + (size_t)(o * T + t0 + l * stride) * row, row);
+                            copy_small(C + nb * row,
                                    acc + (size_t)(o * T + t0 + (l + N) * stride) * row, row);
                         }
                     }
@@ -216,11 +281,11 @@ static int halve(emu_frame *F, const emu_reduce_aux *x, int span, int stride, in
                 for (int g = 0; g < groups; g++) {
                     int t0 = g * gstride;
                     if (stride == 1) {
-                        memcpy(acc + (size_t)(o * T + t0) * row, R + nb * row, (size_t)N * row);
+                        copy_small(acc + (size_t)(o * T + t0) * row, R + nb * row, (size_t)N * row);
                         nb += N;
                     } else {
                         for (int l = 0; l < N; l++, nb++)
-                            memcpy(acc + (size_t)(o * T + t0 + l * stride) * row, R + nb * row, row);
+                            copy_small(acc + (size_t)(o * T + t0 + l * stride) * row, R + nb * row, row);
                     }
                 }
         }
@@ -311,6 +376,202 @@ static void assoc_combine(int code, emu_ek ek, uint8_t *d, int64_t ds, const uin
 #undef ASSOC_LOOP
 #undef ASSOC_OPS
 
+/* The whole reduction or scan of one ASSOC op on one element type, with the op's switch outside
+ * the loops (the loops vectorize).  in/out [outer, len, inner]; the axis is len.
+ *   reduce: out[o][i] = in[o][0][i] op .. op in[o][len-1][i]
+ *   scan:   out[o][l][i] = in[o][0][i] op .. op in[o][l][i] (from the end when reversed),
+ *           computed in place in out (a copy of in).
+ * A row (inner == 1) is folded along its own contiguous elements. */
+#define ASSOC_EACH(T, U, BODY)                                                                     \
+    do {                                                                                           \
+        switch (code) {                                                                            \
+        case CT_OP_ARITH_ADDI:                                                                     \
+            BODY(T, (T)((U)acc + (U)b));                                                           \
+            break;                                                                                 \
+        case CT_OP_ARITH_MULI:                                                                     \
+            BODY(T, (T)((U)acc * (U)b));                                                           \
+            break;                                                                                 \
+        case CT_OP_ARITH_ANDI:                                                                     \
+            BODY(T, (T)(acc & b));                                                                 \
+            break;                                                                                 \
+        case CT_OP_ARITH_ORI:                                                                      \
+            BODY(T, (T)(acc | b));                                                                 \
+            break;                                                                                 \
+        case CT_OP_ARITH_XORI:                                                                     \
+            BODY(T, (T)(acc ^ b));                                                                 \
+            break;                                                                                 \
+        case CT_OP_ARITH_MAXSI:                                                                    \
+            BODY(T, b > acc ? b : acc);                                                            \
+            break;                                                                                 \
+        case CT_OP_ARITH_MINSI:                                                                    \
+            BODY(T, b < acc ? b : acc);                                                            \
+            break;                                                                                 \
+        case CT_OP_ARITH_MAXUI:                                                                    \
+            BODY(T, (U)b > (U)acc ? b : acc);                                                      \
+            break;                                                                                 \
+        case CT_OP_ARITH_MINUI:                                                                    \
+            BODY(T, (U)b < (U)acc ? b : acc);                                                      \
+            break;                                                                                 \
+        default:                                                                                   \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+
+#define REDUCE_ROWS(T, EXPR, LEN)                                                                  \
+    do {                                                                                           \
+    for (int64_t o = 0; o < outer; o++) {                                                          \
+        const T *r = in + o * (LEN);                                                               \
+        T acc = r[0];                                                                              \
+        for (int64_t l = 1; l < (LEN); l++) {                                                      \
+            T b = r[l];                                                                            \
+            acc = EXPR;                                                                            \
+        }                                                                                          \
+        out[o] = acc;                                                                              \
+    }                                                                                              \
+    } while (0)
+
+#define REDUCE_BODY(T, EXPR)                                                                       \
+    do {                                                                                           \
+        const T *in = (const T *)(const void *)in_;                                               \
+        T *out = (T *)(void *)out_;                                                                \
+        if (inner == 1) {                                                                          \
+            /* short rows of a constant length unroll */                                          \
+            if (len == 16)                                                                         \
+                REDUCE_ROWS(T, EXPR, 16);                                                          \
+            else if (len == 8)                                                                     \
+                REDUCE_ROWS(T, EXPR, 8);                                                           \
+            else if (len == 4)                                                                     \
+                REDUCE_ROWS(T, EXPR, 4);                                                           \
+            else if (len == 32)                                                                    \
+                REDUCE_ROWS(T, EXPR, 32);                                                          \
+            else                                                                                   \
+                REDUCE_ROWS(T, EXPR, len);                                                         \
+        } else {                                                                                   \
+            /* 64 bytes of columns at a time, held in registers down the axis */                   \
+            enum { BLK = 64 / sizeof(T) };                                                         \
+            for (int64_t o = 0; o < outer; o++) {                                                  \
+                const T *src = in + o * len * inner;                                               \
+                T *dst = out + o * inner;                                                          \
+                int64_t i0 = 0;                                                                    \
+                for (; i0 + BLK <= inner; i0 += BLK) {                                             \
+                    T a[BLK];                                                                      \
+                    memcpy(a, src + i0, sizeof a);                                                 \
+                    for (int64_t l = 1; l < len; l++) {                                            \
+                        const T *sl = src + l * inner + i0;                                        \
+                        for (int j = 0; j < BLK; j++) {                                            \
+                            T acc = a[j], b = sl[j];                                               \
+                            a[j] = EXPR;                                                           \
+                        }                                                                          \
+                    }                                                                              \
+                    memcpy(dst + i0, a, sizeof a);                                                 \
+                }                                                                                  \
+                if (i0 < inner) {                                                                  \
+                    memcpy(dst + i0, src + i0, sizeof(T) * (size_t)(inner - i0));                  \
+                    for (int64_t l = 1; l < len; l++) {                                            \
+                        const T *sl = src + l * inner;                                             \
+                        for (int64_t i = i0; i < inner; i++) {                                     \
+                            T acc = dst[i], b = sl[i];                                             \
+                            dst[i] = EXPR;                                                         \
+                        }                                                                          \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+#define SCAN_BODY(T, EXPR)                                                                         \
+    do {                                                                                           \
+        T *v = (T *)(void *)out_;                                                                  \
+        if (inner == 1) {                                                                          \
+            for (int64_t o = 0; o < outer; o++) {                                                  \
+                T *r = v + o * len;                                                                \
+                if (reverse) {                                                                     \
+                    for (int64_t l = len - 2; l >= 0; l--) {                                       \
+                        T acc = r[l], b = r[l + 1];                                                \
+                        r[l] = EXPR;                                                               \
+                    }                                                                              \
+                } else {                                                                           \
+                    for (int64_t l = 1; l < len; l++) {                                            \
+                        T acc = r[l], b = r[l - 1];                                                \
+                        r[l] = EXPR;                                                               \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        } else {                                                                                   \
+            enum { BLK = 64 / sizeof(T) };                                                         \
+            for (int64_t o = 0; o < outer; o++) {                                                  \
+                T *g = v + o * len * inner;                                                        \
+                int64_t i0 = 0;                                                                    \
+                /* 64 bytes of columns at a time, the running value in registers */               \
+                for (; i0 + BLK <= inner; i0 += BLK) {                                             \
+                    T p[BLK];                                                                      \
+                    memcpy(p, g + (reverse ? len - 1 : 0) * inner + i0, sizeof p);                 \
+                    for (int64_t l = 1; l < len; l++) {                                            \
+                        T *c = g + (reverse ? len - 1 - l : l) * inner + i0;                       \
+                        for (int j = 0; j < BLK; j++) {                                            \
+                            T acc = c[j], b = p[j];                                                \
+                            p[j] = EXPR;                                                           \
+                        }                                                                          \
+                        memcpy(c, p, sizeof p);                                                    \
+                    }                                                                              \
+                }                                                                                  \
+                if (i0 == inner)                                                                   \
+                    continue;                                                                      \
+                for (int64_t l = 1; l < len; l++) {                                               \
+                    int64_t cur = reverse ? len - 1 - l : l, prev = reverse ? cur + 1 : cur - 1;   \
+                    T *c = g + cur * inner;                                                        \
+                    const T *p = g + prev * inner;                                                 \
+                    for (int64_t i = i0; i < inner; i++) {                                         \
+                        T acc = c[i], b = p[i];                                                    \
+                        c[i] = EXPR;                                                               \
+                    }                                                                              \
+                }                                                                                  \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+EMU_CLONES static void assoc_reduce_typed(int code, emu_ek ek, uint8_t *out_, const uint8_t *in_,
+                               int64_t outer, int64_t len, int64_t inner)
+{
+    switch (ek) {
+    case EK_I8:
+        ASSOC_EACH(int8_t, uint8_t, REDUCE_BODY);
+        break;
+    case EK_I16:
+        ASSOC_EACH(int16_t, uint16_t, REDUCE_BODY);
+        break;
+    case EK_I32:
+        ASSOC_EACH(int32_t, uint32_t, REDUCE_BODY);
+        break;
+    default:
+        ASSOC_EACH(int64_t, uint64_t, REDUCE_BODY);
+        break;
+    }
+}
+
+EMU_CLONES static void assoc_scan_typed(int code, emu_ek ek, uint8_t *out_, int64_t outer, int64_t len,
+                             int64_t inner, bool reverse)
+{
+    switch (ek) {
+    case EK_I8:
+        ASSOC_EACH(int8_t, uint8_t, SCAN_BODY);
+        break;
+    case EK_I16:
+        ASSOC_EACH(int16_t, uint16_t, SCAN_BODY);
+        break;
+    case EK_I32:
+        ASSOC_EACH(int32_t, uint32_t, SCAN_BODY);
+        break;
+    default:
+        ASSOC_EACH(int64_t, uint64_t, SCAN_BODY);
+        break;
+    }
+}
+#undef ASSOC_EACH
+#undef REDUCE_BODY
+#undef REDUCE_ROWS
+#undef SCAN_BODY
+
 /* out[o][i] = in[o][0][i] op in[o][1][i] op ... */
 static void assoc_reduce(emu_frame *F, const emu_reduce_aux *x)
 {
@@ -318,6 +579,10 @@ static void assoc_reduce(emu_frame *F, const emu_reduce_aux *x)
     const uint8_t *in = F->mem + x->in_off[0];
     uint8_t *out = F->mem + x->out_off[0];
     int64_t len = x->len;
+    if (x->ek[0] != EK_I1) {
+        assoc_reduce_typed(x->assoc, x->ek[0], out, in, x->outer, len, x->inner);
+        return;
+    }
     if (x->inner == 1) {
         /* a contiguous axis: all rows at once, strided by the axis */
         for (int64_t o = 0; o < x->outer; o++)
@@ -342,6 +607,10 @@ static void assoc_scan(emu_frame *F, const emu_reduce_aux *x)
     uint8_t *out = F->mem + x->out_off[0];
     int64_t len = x->len;
     memcpy(out, F->mem + x->in_off[0], (size_t)(x->outer * len) * row);
+    if (x->ek[0] != EK_I1) {
+        assoc_scan_typed(x->assoc, x->ek[0], out, x->outer, len, x->inner, x->reverse);
+        return;
+    }
     /* with one row of positions per axis index (inner == 1) all rows go at once */
     int64_t groups = x->inner == 1 ? 1 : x->outer, n = x->inner == 1 ? x->outer : x->inner;
     int64_t stride = x->inner == 1 ? len : 1;

@@ -55,6 +55,40 @@ EMU_CLONES static void fill(void *dst, const void *src, int64_t n, size_t es)
     }
 }
 
+/* fill() for a short row (a broadcast along the last axis, once per row): inline, no call */
+static inline void fill_short(uint8_t *RESTRICT dst, const uint8_t *src, int64_t n, size_t es)
+{
+    switch (es) {
+    case 4: {
+        uint32_t v;
+        memcpy(&v, src, 4);
+        for (int64_t i = 0; i < n; i++)
+            memcpy(dst + 4 * i, &v, 4);
+        break;
+    }
+    case 8: {
+        uint64_t v;
+        memcpy(&v, src, 8);
+        for (int64_t i = 0; i < n; i++)
+            memcpy(dst + 8 * i, &v, 8);
+        break;
+    }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, src, 2);
+        for (int64_t i = 0; i < n; i++)
+            memcpy(dst + 2 * i, &v, 2);
+        break;
+    }
+    case 1:
+        memset(dst, *src, (size_t)n);
+        break;
+    default:
+        for (int64_t i = 0; i < n; i++)
+            memcpy(dst + (size_t)i * es, src, es);
+    }
+}
+
 int emu_h_splat(emu_frame *F, const emu_ins *I)
 {
     fill(F->mem + I->d, F->mem + I->a, NE(F, I), emu_ek_size((emu_ek)I->ek));
@@ -101,7 +135,10 @@ static void copy_nd(uint8_t *RESTRICT dst, const uint8_t *src, int rank, const i
         if (ist == 1) {
             memcpy(dst, s, (size_t)inner * es);
         } else if (ist == 0) {
-            fill(dst, s, inner, es);
+            if (inner <= 64)
+                fill_short(dst, s, inner, es);
+            else
+                fill(dst, s, inner, es);
         } else {
             switch (es) {
             case 1:

@@ -10,6 +10,7 @@
  * on every class of input.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "emu/emu_internal.h"
 #include "emu_test.h"
@@ -214,6 +215,63 @@ static void t_exp2_vector_path(void **s)
     assert_true(y[0] > 0 && y[0] < 0x1p-126f);
 }
 
+/* MUFU.EX2's array paths (the scalar model, the vector one over the quadratics and exception
+ * bitmaps, the vector one over the packed entries) give the same bits: every entry of both
+ * tables (all 2^23 mantissas of [1, 2) and of (-2, -1]), the same at exponents where the power of
+ * two flushes or overflows, random bit patterns and the special values, for ex2.approx.ftz.f32
+ * and ex2.approx.f32 */
+static void t_ex2_array_paths(void **s)
+{
+    (void)s;
+    enum { N = 1 << 23 };
+    float *in = malloc(sizeof(float) * N), *sc = malloc(sizeof(float) * N), *v = malloc(sizeof(float) * N);
+    assert_non_null(in);
+    assert_non_null(sc);
+    assert_non_null(v);
+    static const uint32_t exps[] = {127, 127 + 6, 127 - 3, 127 - 30};
+    static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, -NAN,
+                                    0x1p-149f, -0x1p-140f, 0x1p-126f, -0x1p-126f, 127.99999f,
+                                    128.0f, -128.0f, -127.99999f, -126.0f, -126.00001f,
+                                    -125.99999f, -149.5f, -150.0f, 200.0f, -200.0f, 1e30f, -1e30f};
+    uint64_t r = 0x9e3779b97f4a7c15ull;
+    int paths_run[4] = {0};
+    for (int round = 0; round < 2 * 4 + 1; round++) {
+        int n = N;
+        if (round < 8) { /* one sign and exponent: every mantissa */
+            uint32_t sign = (uint32_t)(round & 1) << 31, e = exps[round >> 1];
+            for (uint32_t m = 0; m < N; m++)
+                in[m] = from_bits(sign | e << 23 | m);
+        } else {
+            n = 1 << 20;
+            for (int i = 0; i < n; i++) {
+                r ^= r << 13;
+                r ^= r >> 7;
+                r ^= r << 17;
+                uint32_t u = (uint32_t)(r >> 17);
+                in[i] = i % 16 == 0 ? special[u % (sizeof special / sizeof special[0])]
+                                    : from_bits((uint32_t)(r >> 11));
+            }
+        }
+        for (int full = 0; full < 2; full++) {
+            assert_true(emu_mufu_ex2_array_path(sc, in, n, full, EMU_EX2_SCALAR));
+            for (emu_ex2_path p = EMU_EX2_BITMAPS; p <= EMU_EX2_PACKED; p++) {
+                if (!emu_mufu_ex2_array_path(v, in, n - 5, full, p))
+                    continue; /* not on this CPU */
+                paths_run[p]++;
+                for (int i = 0; i < n - 5; i++)
+                    if (fbits(v[i]) != fbits(sc[i]))
+                        fail_msg("ex2 path %d (full %d) of %a: %08x, scalar %08x", (int)p, full,
+                                 (double)in[i], fbits(v[i]), fbits(sc[i]));
+            }
+        }
+    }
+    printf("  ex2 array paths checked: bitmaps %d, packed %d rounds\n", paths_run[EMU_EX2_BITMAPS],
+           paths_run[EMU_EX2_PACKED]);
+    free(in);
+    free(sc);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +279,7 @@ int main(void)
         cmocka_unit_test(t_special_values),
         cmocka_unit_test(t_ex2_model),
         cmocka_unit_test(t_exp2_vector_path),
+        cmocka_unit_test(t_ex2_array_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

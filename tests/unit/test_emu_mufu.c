@@ -257,7 +257,8 @@ static void t_div_full_scalings(void **state)
 }
 
 /* the AVX-512 path of div.full's arrays gives the scalar function's bits: random bit patterns,
- * a row divided by one broadcast value (the one-RCP path), specials, lengths with a tail */
+ * a row divided by one broadcast value (the one-RCP path), signed zeros mixed in one vector, specials,
+ * lengths with a tail */
 static void t_div_full_array(void **state)
 {
     (void)state;
@@ -277,6 +278,10 @@ static void t_div_full_array(void **state)
             b[i] = bf(special[(r >> 40) % (sizeof special / sizeof special[0])]);
         if (i >= N / 2) /* rows of 64 sharing a divisor */
             b[i] = b[i & ~63];
+        if (i >= N / 4 && i < N / 4 + 64) /* zeros of both signs: equal, but not one divisor */
+            b[i] = bf(i % 3 ? 0x80000000u : 0x00000000u);
+        if (i >= N / 4 + 64 && i < N / 4 + 128) /* a divisor that changes every eight lanes */
+            b[i] = (i >> 3) & 1 ? 3.0f : bf(i % 16 < 8 ? 0x80000000u : 0x00000000u);
     }
     for (int off = 0; off < 3; off++) {
         int n = N - off * 5;

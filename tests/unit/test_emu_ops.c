@@ -1125,6 +1125,75 @@ static void t_reduce_fma_fold(void **s)
     assert_true(acc[0] != late[0]);  /* contracting the other product first */
 }
 
+/* the same fold with one register per thread (N = 128: the plain products) and in f64
+ * (N = 512: fma in double), against the GPU's order computed here */
+static void t_reduce_fma_fold_shapes(void **s)
+{
+    (void)s;
+    enum { T = 128, NMAX = 512 };
+    static double xd[NMAX], yd[NMAX];
+    static float xf[NMAX], yf[NMAX];
+    uint64_t r = 97;
+    for (int i = 0; i < NMAX; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        xd[i] = (double)(int64_t)(r >> 11) * 0x1p-52 - 1.0;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        yd[i] = (double)(int64_t)(r >> 11) * 0x1p-52 - 1.0;
+        xf[i] = (float)xd[i];
+        yf[i] = (float)yd[i];
+    }
+    for (int f64 = 0; f64 < 2; f64++) {
+        int N = f64 ? 512 : 128, R = N / T;
+        ct_emu_kernel *k = emu_build(&k_dot_sum, f64 ? "x_ptr=*fp64 y_ptr=*fp64 out_ptr=*fp64"
+                                                     : "x_ptr=*fp32 y_ptr=*fp32 out_ptr=*fp32",
+                                     f64 ? "N=512" : "N=128");
+        double outd = 0;
+        float outf = 0;
+        io o;
+        io_init(&o);
+        ct_emu_arg a[] = {
+            f64 ? io_buf(&o, "x", xd, sizeof(double) * (size_t)N, CT_EMU_F64, CT_EMU_IN)
+                : io_buf(&o, "x", xf, sizeof(float) * (size_t)N, CT_EMU_F32, CT_EMU_IN),
+            f64 ? io_buf(&o, "y", yd, sizeof(double) * (size_t)N, CT_EMU_F64, CT_EMU_IN)
+                : io_buf(&o, "y", yf, sizeof(float) * (size_t)N, CT_EMU_F32, CT_EMU_IN),
+            f64 ? io_buf(&o, "out", &outd, sizeof outd, CT_EMU_F64, CT_EMU_OUT)
+                : io_buf(&o, "out", &outf, sizeof outf, CT_EMU_F32, CT_EMU_OUT)};
+        run_ok(&o, k, 1, 3, a);
+        ct_emu_free(o.e);
+        ct_emu_kernel_free(k);
+        double v[T];
+        float w[T];
+        for (int t = 0; t < T; t++) {
+            if (R == 1) {
+                w[t] = xf[t] * yf[t];
+                v[t] = xd[t] * yd[t];
+                continue;
+            }
+            w[t] = fmaf(xf[t], yf[t], xf[T + t] * yf[T + t]);
+            v[t] = fma(xd[t], yd[t], xd[T + t] * yd[T + t]);
+            for (int q = 2; q < R; q++) {
+                w[t] = fmaf(xf[q * T + t], yf[q * T + t], w[t]);
+                v[t] = fma(xd[q * T + t], yd[q * T + t], v[t]);
+            }
+        }
+        for (int wp = 0; wp < 4; wp++)
+            for (int n = 16; n >= 1; n /= 2)
+                for (int l = 0; l < n; l++) {
+                    w[wp * 32 + l] = w[wp * 32 + l] + w[wp * 32 + l + n];
+                    v[wp * 32 + l] = v[wp * 32 + l] + v[wp * 32 + l + n];
+                }
+        for (int n = 2; n >= 1; n /= 2)
+            for (int wp = 0; wp < n; wp++) {
+                w[wp * 32] = w[wp * 32] + w[(wp + n) * 32];
+                v[wp * 32] = v[wp * 32] + v[(wp + n) * 32];
+            }
+        if (f64)
+            assert_true(outd == v[0]);
+        else
+            assert_true(outf == w[0]);
+    }
+}
+
 static void t_argmax_ties(void **s)
 {
     (void)s;
@@ -1520,12 +1589,23 @@ TL_KERNEL(k_int_reduce, (x_ptr, o_ptr), (int, R), (int, C))
     tl_store(tl_add(base, idx), tl_cumsum(x, .axis = 1, .reverse = true));                /* R*C */
     tl_store(tl_add(tl_add(base, R * C), idx), tl_cumsum(x, .axis = 0));                  /* R*C */
     tl_store(tl_add(tl_add(base, 2 * R * C), idx), tl_cumprod(tl_or(x, 1), .axis = 1));   /* R*C */
+    /* a reverse scan down the columns, and rows folded in i64 and i16 */
+    tl_store(tl_add(tl_add(base, 3 * R * C), idx), tl_cumsum(x, .axis = 0, .reverse = true)); /* R*C */
+    tl_tensor more = tl_add(o_ptr, 4 * R + 3 * C + 4 * R * C);
+    tl_store(tl_add(more, rr), tl_to(tl_sum(tl_to(x, tl_int64), .axis = 1), tl_int32));       /* R */
+    tl_store(tl_add(tl_add(more, R), rr), tl_to(tl_max(tl_to(x, tl_int16), .axis = 1), tl_int32)); /* R */
+    /* four columns: narrower than a vector */
+    tl_tensor x4 = tl_reshape(x, tl_shape(R * C / 4, 4)), i4 = tl_reshape(idx, tl_shape(R * C / 4, 4));
+    tl_tensor b4 = tl_add(more, 2 * R);
+    tl_store(tl_add(b4, i4), tl_cumsum(x4, .axis = 0, .reverse = true));                     /* R*C */
+    tl_store(tl_add(tl_add(b4, R * C), tl_arange(0, 4)),
+             tl_to(tl_sum(tl_to(x4, tl_int64), .axis = 0), tl_int32));                      /* 4 */
 }
 
 static void t_reduce_integer_ops(void **s)
 {
     (void)s;
-    enum { R = 8, C = 64, NOUT = 4 * R + 3 * C + 3 * R * C };
+    enum { R = 8, C = 64, NOUT = 6 * R + 3 * C + 5 * R * C + 4 };
     static int32_t x[R * C], o[NOUT];
     uint64_t g = 11;
     for (int i = 0; i < R * C; i++) {
@@ -1556,10 +1636,15 @@ static void t_reduce_integer_ops(void **s)
             rev += (uint32_t)x[r * C + c];
             assert_int_equal(o[4 * R + 3 * C + r * C + c], (int32_t)rev);
         }
+        int16_t mx16 = INT16_MIN;
         for (int c = 0; c < C; c++) {
             prod *= (uint32_t)x[r * C + c] | 1u;
             assert_int_equal(o[4 * R + 3 * C + 2 * R * C + r * C + c], (int32_t)prod);
+            int16_t h = (int16_t)x[r * C + c];
+            mx16 = h > mx16 ? h : mx16;
         }
+        assert_int_equal(o[4 * R + 3 * C + 4 * R * C + r], (int32_t)sum);
+        assert_int_equal(o[5 * R + 3 * C + 4 * R * C + r], mx16);
     }
     for (int c = 0; c < C; c++) {
         uint32_t sum = 0, mx = 0;
@@ -1573,7 +1658,20 @@ static void t_reduce_integer_ops(void **s)
         }
         assert_int_equal(o[R + c], (int32_t)sum);
         assert_int_equal(o[R + C + c], (int32_t)mx);
+        uint32_t rsum = 0;
+        for (int r = R - 1; r >= 0; r--) {
+            rsum += (uint32_t)x[r * C + c];
+            assert_int_equal(o[4 * R + 3 * C + 3 * R * C + r * C + c], (int32_t)rsum);
+        }
         assert_int_equal(o[2 * R + 2 * C + c], xs);
+    }
+    for (int c = 0; c < 4; c++) {
+        uint32_t rsum = 0;
+        for (int r = R * C / 4 - 1; r >= 0; r--) {
+            rsum += (uint32_t)x[r * 4 + c];
+            assert_int_equal(o[6 * R + 3 * C + 4 * R * C + r * 4 + c], (int32_t)rsum);
+        }
+        assert_int_equal(o[6 * R + 3 * C + 5 * R * C + c], (int32_t)rsum);
     }
     ct_emu_free(io_.e);
     ct_emu_kernel_free(k);
@@ -1952,7 +2050,7 @@ int main(void)
         cmocka_unit_test(t_abs_fp8),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
-        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_reduce_fma_fold), cmocka_unit_test(t_reduce_integer_ops), cmocka_unit_test(t_sort),
+        cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_reduce_fma_fold), cmocka_unit_test(t_reduce_fma_fold_shapes), cmocka_unit_test(t_reduce_integer_ops), cmocka_unit_test(t_sort),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
         cmocka_unit_test(t_control_flow),      cmocka_unit_test(t_shapes),
         cmocka_unit_test(t_atomics),           cmocka_unit_test(t_assert_and_print),
