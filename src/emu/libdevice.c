@@ -26,6 +26,7 @@ float emu_sinf_nv(float x);
 float emu_cosf_nv(float x);
 float emu_erff_nv(float x);
 float emu_tanhf_nv(float x);
+float emu_asinf_nv(float x);
 
 typedef float (*f1)(float);
 typedef double (*d1)(double);
@@ -233,7 +234,7 @@ static const row1 unary[] = {
     {"__nv_tanf", "__nv_tan", tanf, tan},
     {"__nv_sinpif", "__nv_sinpi", f_sinpi, d_sinpi},
     {"__nv_cospif", "__nv_cospi", f_cospi, d_cospi},
-    {"__nv_asinf", "__nv_asin", asinf, asin},
+    {"__nv_asinf", "__nv_asin", emu_asinf_nv, asin},
     {"__nv_acosf", "__nv_acos", acosf, acos},
     {"__nv_atanf", "__nv_atan", atanf, atan},
     {"__nv_sinhf", "__nv_sinh", sinhf, sinh},

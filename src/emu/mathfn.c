@@ -276,3 +276,31 @@ float emu_tanhf_nv(float x)
     float r10 = a >= bf(0x41102CB4) ? 1.0f : r9;
     return bf((fb(x) & 0x80000000u) | fb(r10));
 }
+
+/* A NaN result as the GPU's arithmetic leaves it: the canonical 0x7fffffff. */
+static inline float nan_canon(float r)
+{
+    return r != r ? bf(0x7FFFFFFFu) : r;
+}
+
+/* __nv_asinf.  With a = |x|: on [0, 0.57] asin(a) = a + a^3 p(a^2); above, asin(a) =
+ * pi/2 - 2 asin(s) with s = sqrt((1 - a) / 2) (sqrt.approx.ftz, MUFU.SQRT), the same
+ * polynomial at s.  The squares and the product t^2 p are plain mul.f32 (subnormals kept),
+ * the rest fma.rn.ftz; the sign of x is put back on any result that is not NaN. */
+float emu_asinf_nv(float x)
+{
+    float a = fabsf(emu_ftz(x));
+    bool big = a > bf(0x3F11EB85);
+    float t = big ? emu_mufu_sqrt((1.0f - a) * 0.5f) : a;
+    float t2 = t * t;
+    float p = fma_ftz(bf(0x3D53F941), t2, bf(0x3C94D2E9));
+    p = fma_ftz(p, t2, bf(0x3D3F841F));
+    p = fma_ftz(p, t2, bf(0x3D994929));
+    p = fma_ftz(p, t2, bf(0x3E2AAB94));
+    float r = fma_ftz(t2 * p, t, t);
+    if (big)
+        r = fma_ftz(-2.0f, r, bf(0x3FC90FDB));
+    if (r != r)
+        return nan_canon(r);
+    return bf(fb(r) | (fb(x) & 0x80000000u));
+}
