@@ -39,9 +39,35 @@ const ct_op *emu_cc_fusable_mul(cctx *C, const ct_op *user, const ct_value *v)
     return m;
 }
 
-/* the f32 divf defining v, if ptxas contracts it into `user`: div.full.f32 ends in an FMUL
- * that ptxas fuses with an add.f32 of the same block when the quotient has no other use
- * (seen in the H200's SASS of `tl.sum(x) / N + eps`: FFMA rcp, a, eps) */
+/* Is `q` (an f32 divf) contracted by ptxas into every one of its uses?  div.full.f32 ends in
+ * an FMUL, which ptxas fuses with the add.f32s of the same block that use the quotient when
+ * that leaves the FMUL dead: every use is an addf/subf later in the block (before anything
+ * that starts another block), the quotient once among its operands, and not the addend of an
+ * fma LLVM already contracted there.  Seen in the H200's SASS: `tl.sum(x) / N + eps` is FFMA
+ * rcp, sum, eps; `x / 3` added to two sums is two FFMAs x, 1/3, acc (ops_float); the layer
+ * norm's mean, also stored, stays an FMUL. */
+static bool div_fuses_into_all_uses(cctx *C, const ct_op *q)
+{
+    const ct_value *v = &q->res[0];
+    int want = emu_cc_uses_of(C, v), found = 0;
+    for (const ct_op *o = q->next; o && found < want; o = o->next) {
+        if (emu_cc_splits_block(o))
+            break;
+        int k = 0;
+        for (int i = 0; i < o->nopnds; i++)
+            k += o->opnds[i] == v;
+        if (!k)
+            continue;
+        if (k != 1 || (o->code != CT_OP_ARITH_ADDF && o->code != CT_OP_ARITH_SUBF) ||
+            o->res[0].type != q->res[0].type || !emu_cc_is_live(C, o) ||
+            emu_cc_fusable_mul(C, o, o->opnds[0]) || emu_cc_fusable_mul(C, o, o->opnds[1]))
+            return false;
+        found++;
+    }
+    return found == want;
+}
+
+/* the f32 divf defining v, if ptxas contracts it into `user` */
 static const ct_op *fusable_div(cctx *C, const ct_op *user, const ct_value *v)
 {
     const ct_op *m = v->def;
@@ -49,15 +75,10 @@ static const ct_op *fusable_div(cctx *C, const ct_op *user, const ct_value *v)
         return NULL;
     if (m->res[0].type != user->res[0].type || emu_cc_ek_of(m->res[0].type) != EK_F32)
         return NULL;
-    if (emu_cc_uses_of(C, &m->res[0]) != 1)
-        return NULL;
-    for (const ct_op *o = m->next; o && o != user; o = o->next)
-        if (emu_cc_splits_block(o))
-            return NULL;
-    return m;
+    return div_fuses_into_all_uses(C, m) ? m : NULL;
 }
 
-/* addf/subf of a single-use f32 divf -> one contracted instruction; returns true if emitted */
+/* addf/subf of an f32 divf that ptxas contracts -> one contracted instruction; returns true if emitted */
 static bool try_div_fma(cctx *C, const ct_op *op)
 {
     const ct_op *q0 = fusable_div(C, op, op->opnds[0]);

@@ -27,6 +27,8 @@ float emu_cosf_nv(float x);
 float emu_erff_nv(float x);
 float emu_tanhf_nv(float x);
 float emu_asinf_nv(float x);
+float emu_powf_nv(float x, float y);
+float emu_powif_nv(float x, int32_t n);
 
 typedef float (*f1)(float);
 typedef double (*d1)(double);
@@ -281,7 +283,7 @@ static const row2 binary[] = {
     {"__nv_hypotf", "__nv_hypot", hypotf, hypot},
     {"__nv_rhypotf", "__nv_rhypot", f_rhypot, d_rhypot},
     {"__nv_nextafterf", "__nv_nextafter", nextafterf, nextafter},
-    {"__nv_powf", "__nv_pow", powf, pow},
+    {"__nv_powf", "__nv_pow", emu_powf_nv, pow},
     {"__nv_remainderf", "__nv_remainder", remainderf, remainder},
     {"__nv_fminf", "__nv_fmin", f_fmin, fmin},
     {"__nv_fmaxf", "__nv_fmax", f_fmax, fmax},
@@ -492,6 +494,7 @@ static int64_t p_signbit(const double *a) { return signbit(a[0]) ? 1 : 0; }
 static int64_t p_ilogb(const double *a) { return ilogb(a[0]); }
 static double m_ldexp(const double *a, const int64_t *ia) { return ldexp(a[0], (int)ia[1]); }
 static double m_powi(const double *a, const int64_t *ia) { return pow(a[0], (double)(int32_t)ia[1]); }
+static double m_powif(const double *a, const int64_t *ia) { return emu_powif_nv((float)a[0], (int32_t)ia[1]); }
 static double m_jn(const double *a, const int64_t *ia) { return jn((int)ia[0], a[1]); }
 static double m_yn(const double *a, const int64_t *ia) { return yn((int)ia[0], a[1]); }
 static double g_norm3(const double *a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
@@ -686,7 +689,9 @@ emu_fn emu_libdevice_fn(const char *sym, int nargs, emu_ek ret, const emu_ek *ar
         if (sym_is(sym, "__nv_ldexpf") || sym_is(sym, "__nv_ldexp") ||
             sym_is(sym, "__nv_scalbnf") || sym_is(sym, "__nv_scalbn"))
             GEN(.fmix = m_ldexp);
-        if (sym_is(sym, "__nv_powif") || sym_is(sym, "__nv_powi"))
+        if (sym_is(sym, "__nv_powif") && args[0] == EK_F32)
+            GEN(.fmix = m_powif);
+        if (sym_is(sym, "__nv_powi"))
             GEN(.fmix = m_powi);
     }
     if (nargs == 2 && !emu_ek_is_float(args[0]) && emu_ek_is_float(args[1])) {

@@ -304,3 +304,121 @@ float emu_asinf_nv(float x)
         return nan_canon(r);
     return bf(fb(r) | (fb(x) & 0x80000000u));
 }
+
+/* mul.rn.ftz.f32, add.rn.ftz.f32 */
+static inline float mul_ftz(float a, float b)
+{
+    return emu_ftz(emu_ftz(a) * emu_ftz(b));
+}
+static inline float add_ftz(float a, float b)
+{
+    return emu_ftz(emu_ftz(a) + emu_ftz(b));
+}
+
+/* __nv_powf, as Triton's PTX has it (libdevice's __internal_accurate_powf after LLVM's
+ * contractions: three of the log's fmul/fadd pairs are fma.rn.f32 without ftz).
+ * log|x| as a head and tail: |x| = m 2^e with m in (0.707, 1.414], u = 2(m-1)/(m+1) through
+ * rcp.approx.ftz, log m = u + u^3 q(u^2) plus the error of u, e log 2 in two parts, summed
+ * with Fast2Sum steps; times y (scaled by 2^-12 above 1e34) as a product and its fma
+ * residual; exp of that by 2^n ex2.approx.ftz(f log2 e) (n = trunc(s log2 e) within +-126)
+ * corrected by the tail.  Then the corner cases of C99 pow. */
+float emu_powf_nv(float x, float y)
+{
+    float ax = fabsf(emu_ftz(x)), ay = fabsf(emu_ftz(y));
+    bool y_odd = fabsf(emu_ftz(fmaf(truncf(y * 0.5f), -2.0f, y))) == 1.0f;
+    uint32_t ia = fb(ax);
+    float m = bf((ia & 0x007FFFFFu) | 0x3F800000u);
+    float e = (float)(ia >> 23) + bf(0xC2FE0000);
+    if (m > bf(0x3FB504F3)) {
+        m = m * 0.5f;
+        e = e + 1.0f;
+    }
+    float mm1 = m + -1.0f, rcp = emu_mufu_rcp(m + 1.0f);
+    float d = mm1 + mm1;
+    float u = rcp * d, u2 = u * u;
+    float q = fma_ftz(bf(0x3B18F0FE), u2, bf(0x3C4CAF63));
+    q = fma_ftz(q, u2, bf(0x3DAAAABD));
+    float u3q = mul_ftz(mul_ftz(q, u2), u);
+    float r = fmaf(-rcp, d, mm1);
+    r = r + r;
+    float ulo = mul_ftz(rcp, fma_ftz(-u, mm1, r));
+    float h = fmaf(rcp, d, u3q);
+    float t = u3q + fmaf(rcp, d, -h);
+    t = ulo + t;
+    float lm_hi = h + t;
+    float lm_lo = t + (h - lm_hi);
+    float e_hi = mul_ftz(e, bf(0x3F317200)), e_lo = mul_ftz(e, bf(0x35BFBE8E));
+    float s1 = e_hi + lm_hi;
+    float s2 = lm_lo + (lm_hi + (e_hi - s1));
+    s2 = e_lo + s2;
+    float l_hi = s1 + s2;
+    float l_lo = s2 + (s1 - l_hi);
+    float ys = ay > bf(0x77F684DF) ? y * bf(0x39000000) : y;
+    float p_hi = mul_ftz(ys, l_hi);
+    float p_lo = fma_ftz(ys, l_hi, -p_hi);
+    p_lo = fma_ftz(ys, l_lo, p_lo);
+    p_lo = fma_ftz(0.0f, l_hi, p_lo);
+    float s = add_ftz(p_hi, p_lo);
+    bool at_max = fb(s) == 0x42B17218u; /* ln(FLT_MAX) rounded up: nudged below */
+    float sx = at_max ? bf(0x42B17217) : s;
+    float n = truncf(mul_ftz(sx, bf(0x3FB8AA3B)));
+    if (fabsf(emu_ftz(n)) > 126.0f)
+        n = copysignf(126.0f, n);
+    float f = fma_ftz(n, bf(0xBF317218), sx);
+    f = fma_ftz(n, bf(0x3102E308), f);
+    float ex = emu_mufu_ex2(f * bf(0x3FB8AA3B));
+    float scaled = ex * bf(fb(n + bf(0x4B40007F)) << 23);
+    float res = INFINITY;
+    if (scaled != INFINITY) {
+        float tail = add_ftz(add_ftz(p_hi, -s), p_lo);
+        if (at_max)
+            tail = tail + bf(0x37000000);
+        res = fma_ftz(scaled, tail, scaled);
+    }
+    /* corner cases */
+    bool neg_odd = x < 0.0f && y_odd;
+    if (x == 0.0f) {
+        uint32_t z = y_odd ? fb(x + x) : 0u;
+        res = bf(y < 0.0f ? z | 0x7F800000u : z);
+    } else {
+        if (neg_odd)
+            res = -res;
+        if (x < 0.0f && truncf(y) != y)
+            res = bf(0x7FFFFFFFu);
+    }
+    if (!((int32_t)fb(ax + ay) < 0x7F800000)) {
+        if (ax != ax || ay != ay) {
+            res = x + y;
+        } else if (ay == INFINITY) {
+            uint32_t z = ax > 1.0f ? 0x7F800000u : 0u;
+            if (y < 0.0f)
+                z ^= 0x7F800000u;
+            res = x == -1.0f ? 1.0f : bf(z);
+        } else if (ax == INFINITY) {
+            uint32_t z = y >= 0.0f ? 0x7F800000u : 0u;
+            res = bf(neg_odd ? z | 0x80000000u : z);
+        }
+    }
+    if (y == 0.0f || x == 1.0f)
+        res = 1.0f;
+    return nan_canon(res);
+}
+
+/* __nv_powif: binary powering with mul.rn.ftz (r = r x for each set bit of |n|, from the
+ * lowest, x squared between), then rcp.rn for n < 0 */
+float emu_powif_nv(float x, int32_t n)
+{
+    uint32_t k = n < 0 ? 0u - (uint32_t)n : (uint32_t)n;
+    float r = 1.0f;
+    for (;;) {
+        if (k & 1u)
+            r = mul_ftz(r, x);
+        if (k < 2u)
+            break;
+        k >>= 1;
+        x = mul_ftz(x, x);
+    }
+    if (n < 0)
+        r = 1.0f / r;
+    return nan_canon(r);
+}
