@@ -102,6 +102,79 @@ static bool try_div_fma(cctx *C, const ct_op *op)
     return true;
 }
 
+/* The order of the two operands of an fadd as LLVM's Reassociate pass leaves it, which decides
+ * the product the DAG combiner contracts when both are products with as many uses: Reassociate
+ * puts every commutative operation's operands in the order of their ranks, the lower first
+ * (canonicalizeOperands, also without fast-math flags).  A rank is 0 for a constant, 3, 4, ...
+ * for the kernel's arguments, a fresh increasing rank for each instruction that touches memory
+ * (Triton's loads are inline asm with side effects) in program order, above the arguments',
+ * and 1 + the largest operand rank for any other value (a negation adds nothing).  Here, on the
+ * TTIR: a tt.load (any op that reads memory) counts once, whatever number of load instructions
+ * it becomes, values of loops and of inlined calls' arguments rank as memory ops would at their
+ * place.  Seen in rope_kernel h32_d128_fp16: `q2 * cos + q1 * sin` (q1 loaded before q2) is
+ * fma(q1, sin, q2 * cos) in Triton's PTX. */
+static int64_t mem_order(cctx *C, const ct_op *op)
+{
+    intptr_t got = (intptr_t)ct_pm_get(&C->ranks, op);
+    if (got)
+        return got - 1;
+    /* count the ops that read memory before op in program order (its block and its ancestors'
+     * blocks, nested regions included), once per op */
+    int64_t n = 0;
+    for (const ct_op *o = op; o; o = o->parent && o->parent->parent ? o->parent->parent->parent : NULL) {
+        for (const ct_op *p = o->prev; p; p = p->prev) {
+            if (ct_op_info_of(p->code)->flags & CT_OPF_READ)
+                n++;
+            for (int r = 0; r < p->nregions; r++)
+                for (const ct_block *b = p->regions[r].first; b; b = b->next)
+                    for (const ct_op *q = b->first; q; q = q->next)
+                        n += (ct_op_info_of(q->code)->flags & CT_OPF_READ) != 0;
+        }
+    }
+    ct_pm_put(&C->ranks, op, (void *)(intptr_t)(n + 1));
+    return n;
+}
+
+static int64_t reassoc_rank(cctx *C, const ct_value *v, const emu_callsite *site, int depth)
+{
+    const int64_t mem_base = 1 << 16;
+    if (depth > 4000)
+        return mem_base;
+    if (!v->def) {
+        if (site && v->owner == site->entry && v->index < site->call->nopnds)
+            return reassoc_rank(C, site->call->opnds[v->index], site->up, depth + 1);
+        const ct_region *rg = v->owner ? v->owner->parent : NULL;
+        if (!site && rg && rg->first == v->owner && rg->parent && rg->parent->code == CT_OP_TT_FUNC)
+            return 3 + v->index;
+        const ct_op *holder = rg ? rg->parent : NULL;
+        return holder ? mem_base + mem_order(C, holder) : mem_base;
+    }
+    if (!site) {
+        intptr_t got = (intptr_t)ct_pm_get(&C->ranks, v);
+        if (got)
+            return got - 1;
+    }
+    const ct_op *op = v->def;
+    int64_t r;
+    if (op->code == CT_OP_ARITH_CONSTANT) {
+        r = 0;
+    } else if ((ct_op_info_of(op->code)->flags & CT_OPF_READ) || op->nregions > 0 ||
+               op->code == CT_OP_TT_CALL) {
+        r = mem_base + 1 + mem_order(C, op);
+    } else {
+        r = 0;
+        for (int i = 0; i < op->nopnds; i++) {
+            int64_t o = reassoc_rank(C, op->opnds[i], site, depth + 1);
+            r = o > r ? o : r;
+        }
+        if (op->code != CT_OP_ARITH_NEGF)
+            r++;
+    }
+    if (!site)
+        ct_pm_put(&C->ranks, v, (void *)(intptr_t)(r + 1));
+    return r;
+}
+
 /* addf/subf -> fma when contractible; returns true if emitted */
 bool emu_cc_try_fma(cctx *C, const ct_op *op)
 {
@@ -112,7 +185,15 @@ bool emu_cc_try_fma(cctx *C, const ct_op *op)
     const ct_op *m1 = emu_cc_fusable_mul(C, op, op->opnds[1]);
     if (!m0 && !m1)
         return ek == EK_F32 && try_div_fma(C, op);
-    bool prefer1 = m0 && m1 && emu_cc_uses_of(C, &m0->res[0]) > emu_cc_uses_of(C, &m1->res[0]);
+    bool prefer1 = false;
+    if (m0 && m1) {
+        int u0 = emu_cc_uses_of(C, &m0->res[0]), u1 = emu_cc_uses_of(C, &m1->res[0]);
+        /* an fadd's operands in Reassociate's order first, then the product with fewer uses */
+        if (u0 == u1 && op->code == CT_OP_ARITH_ADDF)
+            prefer1 = reassoc_rank(C, op->opnds[1], C->site, 0) < reassoc_rank(C, op->opnds[0], C->site, 0);
+        else
+            prefer1 = u0 > u1;
+    }
     const ct_op *m;
     int form;
     const ct_value *other;
