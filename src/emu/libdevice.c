@@ -6,9 +6,12 @@
  * hadd, ...), bit casts, predicates, IEEE operations with an explicit
  * rounding mode (__nv_fadd_rz, __nv_fsqrt_rn, __nv_fmaf_rd, conversions
  * like __nv_float2int_rn), floor/ceil/trunc/round/rint, fabs, copysign,
- * fmod, fdim, ldexp, nextafter.  Bit-exact ports (mathfn.c): __nv_logf,
- * __nv_log2f, __nv_sinf, __nv_cosf, __nv_erff (|x| < 1), __nv_tanhf
- * (|x| < 0.6).  The remaining transcendental functions use the C library,
+ * fmod, fdim, ldexp, nextafter.  Bit-exact ports (mathfn.c, checked against
+ * the H200's outputs: scripts/gpu/libdevice_check.py): __nv_logf, __nv_log2f,
+ * __nv_sinf, __nv_cosf, __nv_erff, __nv_tanhf, __nv_asinf, __nv_powf,
+ * __nv_powif; the MUFU models (mufu.c) for __nv_exp2f, __nv_sqrtf, __nv_rsqrtf
+ * and the fast_ functions but fast_sinf/cosf/tanf.  The remaining
+ * transcendental functions (f32 and f64) use the C library,
  * which is correctly rounded or within 1 ulp; libdevice's own error bounds
  * (CUDA Programming Guide, "Mathematical Functions") then bound the
  * difference from the GPU (e.g. expf 2 ulp, powf 4 ulp, tgammaf 5 ulp).

@@ -1,14 +1,15 @@
 /*
  * mathfn.c - the f32 math functions Triton 3.6 calls from libdevice on
- * NVIDIA (math.log, math.log2, math.sin, math.cos, math.erf, math.tanh),
- * transcribed instruction by instruction from the PTX Triton emits for
- * sm_90 (with enable_reflect_ftz, the default): the same constants, the
- * same fused multiply-adds with flush-to-zero, the same Payne-Hanek
- * reduction for large trigonometric arguments.  Where the PTX uses only
- * IEEE instructions (fma.rn, mul.rn, integer ops) the result is bit-exact:
- * logf, log2f, sinf, cosf everywhere, erff for |x| < 1.00295 and tanhf for
- * |x| < 0.6.  Elsewhere the PTX calls ex2.approx and rcp.approx: MUFU.EX2
- * and MUFU.RCP, bit for bit (mufu.c), so these are exact everywhere too.
+ * NVIDIA (math.log, math.log2, math.sin, math.cos, math.erf, libdevice's tanh,
+ * asin, pow(float, float) and pow(float, int)), transcribed from the PTX Triton
+ * emits for sm_90 (with enable_reflect_ftz, the default): the same constants,
+ * the same fused multiply-adds with or without flush-to-zero (LLVM's own
+ * contractions of libdevice's fmul/fadd pairs included, as in powf), the same
+ * Payne-Hanek reduction for large trigonometric arguments.  Where the PTX uses
+ * ex2.approx, rcp.approx or sqrt.approx, the MUFU models (mufu.c) give the
+ * GPU's bits, so every function here is bit-exact for every input, NaN results
+ * canonical where the port says so (checked on the H200 by
+ * scripts/gpu/libdevice_check.py; test_emu_mathfn keeps a sample).
  */
 #include "emu_internal.h"
 
