@@ -156,10 +156,11 @@ static int64_t reassoc_rank(cctx *C, const ct_value *v, const emu_callsite *site
     }
     const ct_op *op = v->def;
     int64_t r;
+    bool opaque = op->nregions > 0; /* a loop's or an if's results, like a memory op's */
+    opaque = opaque || (ct_op_info_of(op->code)->flags & CT_OPF_READ) || op->code == CT_OP_TT_CALL;
     if (op->code == CT_OP_ARITH_CONSTANT) {
         r = 0;
-    } else if ((ct_op_info_of(op->code)->flags & CT_OPF_READ) || op->nregions > 0 ||
-               op->code == CT_OP_TT_CALL) {
+    } else if (opaque) {
         r = mem_base + 1 + mem_order(C, op);
     } else {
         r = 0;

@@ -29,6 +29,12 @@ static inline uint32_t fb(float f)
     return u;
 }
 
+/* A NaN result as the GPU's arithmetic leaves it: the canonical 0x7fffffff. */
+static inline float nan_canon(float r)
+{
+    return r != r ? bf(0x7FFFFFFFu) : r;
+}
+
 /* fma.rn.ftz.f32 */
 static inline float fma_ftz(float a, float b, float c)
 {
@@ -72,7 +78,7 @@ float emu_logf_nv(float x)
         r = fma_ftz(r4, bf(0x7F800000), bf(0x7F800000));
     if (r4 == 0.0f)
         r = bf(0xFF800000);
-    return r;
+    return nan_canon(r);
 }
 
 /* __nv_log2f */
@@ -104,7 +110,7 @@ float emu_log2f_nv(float x)
         r = fma_ftz(r1, bf(0x7F800000), bf(0x7F800000));
     if (r1 == 0.0f)
         r = bf(0xFF800000);
-    return r;
+    return nan_canon(r);
 }
 
 /* cvt.rni.ftz.s32.f32: nearest even, saturating, NaN -> 0 */
@@ -212,7 +218,7 @@ float emu_sinf_nv(float x)
 {
     int32_t q;
     float r = trig_reduce(x, &q);
-    return trig_poly(r, (q & 1) != 0, (q & 2) != 0);
+    return nan_canon(trig_poly(r, (q & 1) != 0, (q & 2) != 0));
 }
 
 /* __nv_cosf */
@@ -220,7 +226,7 @@ float emu_cosf_nv(float x)
 {
     int32_t q;
     float r = trig_reduce(x, &q);
-    return trig_poly(r, (q & 1) == 0, ((q + 1) & 2) != 0);
+    return nan_canon(trig_poly(r, (q & 1) == 0, ((q + 1) & 2) != 0));
 }
 
 /* __nv_erff */
@@ -256,7 +262,7 @@ float emu_erff_nv(float x)
         float d = 1.0f - e;
         r = bf((fb(x) & 0x80000000u) | fb(d));
     }
-    return r;
+    return nan_canon(r);
 }
 
 /* __nv_tanhf */
@@ -269,7 +275,7 @@ float emu_tanhf_nv(float x)
         p = fma_ftz(p, x2, bf(0x3E085941));
         p = fma_ftz(p, x2, bf(0xBEAAA9ED));
         p = fma_ftz(p, x2, 0.0f);
-        return fma_ftz(p, x, x);
+        return nan_canon(fma_ftz(p, x, x));
     }
     float e = ex2_approx_ftz(a * bf(0x4038AA3B));
     float r3 = rcp_approx_ftz(e + 1.0f);
@@ -278,11 +284,6 @@ float emu_tanhf_nv(float x)
     return bf((fb(x) & 0x80000000u) | fb(r10));
 }
 
-/* A NaN result as the GPU's arithmetic leaves it: the canonical 0x7fffffff. */
-static inline float nan_canon(float r)
-{
-    return r != r ? bf(0x7FFFFFFFu) : r;
-}
 
 /* __nv_asinf.  With a = |x|: on [0, 0.57] asin(a) = a + a^3 p(a^2); above, asin(a) =
  * pi/2 - 2 asin(s) with s = sqrt((1 - a) / 2) (sqrt.approx.ftz, MUFU.SQRT), the same
