@@ -39,6 +39,29 @@ const ct_op *emu_cc_fusable_mul(cctx *C, const ct_op *user, const ct_value *v)
     return m;
 }
 
+/* Is v a float constant with one value in every lane (arith.constant, or a tt.splat of one)?
+ * A divisor that is one reaches ptxas as an immediate, and ptxas folds div.full's sequence
+ * (emu_div_full_const). */
+static bool uniform_float_const(const ct_value *v)
+{
+    const ct_op *d = v->def;
+    if (d && d->code == CT_OP_TT_SPLAT)
+        d = d->opnds[0]->def;
+    if (!d || d->code != CT_OP_ARITH_CONSTANT)
+        return false;
+    const ct_attr *a = emu_cc_attr(d, "value");
+    if (!a)
+        return false;
+    if (a->kind == CT_ATTR_FLOAT || a->kind == CT_ATTR_INT)
+        return true;
+    if (a->kind != CT_ATTR_DENSE || !a->fvals || a->n < 1)
+        return false;
+    for (int i = 1; i < a->n; i++)
+        if (memcmp(&a->fvals[i], &a->fvals[0], sizeof a->fvals[0]) != 0)
+            return false;
+    return true;
+}
+
 /* Is `q` (an f32 divf) contracted by ptxas into every one of its uses?  div.full.f32 ends in
  * an FMUL, which ptxas fuses with the add.f32s of the same block that use the quotient when
  * that leaves the FMUL dead: every use is an addf/subf later in the block (before anything
@@ -91,7 +114,7 @@ static bool try_div_fma(cctx *C, const ct_op *op)
     int a = emu_cc_val(C, op, q->opnds[0]), b = emu_cc_val(C, op, q->opnds[1]), c = emu_cc_val(C, op, other);
     int d = emu_cc_new_val(C, op, op->res[0].type);
     emu_cc_bind(C, &op->res[0], d);
-    int i = emu_cc_emit(C, emu_divfma_fn(form), op);
+    int i = emu_cc_emit(C, emu_divfma_fn(form, uniform_float_const(q->opnds[1])), op);
     emu_ins *I = INS(i);
     I->d = OFF(d);
     I->a = OFF(a);
@@ -363,6 +386,10 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
         emu_cc_bind(C, &op->res[0], d);
         return false;
     }
+    /* div.full by a constant: ptxas folds it (emu_div_full_const) */
+    if (op->code == CT_OP_ARITH_DIVF && nin == 2 && uniform_float_const(op->opnds[1]) &&
+        emu_divk_fn(operand_ek))
+        fn = emu_divk_fn(operand_ek);
     int ops[EMU_ELEM_MAX_IN] = {0};
     for (int i = 0; i < nin && i < op->nopnds && i < EMU_ELEM_MAX_IN; i++)
         ops[i] = emu_cc_val(C, op, op->opnds[i]);
