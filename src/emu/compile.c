@@ -1084,6 +1084,7 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
     ct_pm_init(&C.live);
     ct_pm_init(&C.uses);
     ct_pm_init(&C.ranks);
+    ct_pm_init(&C.rank_scratch);
     ct_pm_init(&C.blockpc);
     ct_pm_init(&C.blockargs);
     ct_ptrmap vmap;
@@ -1135,6 +1136,7 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
     ct_pm_free(&C.live);
     ct_pm_free(&C.uses);
     ct_pm_free(&C.ranks);
+    ct_pm_free(&C.rank_scratch);
     ct_pm_free(&C.blockpc);
     ct_pm_free(&C.blockargs);
     ct_pm_free(&vmap);

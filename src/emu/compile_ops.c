@@ -172,11 +172,12 @@ static int64_t reassoc_rank(cctx *C, const ct_value *v, const emu_callsite *site
         const ct_op *holder = rg ? rg->parent : NULL;
         return holder ? mem_base + mem_order(C, holder) : mem_base;
     }
-    if (!site) {
-        intptr_t got = (intptr_t)ct_pm_get(&C->ranks, v);
-        if (got)
-            return got - 1;
-    }
+    /* memoized: values of the kernel for good, an inlined call's for this query (within one
+     * query a value is reached under one call site only) */
+    ct_ptrmap *memo = site ? &C->rank_scratch : &C->ranks;
+    intptr_t got = (intptr_t)ct_pm_get(memo, v);
+    if (got)
+        return got - 1;
     const ct_op *op = v->def;
     int64_t r;
     bool opaque = op->nregions > 0; /* a loop's or an if's results, like a memory op's */
@@ -194,8 +195,7 @@ static int64_t reassoc_rank(cctx *C, const ct_value *v, const emu_callsite *site
         if (op->code != CT_OP_ARITH_NEGF)
             r++;
     }
-    if (!site)
-        ct_pm_put(&C->ranks, v, (void *)(intptr_t)(r + 1));
+    ct_pm_put(memo, v, (void *)(intptr_t)(r + 1));
     return r;
 }
 
@@ -213,8 +213,10 @@ bool emu_cc_try_fma(cctx *C, const ct_op *op)
     if (m0 && m1) {
         int u0 = emu_cc_uses_of(C, &m0->res[0]), u1 = emu_cc_uses_of(C, &m1->res[0]);
         /* an fadd's operands in Reassociate's order first, then the product with fewer uses */
-        if (u0 == u1 && op->code == CT_OP_ARITH_ADDF)
+        if (u0 == u1 && op->code == CT_OP_ARITH_ADDF) {
+            ct_pm_clear(&C->rank_scratch);
             prefer1 = reassoc_rank(C, op->opnds[1], C->site, 0) < reassoc_rank(C, op->opnds[0], C->site, 0);
+        }
         else
             prefer1 = u0 > u1;
     }
