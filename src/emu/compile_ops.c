@@ -67,8 +67,8 @@ static bool uniform_float_const(const ct_value *v)
  * that leaves the FMUL dead: every use is an addf/subf later in the block (before anything
  * that starts another block), the quotient once among its operands, and not the addend of an
  * fma LLVM already contracted there.  Seen in the H200's SASS: `tl.sum(x) / N + eps` is FFMA
- * rcp, sum, eps; `x / 3` added to two sums is two FFMAs x, 1/3, acc (ops_float); the layer
- * norm's mean, also stored, stays an FMUL. */
+ * rcp, sum, eps, and the layer norm's mean, also stored, stays an FMUL; in ptxas's SASS of
+ * ops_float's captured PTX, `x / 3` added to two sums is two FFMAs x, 1/3, acc. */
 static bool div_fuses_into_all_uses(cctx *C, const ct_op *q)
 {
     const ct_value *v = &q->res[0];
