@@ -6,8 +6,8 @@
  * hadd, ...), bit casts, predicates, IEEE operations with an explicit
  * rounding mode (__nv_fadd_rz, __nv_fsqrt_rn, __nv_fmaf_rd, conversions
  * like __nv_float2int_rn), floor/ceil/trunc/round/rint, fabs, copysign,
- * fmod, fdim, ldexp, nextafter.  Bit-exact ports (mathfn.c, checked against
- * the H200's outputs: scripts/gpu/libdevice_check.py): __nv_logf, __nv_log2f,
+ * fmod, fdim, ldexp, nextafter.  Bit-exact ports (mathfn.c, equal to the GPU
+ * on every input of the unary ones: scripts/gpu/libdevice_check.py): __nv_logf, __nv_log2f,
  * __nv_sinf, __nv_cosf, __nv_erff, __nv_tanhf, __nv_asinf, __nv_powf,
  * __nv_powif; the MUFU models (mufu.c) for __nv_exp2f, __nv_sqrtf, __nv_rsqrtf
  * and the fast_ functions but fast_sinf/cosf/tanf.  The remaining

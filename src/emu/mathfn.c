@@ -8,8 +8,10 @@
  * Payne-Hanek reduction for large trigonometric arguments.  Where the PTX uses
  * ex2.approx, rcp.approx or sqrt.approx, the MUFU models (mufu.c) give the
  * GPU's bits, so every function here is bit-exact for every input, NaN results
- * canonical where the port says so (checked on the H200 by
- * scripts/gpu/libdevice_check.py; test_emu_mathfn keeps a sample).
+ * canonical (scripts/gpu/libdevice_check.py found every unary function equal
+ * to the GPU on all 2^32 inputs, powf on 2^27.3 pairs and powif on 2^26, on an
+ * H100, the H200's SM: tests/golden/libdevice/check.txt; test_emu_mathfn
+ * keeps a sample of those outputs and of the H200's asin_kernel launch).
  */
 #include "emu_internal.h"
 
