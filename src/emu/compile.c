@@ -1083,6 +1083,8 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
     k->name = ct_arena_strdup(A, name ? name : "kernel");
     ct_pm_init(&C.live);
     ct_pm_init(&C.uses);
+    ct_pm_init(&C.ranks);
+    ct_pm_init(&C.rank_scratch);
     ct_pm_init(&C.blockpc);
     ct_pm_init(&C.blockargs);
     ct_ptrmap vmap;
@@ -1133,6 +1135,8 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
     ct_xfree(C.reds);
     ct_pm_free(&C.live);
     ct_pm_free(&C.uses);
+    ct_pm_free(&C.ranks);
+    ct_pm_free(&C.rank_scratch);
     ct_pm_free(&C.blockpc);
     ct_pm_free(&C.blockargs);
     ct_pm_free(&vmap);

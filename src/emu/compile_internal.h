@@ -59,6 +59,8 @@ typedef struct cctx {
     int ninits, cinits;
     ct_ptrmap live;
     ct_ptrmap uses;         /* value -> live uses */
+    ct_ptrmap ranks;        /* value -> its Reassociate rank + 1 (emu_cc_try_fma), op -> load order + 1 */
+    ct_ptrmap rank_scratch; /* the same for the values of an inlined call, for one query */
     int caller_loc;
     int64_t batch;          /* capacity of batched values, 0 outside combine regions */
     int depth;

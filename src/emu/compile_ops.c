@@ -39,9 +39,58 @@ const ct_op *emu_cc_fusable_mul(cctx *C, const ct_op *user, const ct_value *v)
     return m;
 }
 
-/* the f32 divf defining v, if ptxas contracts it into `user`: div.full.f32 ends in an FMUL
- * that ptxas fuses with an add.f32 of the same block when the quotient has no other use
- * (seen in the H200's SASS of `tl.sum(x) / N + eps`: FFMA rcp, a, eps) */
+/* Is v a float constant with one value in every lane (arith.constant, or a tt.splat of one)?
+ * A divisor that is one reaches ptxas as an immediate, and ptxas folds div.full's sequence
+ * (emu_div_full_const). */
+static bool uniform_float_const(const ct_value *v)
+{
+    const ct_op *d = v->def;
+    if (d && d->code == CT_OP_TT_SPLAT)
+        d = d->opnds[0]->def;
+    if (!d || d->code != CT_OP_ARITH_CONSTANT)
+        return false;
+    const ct_attr *a = emu_cc_attr(d, "value");
+    if (!a)
+        return false;
+    if (a->kind == CT_ATTR_FLOAT || a->kind == CT_ATTR_INT)
+        return true;
+    if (a->kind != CT_ATTR_DENSE || !a->fvals || a->n < 1)
+        return false;
+    for (int i = 1; i < a->n; i++)
+        if (memcmp(&a->fvals[i], &a->fvals[0], sizeof a->fvals[0]) != 0)
+            return false;
+    return true;
+}
+
+/* Is `q` (an f32 divf) contracted by ptxas into every one of its uses?  div.full.f32 ends in
+ * an FMUL, which ptxas fuses with the add.f32s of the same block that use the quotient when
+ * that leaves the FMUL dead: every use is an addf/subf later in the block (before anything
+ * that starts another block), the quotient once among its operands, and not the addend of an
+ * fma LLVM already contracted there.  Seen in the H200's SASS: `tl.sum(x) / N + eps` is FFMA
+ * rcp, sum, eps, and the layer norm's mean, also stored, stays an FMUL; in ptxas's SASS of
+ * ops_float's captured PTX, `x / 3` added to two sums is two FFMAs x, 1/3, acc. */
+static bool div_fuses_into_all_uses(cctx *C, const ct_op *q)
+{
+    const ct_value *v = &q->res[0];
+    int want = emu_cc_uses_of(C, v), found = 0;
+    for (const ct_op *o = q->next; o && found < want; o = o->next) {
+        if (emu_cc_splits_block(o))
+            break;
+        int k = 0;
+        for (int i = 0; i < o->nopnds; i++)
+            k += o->opnds[i] == v;
+        if (!k)
+            continue;
+        if (k != 1 || (o->code != CT_OP_ARITH_ADDF && o->code != CT_OP_ARITH_SUBF) ||
+            o->res[0].type != q->res[0].type || !emu_cc_is_live(C, o) ||
+            emu_cc_fusable_mul(C, o, o->opnds[0]) || emu_cc_fusable_mul(C, o, o->opnds[1]))
+            return false;
+        found++;
+    }
+    return found == want;
+}
+
+/* the f32 divf defining v, if ptxas contracts it into `user` */
 static const ct_op *fusable_div(cctx *C, const ct_op *user, const ct_value *v)
 {
     const ct_op *m = v->def;
@@ -49,15 +98,10 @@ static const ct_op *fusable_div(cctx *C, const ct_op *user, const ct_value *v)
         return NULL;
     if (m->res[0].type != user->res[0].type || emu_cc_ek_of(m->res[0].type) != EK_F32)
         return NULL;
-    if (emu_cc_uses_of(C, &m->res[0]) != 1)
-        return NULL;
-    for (const ct_op *o = m->next; o && o != user; o = o->next)
-        if (emu_cc_splits_block(o))
-            return NULL;
-    return m;
+    return div_fuses_into_all_uses(C, m) ? m : NULL;
 }
 
-/* addf/subf of a single-use f32 divf -> one contracted instruction; returns true if emitted */
+/* addf/subf of an f32 divf that ptxas contracts -> one contracted instruction; returns true if emitted */
 static bool try_div_fma(cctx *C, const ct_op *op)
 {
     const ct_op *q0 = fusable_div(C, op, op->opnds[0]);
@@ -70,7 +114,7 @@ static bool try_div_fma(cctx *C, const ct_op *op)
     int a = emu_cc_val(C, op, q->opnds[0]), b = emu_cc_val(C, op, q->opnds[1]), c = emu_cc_val(C, op, other);
     int d = emu_cc_new_val(C, op, op->res[0].type);
     emu_cc_bind(C, &op->res[0], d);
-    int i = emu_cc_emit(C, emu_divfma_fn(form), op);
+    int i = emu_cc_emit(C, emu_divfma_fn(form, uniform_float_const(q->opnds[1])), op);
     emu_ins *I = INS(i);
     I->d = OFF(d);
     I->a = OFF(a);
@@ -79,6 +123,80 @@ static bool try_div_fma(cctx *C, const ct_op *op)
     I->n = C->vals[d].n;
     I->ek = EK_F32;
     return true;
+}
+
+/* The order of the two operands of an fadd as LLVM's Reassociate pass leaves it, which decides
+ * the product the DAG combiner contracts when both are products with as many uses: Reassociate
+ * puts every commutative operation's operands in the order of their ranks, the lower first
+ * (canonicalizeOperands, also without fast-math flags).  A rank is 0 for a constant, 3, 4, ...
+ * for the kernel's arguments, a fresh increasing rank for each instruction that touches memory
+ * (Triton's loads are inline asm with side effects) in program order, above the arguments',
+ * and 1 + the largest operand rank for any other value (a negation adds nothing).  Here, on the
+ * TTIR: a tt.load (any op that reads memory) counts once, whatever number of load instructions
+ * it becomes, values of loops and of inlined calls' arguments rank as memory ops would at their
+ * place.  Seen in rope_kernel h32_d128_fp16: `q2 * cos + q1 * sin` (q1 loaded before q2) is
+ * fma(q1, sin, q2 * cos) in Triton's PTX. */
+static int64_t mem_order(cctx *C, const ct_op *op)
+{
+    intptr_t got = (intptr_t)ct_pm_get(&C->ranks, op);
+    if (got)
+        return got - 1;
+    /* count the ops that read memory before op in program order (its block and its ancestors'
+     * blocks, nested regions included), once per op */
+    int64_t n = 0;
+    for (const ct_op *o = op; o; o = o->parent && o->parent->parent ? o->parent->parent->parent : NULL) {
+        for (const ct_op *p = o->prev; p; p = p->prev) {
+            if (ct_op_info_of(p->code)->flags & CT_OPF_READ)
+                n++;
+            for (int r = 0; r < p->nregions; r++)
+                for (const ct_block *b = p->regions[r].first; b; b = b->next)
+                    for (const ct_op *q = b->first; q; q = q->next)
+                        n += (ct_op_info_of(q->code)->flags & CT_OPF_READ) != 0;
+        }
+    }
+    ct_pm_put(&C->ranks, op, (void *)(intptr_t)(n + 1));
+    return n;
+}
+
+static int64_t reassoc_rank(cctx *C, const ct_value *v, const emu_callsite *site, int depth)
+{
+    const int64_t mem_base = 1 << 16;
+    if (depth > 4000)
+        return mem_base;
+    if (!v->def) {
+        if (site && v->owner == site->entry && v->index < site->call->nopnds)
+            return reassoc_rank(C, site->call->opnds[v->index], site->up, depth + 1);
+        const ct_region *rg = v->owner ? v->owner->parent : NULL;
+        if (!site && rg && rg->first == v->owner && rg->parent && rg->parent->code == CT_OP_TT_FUNC)
+            return 3 + v->index;
+        const ct_op *holder = rg ? rg->parent : NULL;
+        return holder ? mem_base + mem_order(C, holder) : mem_base;
+    }
+    /* memoized: values of the kernel for good, an inlined call's for this query (within one
+     * query a value is reached under one call site only) */
+    ct_ptrmap *memo = site ? &C->rank_scratch : &C->ranks;
+    intptr_t got = (intptr_t)ct_pm_get(memo, v);
+    if (got)
+        return got - 1;
+    const ct_op *op = v->def;
+    int64_t r;
+    bool opaque = op->nregions > 0; /* a loop's or an if's results, like a memory op's */
+    opaque = opaque || (ct_op_info_of(op->code)->flags & CT_OPF_READ) || op->code == CT_OP_TT_CALL;
+    if (op->code == CT_OP_ARITH_CONSTANT) {
+        r = 0;
+    } else if (opaque) {
+        r = mem_base + 1 + mem_order(C, op);
+    } else {
+        r = 0;
+        for (int i = 0; i < op->nopnds; i++) {
+            int64_t o = reassoc_rank(C, op->opnds[i], site, depth + 1);
+            r = o > r ? o : r;
+        }
+        if (op->code != CT_OP_ARITH_NEGF)
+            r++;
+    }
+    ct_pm_put(memo, v, (void *)(intptr_t)(r + 1));
+    return r;
 }
 
 /* addf/subf -> fma when contractible; returns true if emitted */
@@ -91,7 +209,17 @@ bool emu_cc_try_fma(cctx *C, const ct_op *op)
     const ct_op *m1 = emu_cc_fusable_mul(C, op, op->opnds[1]);
     if (!m0 && !m1)
         return ek == EK_F32 && try_div_fma(C, op);
-    bool prefer1 = m0 && m1 && emu_cc_uses_of(C, &m0->res[0]) > emu_cc_uses_of(C, &m1->res[0]);
+    bool prefer1 = false;
+    if (m0 && m1) {
+        int u0 = emu_cc_uses_of(C, &m0->res[0]), u1 = emu_cc_uses_of(C, &m1->res[0]);
+        /* an fadd's operands in Reassociate's order first, then the product with fewer uses */
+        if (u0 == u1 && op->code == CT_OP_ARITH_ADDF) {
+            ct_pm_clear(&C->rank_scratch);
+            prefer1 = reassoc_rank(C, op->opnds[1], C->site, 0) < reassoc_rank(C, op->opnds[0], C->site, 0);
+        }
+        else
+            prefer1 = u0 > u1;
+    }
     const ct_op *m;
     int form;
     const ct_value *other;
@@ -260,6 +388,10 @@ bool emu_cc_elementwise(cctx *C, const ct_op *op, emu_fn fn, int nin, emu_ek ope
         emu_cc_bind(C, &op->res[0], d);
         return false;
     }
+    /* div.full by a constant: ptxas folds it (emu_div_full_const) */
+    if (op->code == CT_OP_ARITH_DIVF && nin == 2 && uniform_float_const(op->opnds[1]) &&
+        emu_divk_fn(operand_ek))
+        fn = emu_divk_fn(operand_ek);
     int ops[EMU_ELEM_MAX_IN] = {0};
     for (int i = 0; i < nin && i < op->nopnds && i < EMU_ELEM_MAX_IN; i++)
         ops[i] = emu_cc_val(C, op, op->opnds[i]);

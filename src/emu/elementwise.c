@@ -374,6 +374,15 @@ static int divf_f32(emu_frame *F, const emu_ins *I)
 DEF_FBIN(divf, f16, uint16_t, float, LD_F16, ST_F16, emu_div_full(x, y))
 DEF_FBIN(divf, bf16, uint16_t, float, LD_BF16, ST_BF16, emu_div_full(x, y))
 DEF_FBIN(divf, f64, double, double, LD_F64, ST_F64, x / y)
+/* ... by a divisor that is a constant (the same in every lane): ptxas's folding */
+DEF_FBIN(divk, f32, float, float, LD_F32, ST_F32, emu_div_full_const(x, y))
+DEF_FBIN(divk, f16, uint16_t, float, LD_F16, ST_F16, emu_div_full_const(x, y))
+DEF_FBIN(divk, bf16, uint16_t, float, LD_BF16, ST_BF16, emu_div_full_const(x, y))
+
+emu_fn emu_divk_fn(emu_ek ek)
+{
+    return ek == EK_F32 ? divk_f32 : ek == EK_F16 ? divk_f16 : ek == EK_BF16 ? divk_bf16 : NULL;
+}
 
 #define PICK_FLOAT(NAME)                                                                       \
     switch (ek) {                                                                              \
@@ -435,9 +444,25 @@ FMA_OPS(bf16, uint16_t, float, LD_BF16, ST_BF16, fma16)
 DEF_DIVFMA(0)
 DEF_DIVFMA(1)
 DEF_DIVFMA(2)
+#define DEF_DIVKFMA(FORM)                                                                      \
+    static int divkfma##FORM##_f32(emu_frame *F, const emu_ins *I)                             \
+    {                                                                                          \
+        int64_t n = NE(F, I);                                                                  \
+        float *RESTRICT d = SLOT(F, I->d, float);                                              \
+        const float *a = SLOT(F, I->a, float), *b = SLOT(F, I->b, float);                      \
+        const float *c = SLOT(F, I->c, float);                                                 \
+        for (int64_t i = 0; i < n; i++)                                                        \
+            d[i] = emu_div_full_const_fma(a[i], b[i], c[i], FORM);                             \
+        return EMU_NEXT;                                                                       \
+    }
+DEF_DIVKFMA(0)
+DEF_DIVKFMA(1)
+DEF_DIVKFMA(2)
 
-emu_fn emu_divfma_fn(int form)
+emu_fn emu_divfma_fn(int form, bool const_divisor)
 {
+    if (const_divisor)
+        return form == 0 ? divkfma0_f32 : form == 1 ? divkfma1_f32 : divkfma2_f32;
     return form == 0 ? divfma0_f32 : form == 1 ? divfma1_f32 : divfma2_f32;
 }
 

@@ -284,7 +284,8 @@ int emu_fault(emu_frame *F, const emu_ins *I, ct_emu_status st, int64_t lane, in
 emu_fn emu_arith_fn(ct_opcode code, emu_ek ek, int pred);
 /* fma contraction of addf/subf with a mulf: `form` 0: a*b+c, 1: a*b-c, 2: c-a*b */
 emu_fn emu_fma_fn(emu_ek ek, int form);
-emu_fn emu_divfma_fn(int form); /* f32 div.full contracted into an add (form as emu_fma_fn) */
+emu_fn emu_divfma_fn(int form, bool const_divisor); /* f32 div.full contracted into an add (form as emu_fma_fn) */
+emu_fn emu_divk_fn(emu_ek ek); /* arith.divf by a constant divisor: ptxas's folding (NULL: not f32/f16/bf16) */
 /* tt.clampf with propagateNan = all */
 emu_fn emu_clampnan_fn(emu_ek ek);
 /* the mode of the generic cast loop for a cast op */

@@ -6,9 +6,12 @@
  * hadd, ...), bit casts, predicates, IEEE operations with an explicit
  * rounding mode (__nv_fadd_rz, __nv_fsqrt_rn, __nv_fmaf_rd, conversions
  * like __nv_float2int_rn), floor/ceil/trunc/round/rint, fabs, copysign,
- * fmod, fdim, ldexp, nextafter.  Bit-exact ports (mathfn.c): __nv_logf,
- * __nv_log2f, __nv_sinf, __nv_cosf, __nv_erff (|x| < 1), __nv_tanhf
- * (|x| < 0.6).  The remaining transcendental functions use the C library,
+ * fmod, fdim, ldexp, nextafter.  Bit-exact ports (mathfn.c, equal to the GPU
+ * on every input of the unary ones: scripts/gpu/libdevice_check.py): __nv_logf, __nv_log2f,
+ * __nv_sinf, __nv_cosf, __nv_erff, __nv_tanhf, __nv_asinf, __nv_powf,
+ * __nv_powif; the MUFU models (mufu.c) for __nv_exp2f, __nv_sqrtf, __nv_rsqrtf
+ * and the fast_ functions but fast_sinf/cosf/tanf.  The remaining
+ * transcendental functions (f32 and f64) use the C library,
  * which is correctly rounded or within 1 ulp; libdevice's own error bounds
  * (CUDA Programming Guide, "Mathematical Functions") then bound the
  * difference from the GPU (e.g. expf 2 ulp, powf 4 ulp, tgammaf 5 ulp).
@@ -26,6 +29,9 @@ float emu_sinf_nv(float x);
 float emu_cosf_nv(float x);
 float emu_erff_nv(float x);
 float emu_tanhf_nv(float x);
+float emu_asinf_nv(float x);
+float emu_powf_nv(float x, float y);
+float emu_powif_nv(float x, int32_t n);
 
 typedef float (*f1)(float);
 typedef double (*d1)(double);
@@ -233,7 +239,7 @@ static const row1 unary[] = {
     {"__nv_tanf", "__nv_tan", tanf, tan},
     {"__nv_sinpif", "__nv_sinpi", f_sinpi, d_sinpi},
     {"__nv_cospif", "__nv_cospi", f_cospi, d_cospi},
-    {"__nv_asinf", "__nv_asin", asinf, asin},
+    {"__nv_asinf", "__nv_asin", emu_asinf_nv, asin},
     {"__nv_acosf", "__nv_acos", acosf, acos},
     {"__nv_atanf", "__nv_atan", atanf, atan},
     {"__nv_sinhf", "__nv_sinh", sinhf, sinh},
@@ -280,7 +286,7 @@ static const row2 binary[] = {
     {"__nv_hypotf", "__nv_hypot", hypotf, hypot},
     {"__nv_rhypotf", "__nv_rhypot", f_rhypot, d_rhypot},
     {"__nv_nextafterf", "__nv_nextafter", nextafterf, nextafter},
-    {"__nv_powf", "__nv_pow", powf, pow},
+    {"__nv_powf", "__nv_pow", emu_powf_nv, pow},
     {"__nv_remainderf", "__nv_remainder", remainderf, remainder},
     {"__nv_fminf", "__nv_fmin", f_fmin, fmin},
     {"__nv_fmaxf", "__nv_fmax", f_fmax, fmax},
@@ -491,6 +497,7 @@ static int64_t p_signbit(const double *a) { return signbit(a[0]) ? 1 : 0; }
 static int64_t p_ilogb(const double *a) { return ilogb(a[0]); }
 static double m_ldexp(const double *a, const int64_t *ia) { return ldexp(a[0], (int)ia[1]); }
 static double m_powi(const double *a, const int64_t *ia) { return pow(a[0], (double)(int32_t)ia[1]); }
+static double m_powif(const double *a, const int64_t *ia) { return emu_powif_nv((float)a[0], (int32_t)ia[1]); }
 static double m_jn(const double *a, const int64_t *ia) { return jn((int)ia[0], a[1]); }
 static double m_yn(const double *a, const int64_t *ia) { return yn((int)ia[0], a[1]); }
 static double g_norm3(const double *a) { return sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]); }
@@ -685,7 +692,9 @@ emu_fn emu_libdevice_fn(const char *sym, int nargs, emu_ek ret, const emu_ek *ar
         if (sym_is(sym, "__nv_ldexpf") || sym_is(sym, "__nv_ldexp") ||
             sym_is(sym, "__nv_scalbnf") || sym_is(sym, "__nv_scalbn"))
             GEN(.fmix = m_ldexp);
-        if (sym_is(sym, "__nv_powif") || sym_is(sym, "__nv_powi"))
+        if (sym_is(sym, "__nv_powif") && args[0] == EK_F32)
+            GEN(.fmix = m_powif);
+        if (sym_is(sym, "__nv_powi"))
             GEN(.fmix = m_powi);
     }
     if (nargs == 2 && !emu_ek_is_float(args[0]) && emu_ek_is_float(args[1])) {

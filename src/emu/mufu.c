@@ -448,6 +448,39 @@ float emu_div_full_fma(float a, float b, float c, int form)
     return d != d ? bf(0x7fffffffu) : d;
 }
 
+/* div.full.f32 by a divisor the PTX has as a constant: ptxas folds the sequence into the
+ * scaled dividend times the correctly rounded reciprocal of the scaled divisor, computed when
+ * it compiles (the SASS of x / 33 is FMUL x, 0.030303031 = RN(1/33), where MUFU.RCP(33) is one
+ * ulp lower; x / 1e38 is FMUL x, 0.25 then FMUL by RN(1/2.5e37); x / 3e-39 scales by 2^24) */
+static inline float div_const_scale(float b)
+{
+    float ab = fabsf(b), s = 1.0f;
+    if (ab > 0x1p126f)
+        s = 0.25f;
+    if (!(ab >= 0x1p-126f))
+        s = 0x1p24f;
+    return s;
+}
+
+float emu_div_full_const(float a, float b)
+{
+    float s = div_const_scale(b);
+    float k = 1.0f / (b * s);
+    float d = (s == 1.0f ? a : a * s) * k;
+    return d != d ? bf(0x7fffffffu) : d;
+}
+
+/* the same contracted into an add (form as emu_div_full_fma): FFMA a', RN(1/b'), c */
+float emu_div_full_const_fma(float a, float b, float c, int form)
+{
+    float s = div_const_scale(b);
+    float k = 1.0f / (b * s);
+    if (s != 1.0f)
+        a = a * s;
+    float d = form == 0 ? fmaf(k, a, c) : form == 1 ? fmaf(k, a, -c) : fmaf(-k, a, c);
+    return d != d ? bf(0x7fffffffu) : d;
+}
+
 /* ---- arrays: eight lanes at a time on AVX-512, the scalar functions' bits -------------------- */
 
 #if defined(__x86_64__) && defined(__GNUC__)

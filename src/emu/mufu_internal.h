@@ -64,6 +64,9 @@ float emu_ex2_full(float x);
 float emu_div_full(float a, float b);
 /* div.full.f32 contracted with the add that is its only use: form 0 a/b + c, 1 a/b - c, 2 c - a/b */
 float emu_div_full_fma(float a, float b, float c, int form);
+/* the same when b is a constant in the PTX: ptxas's folding, (a scaled) * RN(1 / (b scaled)) */
+float emu_div_full_const(float a, float b);
+float emu_div_full_const_fma(float a, float b, float c, int form);
 
 /* Arrays (d may alias a or b): ex2.approx.f32 when full, else ex2.approx.ftz.f32; div.full.
  * Eight lanes at a time on AVX-512 unless force_scalar (tests), with the same bits. */

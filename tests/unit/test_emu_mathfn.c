@@ -4,7 +4,9 @@
  * of inputs: a mistyped constant or a wrong branch shows as a large error.
  * The bounds are CUDA's documented maximum errors for these functions
  * (logf, log2f 1 ulp; sinf, cosf 2 ulp in the full range; erff 2 ulp; tanhf
- * 2 ulp), which the ported instruction sequences must meet too.
+ * 2 ulp; asinf 2 ulp; powf 4 ulp), which the ported instruction sequences must meet too; and
+ * against outputs of the GPU (emu_libdevice_samples.inc, scripts/gpu/libdevice_check.py),
+ * bit for bit.
  * The model of ex2.approx (MUFU.EX2, mufu.c) stays within 2 ulp of 2^x in long double on
  * 2^24 inputs spread over f32, and the vector path of the exp/exp2 handlers gives its bits
  * on every class of input.
@@ -21,6 +23,9 @@ float emu_sinf_nv(float x);
 float emu_cosf_nv(float x);
 float emu_erff_nv(float x);
 float emu_tanhf_nv(float x);
+float emu_asinf_nv(float x);
+float emu_powf_nv(float x, float y);
+float emu_powif_nv(float x, int32_t n);
 
 /* distance in floats between a float and a double (the exact value) */
 static double ulp_err(float got, double exact)
@@ -84,6 +89,7 @@ static void t_ported_functions(void **s)
         {"cosf", emu_cosf_nv, cos, -1, 1e30, 2},
         {"erff", emu_erff_nv, d_erf, -1, 10, 2},
         {"tanhf", emu_tanhf_nv, tanh, -1, 20, 2},
+        {"asinf", emu_asinf_nv, asin, -1, 1, 2.5}, /* 2 ulp from the rounded result */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         check(&cases[i], 1 << 20);
@@ -117,6 +123,121 @@ static float from_bits(uint32_t u)
     float f;
     memcpy(&f, &u, 4);
     return f;
+}
+
+/* powf against pow in double on 2^20 pairs (x log-uniform in [1e-30, 1e30], negative with an
+ * integer y for half of them, y uniform in [-40, 40]; results that stay normal): within CUDA's
+ * bound of 4 ulp (the port's double-float logarithm keeps it near 1) */
+static void t_powf(void **s)
+{
+    (void)s;
+    uint64_t r = 777;
+    double worst = 0;
+    float wx = 0, wy = 0;
+    for (int i = 0; i < (1 << 20); i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        double u = (double)(r >> 11) * 0x1p-53;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        double v = (double)(r >> 11) * 0x1p-53;
+        float x = (float)exp(log(1e-30) + u * (log(1e30) - log(1e-30)));
+        float y = (float)(-40.0 + 80.0 * v);
+        if (i & 1) {
+            y = nearbyintf(y);
+            x = -x;
+        }
+        double want = pow((double)x, (double)y);
+        if (!(fabs(want) >= 0x1p-126 && fabs(want) <= 0x1.fffffep127))
+            continue;
+        double e = ulp_err(emu_powf_nv(x, y), want);
+        if (e > worst) {
+            worst = e;
+            wx = x;
+            wy = y;
+        }
+    }
+    printf("  powf   max %.2f ulp (at %a, %a), bound 4\n", worst, (double)wx, (double)wy);
+    assert_true(worst <= 4);
+}
+
+/* the special cases of powf (C99's, as libdevice has them), powif and asinf, bit for bit */
+static void t_pow_asin_special(void **s)
+{
+    (void)s;
+    const float inf = INFINITY, nan = NAN;
+    static const struct {
+        float x, y;
+        uint32_t want;
+    } pw[] = {
+        {nan, 0.0f, 0x3f800000},   {1.0f, nan, 0x3f800000},  {-1.0f, INFINITY, 0x3f800000},
+        {-1.0f, -INFINITY, 0x3f800000}, {2.0f, nan, 0x7fffffff}, {nan, 2.0f, 0x7fffffff},
+        {-0.0f, -3.0f, 0xff800000}, {-0.0f, 3.0f, 0x80000000}, {-0.0f, 2.0f, 0x00000000},
+        {0.0f, -2.0f, 0x7f800000},  {-0.0f, -2.5f, 0x7f800000}, {-2.0f, 0.5f, 0x7fffffff},
+        {-2.0f, 3.0f, 0xc1000000},  {-2.0f, 2.0f, 0x40800000}, {2.0f, 10.0f, 0x44800000},
+        {inf, -1.0f, 0x00000000},   {inf, 0.5f, 0x7f800000},  {-inf, 3.0f, 0xff800000},
+        {-inf, 2.0f, 0x7f800000},   {-inf, -3.0f, 0x80000000}, {0.5f, inf, 0x00000000},
+        {2.0f, inf, 0x7f800000},    {0.5f, -inf, 0x7f800000}, {2.0f, -inf, 0x00000000},
+        {2.0f, 128.0f, 0x7f800000}, {2.0f, -150.0f, 0x00000000}, {4.0f, 0.5f, 0x40000000},
+    };
+    for (size_t i = 0; i < sizeof pw / sizeof pw[0]; i++) {
+        uint32_t got = fbits(emu_powf_nv(pw[i].x, pw[i].y));
+        if (got != pw[i].want)
+            fail_msg("powf(%a, %a) = %08x, want %08x", (double)pw[i].x, (double)pw[i].y, got, pw[i].want);
+    }
+    (void)inf;
+    (void)nan;
+    /* __nv_powif: mul.rn.ftz from the lowest bit of |n| (x^3 is x * (x * x), rounded twice:
+     * ops_float's element 39 on the H200), rcp.rn for n < 0 */
+    float x = from_bits(0x402886a5u);
+    assert_int_equal(fbits(emu_powif_nv(x, 3)), fbits(x * (x * x)));
+    assert_int_equal(fbits(emu_powif_nv(x, -3)), fbits(1.0f / (x * (x * x))));
+    assert_int_equal(fbits(emu_powif_nv(nan, 0)), 0x3f800000u);
+    assert_int_equal(fbits(emu_powif_nv(0.0f, -1)), 0x7f800000u);
+    assert_int_equal(fbits(emu_powif_nv(-0.0f, -1)), 0xff800000u);
+    assert_int_equal(fbits(emu_powif_nv(2.0f, -2)), 0x3e800000u);
+    assert_int_equal(fbits(emu_powif_nv(0x1p-140f, 1)), 0u); /* subnormal x flushed */
+    assert_int_equal(fbits(emu_powif_nv(2.0f, INT32_MIN)), 0u);
+    assert_int_equal(fbits(emu_powif_nv(nan, 2)), 0x7fffffffu);
+    /* __nv_asinf */
+    assert_int_equal(fbits(emu_asinf_nv(0.0f)), 0u);
+    assert_int_equal(fbits(emu_asinf_nv(-0.0f)), 0x80000000u);
+    assert_int_equal(fbits(emu_asinf_nv(1.0f)), 0x3fc90fdbu);
+    assert_int_equal(fbits(emu_asinf_nv(-1.0f)), 0xbfc90fdbu);
+    assert_int_equal(fbits(emu_asinf_nv(0x1p-140f)), 0u);          /* subnormals flush */
+    assert_int_equal(fbits(emu_asinf_nv(-0x1p-140f)), 0x80000000u);
+    assert_int_equal(fbits(emu_asinf_nv(1.0000001f)), 0x7fffffffu); /* |x| > 1 */
+    assert_int_equal(fbits(emu_asinf_nv(nan)), 0x7fffffffu);
+    assert_int_equal(fbits(emu_asinf_nv(-inf)), 0x7fffffffu);
+}
+
+/* the ports against outputs of the GPU, bit for bit, NaN included: a sample of what
+ * scripts/gpu/libdevice_check.py recorded on an H100 (sm_90, the H200's SM) when it found the
+ * ports equal to the GPU on all 2^32 inputs of each unary function and on 2^27.3 pairs of powf
+ * and 2^26 of powif (tests/golden/libdevice/check.txt): special values, random bits and working
+ * ranges; and 319 asinf outputs of the H200 (asin_kernel's recorded launch) */
+static const uint32_t gpu_samples[][4] = {
+#include "emu_libdevice_samples.inc"
+};
+
+static void t_gpu_samples(void **s)
+{
+    (void)s;
+    static float (*const f1[])(float) = {emu_asinf_nv, emu_logf_nv, emu_log2f_nv, emu_sinf_nv,
+                                         emu_cosf_nv, emu_erff_nv, emu_tanhf_nv};
+    int counts[9] = {0};
+    for (size_t i = 0; i < sizeof gpu_samples / sizeof gpu_samples[0]; i++) {
+        uint32_t fn = gpu_samples[i][0], x = gpu_samples[i][1], y = gpu_samples[i][2], want = gpu_samples[i][3];
+        assert_true(fn < 9);
+        float got = fn < 7 ? f1[fn](from_bits(x)) : fn == 7 ? emu_powf_nv(from_bits(x), from_bits(y))
+                                                            : emu_powif_nv(from_bits(x), (int32_t)y);
+        if (fbits(got) != want)
+            fail_msg("function %u (x %08x, y %08x): %08x, the GPU %08x", fn, x, y, fbits(got), want);
+        counts[fn]++;
+    }
+    for (int f = 0; f < 9; f++)
+        assert_true(counts[f] >= 300);
+    printf("  %zu outputs of the GPU matched (asinf %d, logf %d, log2f %d, sinf %d, cosf %d, erff %d, "
+           "tanhf %d, powf %d, powif %d)\n", sizeof gpu_samples / sizeof gpu_samples[0], counts[0], counts[1],
+           counts[2], counts[3], counts[4], counts[5], counts[6], counts[7], counts[8]);
 }
 
 /* MUFU.EX2 (its bits are the GPU's: test_emu_mufu, test_emu_golden's probes): within 2 ulp of
@@ -277,6 +398,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(t_ported_functions),
         cmocka_unit_test(t_special_values),
+        cmocka_unit_test(t_powf),
+        cmocka_unit_test(t_pow_asin_special),
+        cmocka_unit_test(t_gpu_samples),
         cmocka_unit_test(t_ex2_model),
         cmocka_unit_test(t_exp2_vector_path),
         cmocka_unit_test(t_ex2_array_paths),

@@ -9,6 +9,8 @@
 
 #include "emu_test.h"
 
+float emu_mufu_rcp(float x); /* MUFU.RCP (src/emu/mufu.c) */
+
 /* ---- a tiny harness: one kernel, float/int arrays in and out ------------------------ */
 
 typedef struct io {
@@ -377,6 +379,112 @@ static void t_fma_contraction(void **s)
         fused_differs += fmaf(x[i], y[i], z[i]) != p + z[i];
     }
     assert_true(fused_differs > 0); /* the data can tell fused from unfused */
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* an fadd of two products with one use each contracts the product LLVM's Reassociate puts first:
+ * the one of lower rank, here the one whose operands were loaded first (rope_kernel's
+ * q2 * c + q1 * s is fma(q1, s, q2 * c) in Triton's PTX); a subtraction keeps its order */
+TL_KERNEL(k_rank, (q1_ptr, q2_ptr, c_ptr, s_ptr, out_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor c = tl_load(tl_add(c_ptr, o)), sn = tl_load(tl_add(s_ptr, o));
+    tl_tensor q1 = tl_load(tl_add(q1_ptr, o)), q2 = tl_load(tl_add(q2_ptr, o));
+    tl_store(tl_add(out_ptr, o), tl_add(tl_mul(q2, c), tl_mul(q1, sn)));
+    tl_store(tl_add(tl_add(out_ptr, N), o), tl_sub(tl_mul(q1, c), tl_mul(q2, sn)));
+}
+
+static void t_fma_operand_rank(void **s)
+{
+    (void)s;
+    enum { N = 64 };
+    float q1[N], q2[N], c[N], sn[N], out[2 * N];
+    uint64_t r = 11;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        q1[i] = (float)(r >> 40) * 0x1p-23f - 1.0f;
+        q2[i] = (float)((r >> 16) & 0xffffff) * 0x1p-23f - 1.0f;
+        c[i] = cosf((float)i * 0.37f);
+        sn[i] = sinf((float)i * 0.37f);
+    }
+    ct_emu_kernel *k = emu_build(&k_rank, "q1_ptr=*fp32 q2_ptr=*fp32 c_ptr=*fp32 s_ptr=*fp32 out_ptr=*fp32",
+                                 "N=64");
+    io o;
+    io_init(&o);
+    ct_emu_arg a[] = {io_buf(&o, "q1", q1, sizeof q1, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "q2", q2, sizeof q2, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "c", c, sizeof c, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "s", sn, sizeof sn, CT_EMU_F32, CT_EMU_IN),
+                      io_buf(&o, "out", out, sizeof out, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 5, a);
+    int tells = 0;
+    for (int i = 0; i < N; i++) {
+        volatile float p2c = q2[i] * c[i], p2s = q2[i] * sn[i], p1s = q1[i] * sn[i];
+        assert_true(out[i] == fmaf(q1[i], sn[i], p2c));
+        assert_true(out[N + i] == fmaf(q1[i], c[i], -p2s));
+        tells += fmaf(q1[i], sn[i], p2c) != fmaf(q2[i], c[i], p1s);
+    }
+    assert_true(tells > 0);
+    ct_emu_free(o.e);
+    ct_emu_kernel_free(k);
+}
+
+/* div.full.f32 as ptxas compiles it (the H200's SASS): a quotient whose uses are all adds is
+ * fused into each (FFMA rcp(y), x, a); a constant divisor is folded into a multiply by the
+ * correctly rounded reciprocal (x / 33: FMUL x, RN(1/33), while MUFU.RCP(33) is an ulp lower) */
+TL_KERNEL(k_div, (x_ptr, y_ptr, a_ptr, out_ptr), (int, N))
+{
+    tl_tensor o = tl_arange(0, N);
+    tl_tensor x = tl_load(tl_add(x_ptr, o)), y = tl_load(tl_add(y_ptr, o)),
+              a = tl_load(tl_add(a_ptr, o));
+    tl_tensor q = tl_div(x, y);
+    tl_store(tl_add(out_ptr, o), tl_add(a, q));                         /* FFMA rcp, x, a */
+    tl_store(tl_add(tl_add(out_ptr, N), o), tl_sub(a, q));              /* FFMA -rcp, x, a */
+    tl_store(tl_add(tl_add(out_ptr, 2 * N), o), tl_div(x, 33.0));       /* FMUL x, RN(1/33) */
+    tl_tensor k = tl_div(x, 61.0);
+    tl_store(tl_add(tl_add(out_ptr, 3 * N), o), tl_add(k, a));          /* FFMA x, RN(1/61), a */
+    tl_store(tl_add(tl_add(out_ptr, 4 * N), o), tl_mul(tl_add(k, y), tl_add(k, a)));
+    tl_tensor r = tl_div(x, y);
+    tl_store(tl_add(tl_add(out_ptr, 5 * N), o), tl_add(r, a));          /* r also stored: FMUL */
+    tl_store(tl_add(tl_add(out_ptr, 6 * N), o), r);
+}
+
+static void t_div_contraction(void **s)
+{
+    (void)s;
+    enum { N = 64 };
+    float x[N], y[N], a[N], out[7 * N];
+    uint64_t r = 5;
+    for (int i = 0; i < N; i++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = 1.0f + (float)(r >> 40) * 0x1p-24f;
+        y[i] = 3.0f + (float)((r >> 16) & 0xffffff) * 0x1p-22f;
+        a[i] = -x[i] / y[i] * (1.0f + 0x1p-20f * (float)(i % 7));
+    }
+    ct_emu_kernel *k = emu_build(&k_div, "x_ptr=*fp32 y_ptr=*fp32 a_ptr=*fp32 out_ptr=*fp32", "N=64");
+    io o;
+    io_init(&o);
+    ct_emu_arg args[] = {io_buf(&o, "x", x, sizeof x, CT_EMU_F32, CT_EMU_IN),
+                         io_buf(&o, "y", y, sizeof y, CT_EMU_F32, CT_EMU_IN),
+                         io_buf(&o, "a", a, sizeof a, CT_EMU_F32, CT_EMU_IN),
+                         io_buf(&o, "out", out, sizeof out, CT_EMU_F32, CT_EMU_OUT)};
+    run_ok(&o, k, 1, 4, args);
+    const float k33 = 1.0f / 33.0f, k61 = 1.0f / 61.0f;
+    int fused = 0, folded = 0;
+    for (int i = 0; i < N; i++) {
+        float rcp = emu_mufu_rcp(y[i]);
+        assert_true(out[i] == fmaf(rcp, x[i], a[i]));
+        assert_true(out[N + i] == fmaf(-rcp, x[i], a[i]));
+        assert_true(out[2 * N + i] == x[i] * k33);
+        assert_true(out[3 * N + i] == fmaf(k61, x[i], a[i]));
+        assert_true(out[4 * N + i] == fmaf(k61, x[i], y[i]) * fmaf(k61, x[i], a[i]));
+        volatile float qq = rcp * x[i];
+        assert_true(out[5 * N + i] == qq + a[i] && out[6 * N + i] == qq);
+        fused += fmaf(rcp, x[i], a[i]) != qq + a[i];
+        folded += x[i] * k33 != emu_mufu_rcp(33.0f) * x[i];
+    }
+    assert_true(fused > 0 && folded > 0); /* the data tell the models apart */
     ct_emu_free(o.e);
     ct_emu_kernel_free(k);
 }
@@ -2049,6 +2157,8 @@ int main(void)
         cmocka_unit_test(t_integers),          cmocka_unit_test(t_fp_conversions),
         cmocka_unit_test(t_abs_fp8),
         cmocka_unit_test(t_minmax_nan),        cmocka_unit_test(t_fma_contraction),
+        cmocka_unit_test(t_div_contraction),
+        cmocka_unit_test(t_fma_operand_rank),
         cmocka_unit_test(t_philox),            cmocka_unit_test(t_reduce_order),
         cmocka_unit_test(t_reduce_layout_from_ttgir), cmocka_unit_test(t_scan_layout_spt), cmocka_unit_test(t_reduce_mma_layout), cmocka_unit_test(t_reduce_slice_layout), cmocka_unit_test(t_reduce_fma_fold), cmocka_unit_test(t_reduce_fma_fold_shapes), cmocka_unit_test(t_reduce_integer_ops), cmocka_unit_test(t_sort),
         cmocka_unit_test(t_argmax_ties),       cmocka_unit_test(t_dot), cmocka_unit_test(t_dot_fp8), cmocka_unit_test(t_inplace), cmocka_unit_test(t_pinned),
