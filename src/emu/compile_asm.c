@@ -83,7 +83,22 @@ static int layout(cctx *C, const ct_op *op, const char *what, int idx, emu_ek ek
     return pack / per;
 }
 
+static bool inline_asm(cctx *C, const ct_op *op, const int *res);
+
+/* the results are bound whatever happens, so that a refused asm gives one error */
 bool emu_cc_inline_asm(cctx *C, const ct_op *op)
+{
+    int nres = op->nres;
+    int *res = emu_cc_aux(C, sizeof(int) * (size_t)(nres ? nres : 1));
+    for (int k = 0; k < nres; k++)
+        res[k] = emu_cc_new_val(C, op, op->res[k].type);
+    bool ok = inline_asm(C, op, res);
+    for (int k = 0; k < nres; k++)
+        emu_cc_bind(C, &op->res[k], res[k]);
+    return ok;
+}
+
+static bool inline_asm(cctx *C, const ct_op *op, const int *res)
 {
     const ct_attr *s = emu_cc_attr(op, "asm_string"), *cs = emu_cc_attr(op, "constraints");
     if (!emu_cc_no_batch(C, op))
@@ -110,9 +125,7 @@ bool emu_cc_inline_asm(cctx *C, const ct_op *op)
     x->res = emu_cc_aux(C, sizeof *x->res * (size_t)nres);
     /* registers: results first, then inputs */
     int nregs = 0;
-    int *res = emu_cc_aux(C, sizeof(int) * (size_t)nres);
     for (int k = 0; k < nres; k++) {
-        res[k] = emu_cc_new_val(C, op, op->res[k].type);
         int nr = layout(C, op, "result", k, C->vals[res[k]].ek, pack, &x->res[k]);
         if (nr < 0)
             return false;
@@ -204,7 +217,5 @@ bool emu_cc_inline_asm(cctx *C, const ct_op *op)
     INS(i)->d = rf;
     INS(i)->n = n;
     INS(i)->x.p = x;
-    for (int k = 0; k < nres; k++)
-        emu_cc_bind(C, &op->res[k], res[k]);
     return true;
 }
