@@ -386,9 +386,8 @@ static bool parse_reg_name(pctx *c, int *reg)
             return fail(c, "`$` without an operand number");
         long n = 0;
         while (isdigit((unsigned char)*c->p)) {
-            n = n * 10 + (*c->p - '0');
-            if (n > 100000)
-                break;
+            if (n <= 100000)
+                n = n * 10 + (*c->p - '0');
             c->p++;
         }
         if (is_id_char(*c->p))
@@ -583,6 +582,8 @@ static bool parse_mods(pctx *c, px_opc op, char *word, mods *m)
         if (op == PX_PRMT) {
             for (int i = 1; i < (int)(sizeof prmtmodes / sizeof prmtmodes[0]); i++)
                 if (!strcmp(w, prmtmodes[i])) {
+                    if (m->mode)
+                        return fail(c, "two prmt modes");
                     m->mode = i;
                     done = true;
                 }
