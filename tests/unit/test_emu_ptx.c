@@ -821,6 +821,127 @@ static void t_ttir_refused(void **state)
     ct_diags_free(&d);
 }
 
+/* the op's constraints, pack and element types against the asm (compile_asm.c) */
+static const char *asm_kernel =
+    "module {\n"
+    "  tt.func public @k(%%x: !tt.ptr<%s>, %%y: !tt.ptr<%s>) {\n"
+    "    %%r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>\n"
+    "    %%px = tt.splat %%x : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
+    "    %%pxa = tt.addptr %%px, %%r : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
+    "    %%xv = tt.load %%pxa : tensor<64x!tt.ptr<%s>>\n"
+    "    %%o = tt.elementwise_inline_asm \"%s\" {constraints = \"%s\", packed_element = %d : i32, pure = true} "
+    "%%xv : tensor<64x%s> -> tensor<64x%s>\n"
+    "    %%py = tt.splat %%y : !tt.ptr<%s> -> tensor<64x!tt.ptr<%s>>\n"
+    "    %%pya = tt.addptr %%py, %%r : tensor<64x!tt.ptr<%s>>, tensor<64xi32>\n"
+    "    tt.store %%pya, %%o : tensor<64x!tt.ptr<%s>>\n"
+    "    tt.return\n"
+    "  }\n"
+    "}\n";
+
+/* compiles the kernel for (asm, constraints, pack, type); NULL on success, else the first error */
+static char *asm_compile(const char *asm_, const char *cons, int pack, const char *ty, ct_emu_kernel **out)
+{
+    char text[4096];
+    snprintf(text, sizeof text, asm_kernel, ty, ty, ty, ty, ty, ty, asm_, cons, pack, ty, ty, ty, ty, ty, ty);
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_module *m = ct_parse_module(text, strlen(text), "asm.ttir", &d);
+    if (!m) { /* the parser's own checks (a pack of 0) */
+        const char *e = ct_diags_first_error(&d);
+        char *msg = strdup(e ? e : "?");
+        ct_diags_free(&d);
+        if (out)
+            *out = NULL;
+        return msg;
+    }
+    ct_emu_kernel *k = ct_emu_compile(m, NULL, &d);
+    ct_module_destroy(m);
+    char *msg = NULL;
+    if (!k) {
+        const char *e = ct_diags_first_error(&d);
+        msg = strdup(e ? e : "?");
+        assert_int_equal(d.nerrors, 1); /* one error, no follow-on errors */
+    }
+    ct_diags_free(&d);
+    if (out)
+        *out = k;
+    else
+        ct_emu_kernel_free(k);
+    return msg;
+}
+
+static void asm_refused(const char *asm_, const char *cons, int pack, const char *ty, const char *sub)
+{
+    char *msg = asm_compile(asm_, cons, pack, ty, NULL);
+    if (!msg)
+        fail_msg("`%s` (%s, pack %d, %s) compiled; expected `%s`", asm_, cons, pack, ty, sub);
+    if (!strstr(msg, sub))
+        fail_msg("`%s` (%s, pack %d, %s): `%s` does not say `%s`", asm_, cons, pack, ty, msg, sub);
+    free(msg);
+}
+
+static void t_op_shapes(void **state)
+{
+    (void)state;
+    /* accepted: the output is the input, at several packs and widths */
+    struct {
+        const char *asm_, *cons, *ty;
+        int pack;
+    } ok[] = {
+        {"mov.b32 $0, $1;", "=r,r", "i32", 1},
+        {"mov.b32 $0, $2; mov.b32 $1, $3;", "=r,=r,r,r", "i32", 2},
+        {"mov.b16 $0, $1;", "=h,h", "i16", 1},
+        {"mov.b32 $0, $1;", "=r,r", "i16", 2},
+        {"mov.b32 $0, $1;", "=r,r", "i8", 4},
+        {"mov.b16 $0, $1;", "=h,h", "i8", 2},
+        {"mov.b32 $0, $2; mov.b32 $1, $3;", "=r,=r,r,r", "i8", 8},
+        {"mov.b64 $0, $1;", "=l,l", "i64", 1},
+        {"mov.b32 $0, $1;", "=f,f", "f32", 1},
+        {"mov.b64 $0, $1;", "=d,d", "f64", 1},
+        {"mov.b32 $0, $1;", "=r,r", "bf16", 2},
+        {"mov.b32 $0, $1;", "= r , r", "i32", 1},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        ct_emu_kernel *k = NULL;
+        char *msg = asm_compile(ok[i].asm_, ok[i].cons, ok[i].pack, ok[i].ty, &k);
+        if (msg)
+            fail_msg("`%s` (%s, pack %d, %s) refused: %s", ok[i].asm_, ok[i].cons, ok[i].pack, ok[i].ty, msg);
+        uint8_t x[64 * 8], y[64 * 8];
+        for (size_t j = 0; j < sizeof x; j++)
+            x[j] = (uint8_t)(j * 7 + 1);
+        ct_emu_dtype dt = !strcmp(ok[i].ty, "i32") ? CT_EMU_I32 : !strcmp(ok[i].ty, "i16") ? CT_EMU_I16
+                          : !strcmp(ok[i].ty, "i8")  ? CT_EMU_I8
+                          : !strcmp(ok[i].ty, "i64") ? CT_EMU_I64
+                          : !strcmp(ok[i].ty, "f32") ? CT_EMU_F32
+                          : !strcmp(ok[i].ty, "f64") ? CT_EMU_F64
+                                                     : CT_EMU_BF16;
+        size_t bytes = 64 * ct_emu_dtype_size(dt);
+        ct_emu *e = ct_emu_new();
+        int bx = ct_emu_add_buffer(e, "x", x, bytes, dt, CT_EMU_IN);
+        int by = ct_emu_add_buffer(e, "y", y, bytes, dt, CT_EMU_OUT);
+        ct_emu_arg args[] = {ct_emu_ptr(bx), ct_emu_ptr(by)};
+        ct_emu_result res;
+        ct_emu_launch l = {{1, 1, 1}, 1, 0, NULL};
+        assert_int_equal(ct_emu_run(e, k, &l, 2, args, &res), CT_EMU_OK);
+        assert_memory_equal(x, y, bytes);
+        ct_emu_free(e);
+        ct_emu_kernel_free(k);
+    }
+    asm_refused("mov.b32 $0, $1;", "=r,r,r", 1, "i32", "3 constraints");
+    asm_refused("mov.b32 $0, $1;", "r,=r", 1, "i32", "output constraints must come first");
+    asm_refused("mov.b32 $0, $1;", "=q,r", 1, "i32", "constraint `=q` is not emulated");
+    asm_refused("mov.b32 $0, $1;", "=r,0", 1, "i32", "constraint `0` is not emulated");
+    asm_refused("mov.b32 $0, $1;", "", 1, "i32", "not emulated");
+    asm_refused("mov.b32 $0, $1;", "=r,r", 2, "i32", "take 4 registers");
+    asm_refused("mov.b16 $0, $1;", "=h,h", 1, "i32", "holds 32 bits");
+    asm_refused("mov.b32 $0, $1;", "=r,r", 0, "i32", "packed_element must be positive");
+    asm_refused("mov.b32 $0, $1;", "=r,r", 65, "i32", "must be a multiple");
+    asm_refused("mov.b32 $0, $1;", "=r,r", 3, "i8", "multiple");
+    asm_refused("mov.b32 $0, $2;", "=r,r", 1, "i32", "operand $2 out of range");
+    asm_refused("{ mov.b32 $0, $1;", "=r,r", 1, "i32", "unterminated");
+    asm_refused("ld.global.b32 $0, [ $1 + 0 ];", "=r,l", 1, "i32", "`ld` is not emulated");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -832,7 +953,7 @@ int main(void)
         cmocka_unit_test(t_mov_imm_scope), cmocka_unit_test(t_refused),
         cmocka_unit_test(t_mutations),     cmocka_unit_test(t_ttir_pack1),
         cmocka_unit_test(t_ttir_pack2),    cmocka_unit_test(t_ttir_pack4),
-        cmocka_unit_test(t_ttir_refused),
+        cmocka_unit_test(t_ttir_refused),  cmocka_unit_test(t_op_shapes),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
