@@ -37,6 +37,7 @@ static uint64_t D(double d)
     return u;
 }
 
+static uint32_t rnd32(uint64_t *st);
 static uint64_t regs[64];
 
 /* runs asm on operands of widths w[0..n-1] holding v[0..n-1]; returns $0 (regs: all operands) */
@@ -681,6 +682,51 @@ static void t_mutations(void **state)
     assert_true(ok > 100); /* some mutations stay valid */
 }
 
+/* the fp8e4b15 -> fp16 upcast Triton's frontend emits (triton/language/extra/cuda/utils.py),
+ * run on the interpreter: the bits of the emulator's dedicated handler (sign << 15 |
+ * (exponent, mantissa) << 7), element k from byte k */
+static void t_triton_upcast(void **state)
+{
+    (void)state;
+    const char *up = "{                                      \n"
+                     ".reg .b32 a<2>, b<2>;                  \n"
+                     "prmt.b32 a0, 0, $2, 0x5746;            \n"
+                     "and.b32 b0, a0, 0x7f007f00;            \n"
+                     "and.b32 b1, a0, 0x00ff00ff;            \n"
+                     "and.b32 a1, a0, 0x00800080;            \n"
+                     "shr.b32  b0, b0, 1;                    \n"
+                     "add.u32 b1, b1, a1;                    \n"
+                     "lop3.b32 $0, b0, 0x80008000, a0, 0xf8; \n"
+                     "shl.b32 $1, b1, 7;                     \n"
+                     "}                                      \n";
+    int w[3] = {32, 32, 32};
+    char err[256];
+    emu_ptx_prog *p = emu_ptx_parse(up, 3, w, err, sizeof err);
+    if (!p)
+        fail_msg("%s", err);
+    uint64_t *r = calloc((size_t)p->nregs, 8);
+    assert_non_null(r);
+    uint64_t st = 7;
+    for (int it = 0; it < 70000; it++) {
+        uint32_t x = it < 256 ? (uint32_t)it * 0x01010101u : rnd32(&st);
+        memset(r, 0, sizeof *r * (size_t)p->nregs);
+        r[2] = x;
+        emu_ptx_exec(p, r);
+        for (int k = 0; k < 4; k++) {
+            uint32_t b = (x >> (8 * k)) & 0xff;
+            uint32_t want = (b & 0x80u) << 8 | (b & 0x7fu) << 7;
+            uint32_t got = (uint32_t)(r[k / 2] >> (16 * (k % 2))) & 0xffff;
+            if (got != want)
+                fail_msg("0x%08x element %d: 0x%04x, want 0x%04x", x, k, got, want);
+        }
+    }
+    free(r);
+    emu_ptx_free(p);
+    /* the downcast uses f16x2 instructions the interpreter refuses, naming one */
+    refused("{ .reg .b32 a0; setp.lt.f16x2 p0|p1, a0, a0; }", 3, "unsupported type");
+    refused("mov.u32 $0, %smid;", 1, "undeclared register `%smid`");
+}
+
 /* ---- TTIR kernels on the emulator ------------------------------------------------------------ */
 
 static ct_emu_kernel *load(const char *file, ct_diags *d)
@@ -954,6 +1000,7 @@ int main(void)
         cmocka_unit_test(t_mutations),     cmocka_unit_test(t_ttir_pack1),
         cmocka_unit_test(t_ttir_pack2),    cmocka_unit_test(t_ttir_pack4),
         cmocka_unit_test(t_ttir_refused),  cmocka_unit_test(t_op_shapes),
+        cmocka_unit_test(t_triton_upcast),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
