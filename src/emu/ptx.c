@@ -507,7 +507,7 @@ static bool parse_decl(pctx *c)
             if (!expect(c, '>'))
                 return false;
             for (long i = 0; i < n; i++) {
-                char nm[PX_MAX_NAME + 8];
+                char nm[PX_MAX_NAME + 32];
                 snprintf(nm, sizeof nm, "%s%ld", name, i);
                 if (strlen(nm) >= PX_MAX_NAME)
                     return fail(c, "name too long");
