@@ -851,6 +851,33 @@ static void t_ttir_pack4(void **state)
     ct_diags_free(&d);
 }
 
+/* an asm of a make_range (the same values in every program) under a program-dependent use,
+ * on 8 programs and 1 to 3 threads (each thread's frame holds its own register file) */
+static void t_ttir_invariant(void **state)
+{
+    (void)state;
+    ct_diags d;
+    ct_diags_init(&d);
+    ct_emu_kernel *k = load("invariant.ttir", &d);
+    assert_non_null(k);
+    enum { P = 8, N = 64 };
+    for (int threads = 1; threads <= 3; threads++) {
+        int32_t y[P * N];
+        ct_emu *e = ct_emu_new();
+        int by = ct_emu_add_buffer(e, "y", y, sizeof y, CT_EMU_I32, CT_EMU_OUT);
+        ct_emu_arg args[] = {ct_emu_ptr(by)};
+        ct_emu_result res;
+        ct_emu_launch l = {{P, 1, 1}, threads, 0, NULL};
+        assert_int_equal(ct_emu_run(e, k, &l, 1, args, &res), CT_EMU_OK);
+        for (int p = 0; p < P; p++)
+            for (int i = 0; i < N; i++)
+                assert_int_equal(y[p * N + i], 3 * i + 7 + p * N);
+        ct_emu_free(e);
+    }
+    ct_emu_kernel_free(k);
+    ct_diags_free(&d);
+}
+
 static void t_ttir_refused(void **state)
 {
     (void)state;
@@ -1001,6 +1028,7 @@ int main(void)
         cmocka_unit_test(t_ttir_pack2),    cmocka_unit_test(t_ttir_pack4),
         cmocka_unit_test(t_ttir_refused),  cmocka_unit_test(t_op_shapes),
         cmocka_unit_test(t_triton_upcast),
+        cmocka_unit_test(t_ttir_invariant),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
