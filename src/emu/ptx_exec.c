@@ -393,7 +393,10 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         bool sg = sc == PXT_S;
         uint64_t v = sg ? (uint64_t)sx(a, sb) : a;
         if (db == 64) {
-            wrd(P, r, I, bits_f64(int_to_f64(v, sg, I->rnd)));
+            double x = int_to_f64(v, sg, I->rnd);
+            if (f & PXF_SAT)
+                x = x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+            wrd(P, r, I, bits_f64(x));
         } else if (db == 32) {
             float x = int_to_f32(v, sg, I->rnd, false);
             if (f & PXF_SAT)
@@ -401,6 +404,8 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
             wrd(P, r, I, bits_f32(x));
         } else {
             float x = int_to_f32(v, sg, I->rnd, true);
+            if (f & PXF_SAT) /* rounding a value of [0, 1] stays in [0, 1] */
+                x = sat01(x);
             wrd(P, r, I, f32_to_16(x, dbf, I->rnd, f));
         }
         return;
@@ -419,6 +424,8 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
             wrd(P, r, I, a);
             return;
         }
+        if (f & PXF_SAT)
+            x = sat01(x);
         wrd(P, r, I, f32_to_16(x, dbf, I->rnd, f));
         return;
     }

@@ -321,6 +321,13 @@ static void t_cvt_float(void **state)
     EQ(exw("cvt.rn.f16.f32 $0, $1;", 2, w16_32, VALS(0, F(0x1p-25f))), 0x0000); /* a tie */
     EQ(exw("cvt.rn.f16.f32 $0, $1;", 2, w16_32, VALS(0, F(0x3p-26f))), 0x0001);
     EQ(exw("cvt.rn.f16.f32 $0, $1;", 2, w16_32, VALS(0, F(-0.0f))), 0x8000);
+    EQ(exw("cvt.rn.sat.f16.f32 $0, $1;", 2, w16_32, VALS(0, F(1.5f))), 0x3c00);
+    EQ(exw("cvt.rn.sat.f16.f32 $0, $1;", 2, w16_32, VALS(0, F(-1.5f))), 0);
+    EQ(exw("cvt.rn.sat.f16.f32 $0, $1;", 2, w16_32, VALS(0, 0x7fc00000)), 0);
+    EQ(exw("cvt.rn.sat.f16.f32 $0, $1;", 2, w16_32, VALS(0, F(0.25f))), 0x3400);
+    EQ(EW("cvt.rn.sat.f16.s32 $0, $1;", WID(16, 32), 0, 7), 0x3c00);
+    EQ(EW("cvt.rn.sat.f64.s32 $0, $1;", WID(64, 32), 0, 7), D(1.0));
+    EQ(E("cvt.rn.sat.f32.s32 $0, $1;", 32, 0, (uint32_t)-7), 0);
     /* x2 packing: the first source in the upper half */
     EQ(E("cvt.rn.f16x2.f32 $0, $1, $2;", 32, 0, F(1.0f), F(2.0f)), 0x3c004000);
     EQ(E("cvt.rn.bf16x2.f32 $0, $1, $2;", 32, 0, F(1.0f), F(-2.0f)), 0x3f80c000);
