@@ -9,6 +9,7 @@
  * naming the instruction.
  */
 #include "ptx.h"
+#include "util/alloc.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -57,16 +58,15 @@ static bool fail(pctx *c, const char *fmt, ...)
     return false;
 }
 
+/* the library's heap (util/alloc.h): inside ct_emu_compile a failed allocation unwinds the
+ * compile, releasing what the parser holds */
 static void *grow(pctx *c, void *arr, int *cap, int n, size_t es)
 {
+    (void)c;
     if (n < *cap)
         return arr;
     int nc = *cap ? *cap * 2 : 16;
-    void *np = realloc(arr, (size_t)nc * es);
-    if (!np) {
-        fail(c, "out of memory");
-        return NULL;
-    }
+    void *np = ct_xrealloc(arr, (size_t)nc * es);
     *cap = nc;
     return np;
 }
@@ -1206,11 +1206,7 @@ emu_ptx_prog *emu_ptx_parse(const char *asm_, int nops, const int *opbits, char 
     c.err = err;
     c.errn = errn;
     c.s = c.p = asm_ ? asm_ : "";
-    emu_ptx_prog *P = calloc(1, sizeof *P);
-    if (!P) {
-        snprintf(err, errn, "out of memory");
-        return NULL;
-    }
+    emu_ptx_prog *P = ct_xcalloc(1, sizeof *P);
     c.P = P;
     P->nops = nops;
     if (nops < 0 || nops > 1024) {
@@ -1236,7 +1232,7 @@ emu_ptx_prog *emu_ptx_parse(const char *asm_, int nops, const int *opbits, char 
         c.stmt[0] = 0;
         fail(&c, "unterminated `{` (%d open)", c.depth);
     }
-    free(c.syms);
+    ct_xfree(c.syms);
     if (c.failed) {
         emu_ptx_free(P);
         return NULL;
@@ -1248,10 +1244,10 @@ void emu_ptx_free(emu_ptx_prog *p)
 {
     if (!p)
         return;
-    free(p->width);
-    free(p->ins);
-    free(p->vec);
-    free(p);
+    ct_xfree(p->width);
+    ct_xfree(p->ins);
+    ct_xfree(p->vec);
+    ct_xfree(p);
 }
 
 int emu_ptx_constraint_bits(const char *c, size_t len)

@@ -85,7 +85,8 @@ enum { PXC_EQ, PXC_NE, PXC_LT, PXC_LE, PXC_GT, PXC_GE, PXC_LO, PXC_LS, PXC_HI, P
        PXC_NEU, PXC_LTU, PXC_LEU, PXC_GTU, PXC_GEU, PXC_NUM, PXC_NAN };
 
 /* Parses `asm_` for `nops` operands whose widths in bits are opbits[0..nops-1] ($i has
- * opbits[i]).  The result is malloc'ed (emu_ptx_free), or NULL with a message in err. */
+ * opbits[i]).  The result is on the library's heap (ct_xmalloc: emu_ptx_free), or NULL with a
+ * message in err. */
 emu_ptx_prog *emu_ptx_parse(const char *asm_, int nops, const int *opbits, char *err, size_t errn);
 void emu_ptx_free(emu_ptx_prog *p);
 
