@@ -36,6 +36,13 @@ static uint64_t D(double d)
     memcpy(&u, &d, 8);
     return u;
 }
+static float FB(uint64_t v)
+{
+    uint32_t u = (uint32_t)v;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
 
 static uint32_t rnd32(uint64_t *st);
 static uint64_t regs[64];
@@ -732,6 +739,209 @@ static void t_triton_upcast(void **state)
     /* the downcast uses f16x2 instructions the interpreter refuses, naming one */
     refused("{ .reg .b32 a0; setp.lt.f16x2 p0|p1, a0, a0; }", 3, "unsupported type");
     refused("mov.u32 $0, %smid;", 1, "undeclared register `%smid`");
+}
+
+/* ---- the GPU's outputs (tests/golden/ptx) ------------------------------------------------- */
+
+/* the input generator of scripts/gpu/ptx_probe.py, bit for bit */
+static const uint32_t probe_t32[] = {
+    0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x3f800000,
+    0xbf800000, 0x3f000000, 0x7f7fffff, 0xff7fffff, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000,
+    0x7f800001, 0x7fc12345, 0x4b800001, 0x4f000000, 0xcf000000, 0x4f800000, 0x477fe000, 0x47800000,
+    0x33800000, 0x33000000, 0x3f808000, 0x40490fdb, 0xc2fc0000, 0x43000000, 0x42fe0000, 0xc3160000};
+static const uint64_t probe_t64[] = {
+    0, 0x8000000000000000ull, 1, 0x000fffffffffffffull, 0x3ff0000000000000ull, 0xbff0000000000000ull,
+    0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull, 0x7ff8000000000123ull,
+    0x3ff0000000000001ull, 0x3ff0020000001000ull, 0x43e0000000000000ull, 0xc3e0000000000000ull,
+    0x41dfffffffc00000ull, 0x47efffffe0000000ull, 0x3810000000000000ull, 0x36a0000000000000ull};
+static const uint16_t probe_t16[] = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00,
+                                     0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x3840,
+                                     0x7f7f, 0xffff, 0x3f80, 0xbf80, 0x7f80, 0x7fc0, 0x0080, 0x4b81};
+#define NT(t) (sizeof(t) / sizeof((t)[0]))
+
+static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint32_t probe_next(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 32);
+}
+
+static uint32_t probe_moderate32(uint64_t *s)
+{
+    uint32_t sign = probe_next(s) & 1;
+    uint32_t e = 100 + probe_next(s) % 60;
+    uint32_t m = probe_next(s) & 0x7fffff;
+    return sign << 31 | e << 23 | m;
+}
+
+static uint64_t probe_value(uint64_t *s, int width)
+{
+    uint32_t k = probe_next(s) % 8;
+    if (width == 64) {
+        if (k <= 2) {
+            uint64_t hi = probe_next(s);
+            return hi << 32 | probe_next(s);
+        }
+        if (k == 3)
+            return (uint64_t)((int64_t)(probe_next(s) % 81) - 40);
+        if (k == 4)
+            return probe_t64[probe_next(s) % NT(probe_t64)];
+        if (k == 5)
+            return D((double)FB(probe_moderate32(s)));
+        if (k == 6)
+            return D(((int)(probe_next(s) % 201) - 100) * 0.5);
+        return probe_next(s) % 70;
+    }
+    if (width == 32) {
+        if (k <= 2)
+            return probe_next(s);
+        if (k == 3)
+            return (uint32_t)((int32_t)(probe_next(s) % 81) - 40);
+        if (k == 4)
+            return probe_t32[probe_next(s) % NT(probe_t32)];
+        if (k == 5)
+            return probe_moderate32(s);
+        if (k == 6)
+            return F((float)(((int)(probe_next(s) % 201) - 100) * 0.5));
+        return probe_next(s) % 70;
+    }
+    if (k <= 2)
+        return probe_next(s) & 0xffff;
+    if (k == 3)
+        return (uint16_t)((int32_t)(probe_next(s) % 81) - 40);
+    if (k == 4)
+        return probe_t16[probe_next(s) % NT(probe_t16)];
+    if (k == 5) {
+        uint32_t sign = probe_next(s) & 1;
+        uint32_t e = 5 + probe_next(s) % 21;
+        uint32_t m = probe_next(s) & 0x3ff;
+        return sign << 15 | e << 10 | m;
+    }
+    if (k == 6)
+        return probe_next(s) & 0xffff;
+    return probe_next(s) % 40;
+}
+
+static void t_gpu_probes(void **state)
+{
+    (void)state;
+    char path[1024];
+    const char *src = getenv("CTRITON_SOURCE_DIR");
+    src = src ? src : CTRITON_SOURCE_DIR;
+    snprintf(path, sizeof path, "%s/tests/golden/ptx/cases.txt", src);
+    size_t len;
+    char *cases = ct_read_file(path, &len);
+    assert_non_null(cases);
+    snprintf(path, sizeof path, "%s/tests/golden/ptx/gpu.txt", src);
+    char *gpu = ct_read_file(path, &len);
+    assert_non_null(gpu);
+    const char *dbg = getenv("CTRITON_PTX_PROBE_DIR"); /* the probe's NAME.out.bin: first mismatches */
+    int ncases = 0, bad = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(cases, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#')
+            continue;
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        assert_non_null(t2);
+        *t1 = *t2 = 0;
+        const char *name = line, *cons = t1 + 1, *asm_ = t2 + 1;
+        int w[16], nops = 0, nin = 0;
+        bool out[16];
+        for (const char *c = cons; *c && nops < 16;) {
+            while (*c == ' ' || *c == ',')
+                c++;
+            out[nops] = *c == '=';
+            if (*c == '=')
+                c++;
+            w[nops] = *c == 'h' ? 16 : (*c == 'l' || *c == 'd') ? 64 : 32;
+            nin += !out[nops];
+            nops++;
+            while (*c && *c != ',')
+                c++;
+        }
+        /* the recorded line: name N input-hash output-hash */
+        char key[160];
+        snprintf(key, sizeof key, "\n%s ", name);
+        const char *rec = strstr(gpu, key);
+        if (!rec) {
+            printf("  %s: not in gpu.txt (run scripts/gpu/ptx_probe.py on the GPU)\n", name);
+            bad++;
+            continue;
+        }
+        int n = 0;
+        unsigned long long ih = 0, oh = 0;
+        assert_int_equal(sscanf(rec + strlen(key), "%d %llx %llx", &n, &ih, &oh), 3);
+        char err[512];
+        emu_ptx_prog *p = emu_ptx_parse(asm_, nops, w, err, sizeof err);
+        if (!p) {
+            printf("  %s: refused: %s\n", name, err);
+            bad++;
+            continue;
+        }
+        uint64_t s = fnv_bytes(0xcbf29ce484222325ull, name, strlen(name));
+        uint64_t hin = 0xcbf29ce484222325ull, hout = 0xcbf29ce484222325ull;
+        uint64_t *r = calloc((size_t)p->nregs, 8);
+        assert_non_null(r);
+        uint8_t *ref = NULL;
+        if (dbg) {
+            char bp[1024];
+            snprintf(bp, sizeof bp, "%s/%s.out.bin", dbg, name);
+            size_t bl = 0;
+            ref = (uint8_t *)ct_read_file(bp, &bl);
+        }
+        int shown = 0;
+        for (int e = 0; e < n; e++) {
+            memset(r, 0, sizeof *r * (size_t)p->nregs);
+            uint64_t in[16];
+            for (int i = 0, j = 0; i < nops; i++)
+                if (!out[i]) {
+                    r[i] = in[j++] = probe_value(&s, w[i]);
+                    hin = fnv_bytes(hin, &r[i], 8);
+                }
+            emu_ptx_exec(p, r);
+            for (int i = 0, k = 0; i < nops; i++)
+                if (out[i]) {
+                    uint64_t v = r[i] & (w[i] >= 64 ? ~0ull : (1ull << w[i]) - 1);
+                    hout = fnv_bytes(hout, &v, 8);
+                    if (ref && shown < 6) {
+                        uint64_t g;
+                        memcpy(&g, ref + ((size_t)e * (size_t)(nops - nin) + (size_t)k) * 8, 8);
+                        if (g != v) {
+                            printf("  %s element %d $%d: emulator 0x%llx, GPU 0x%llx; inputs", name, e, i,
+                                   (unsigned long long)v, (unsigned long long)g);
+                            for (int q = 0; q < nin; q++)
+                                printf(" 0x%llx", (unsigned long long)in[q]);
+                            printf("\n");
+                            shown++;
+                        }
+                    }
+                    k++;
+                }
+        }
+        free(ref);
+        free(r);
+        emu_ptx_free(p);
+        ncases++;
+        if (hin != ih) {
+            printf("  %s: the inputs differ from the probe's (generator out of step)\n", name);
+            bad++;
+        } else if (hout != oh) {
+            printf("  %s: the outputs differ from the GPU's\n", name);
+            bad++;
+        }
+    }
+    printf("%d inline PTX probes against the GPU's outputs, %d differ\n", ncases, bad);
+    free(cases);
+    free(gpu);
+    assert_int_equal(bad, 0);
+    assert_true(ncases >= 100);
 }
 
 /* ---- TTIR kernels on the emulator ------------------------------------------------------------ */
