@@ -651,6 +651,41 @@ static bool check_ins(pctx *c, px_ins *I, const mods *m)
     I->flags = (uint16_t)f;
     int cls = I->tcls, bits = I->tbits;
     bool isint = is_int_cls(cls), isf = is_f32_64(cls, bits);
+    /* f16, bf16 and their x2 pairs: add/sub/mul/fma/min/max/neg/abs (ptx_exec.c: half_op) */
+    bool ishalf = (cls == PXT_F && bits == 16) || cls == PXT_BF || cls == PXT_F16X2 || cls == PXT_BF16X2;
+    if (ishalf && op != PX_MOV && op != PX_CVT) {
+        bool bfc = cls == PXT_BF || cls == PXT_BF16X2;
+        unsigned ok = 0;
+        switch (op) {
+        case PX_ADD:
+        case PX_SUB:
+        case PX_MUL:
+            if (m->rnd && m->rnd != PXR_RN)
+                return fail(c, "only .rn is emulated for 16-bit float arithmetic");
+            ok = bfc ? 0 : PXF_FTZ | PXF_SAT;
+            break;
+        case PX_FMA:
+            if (m->rnd != PXR_RN)
+                return fail(c, "fma of 16-bit floats needs .rn");
+            ok = bfc ? PXF_RELU : PXF_FTZ | PXF_SAT | PXF_RELU;
+            break;
+        case PX_MIN:
+        case PX_MAX:
+            ok = (bfc ? 0 : PXF_FTZ) | PXF_NAN;
+            break;
+        case PX_NEG:
+        case PX_ABS:
+            ok = bfc ? 0 : PXF_FTZ;
+            break;
+        default:
+            return fail(c, "unsupported type (16-bit float add, sub, mul, fma, min, max, neg, abs are)");
+        }
+        if ((op == PX_MIN || op == PX_MAX || op == PX_NEG || op == PX_ABS) && m->rnd)
+            return fail(c, "a rounding modifier this instruction does not take");
+        if (f & ~ok)
+            return fail(c, "a modifier this instruction does not take");
+        return true;
+    }
     bool frnd = m->rnd >= PXR_RN && m->rnd <= PXR_RP;
     unsigned allowed = 0;
     switch (op) {

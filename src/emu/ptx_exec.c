@@ -616,6 +616,109 @@ static uint64_t brev(uint64_t a, int bits)
     return d;
 }
 
+/* ---- f16 / bf16 (and x2) arithmetic ---------------------------------------------------- */
+
+/* the exact p + c rounded to odd in double (53 bits: a second rounding to 11 or 8 bits is then
+ * the one rounding of the exact value) */
+static double sum_odd(double p, double c)
+{
+    double s = p + c;
+    if (s != s || isinf(s))
+        return s;
+    double bb = s - p;
+    double e = (p - (s - bb)) + (c - bb); /* TwoSum: s + e == p + c exactly */
+    if (e == 0)
+        return s;
+    if ((e > 0) != (s > 0))
+        s = nextafter(s, 0.0);
+    return f64_of(bits_f64(s) | 1);
+}
+
+static inline bool h_nan(uint16_t h, bool bf)
+{
+    return (h & 0x7fff) > (bf ? 0x7f80 : 0x7c00);
+}
+static inline uint16_t h_ftz(uint16_t h, bool bf)
+{
+    return (h & (bf ? 0x7f80 : 0x7c00)) == 0 ? (uint16_t)(h & 0x8000) : h;
+}
+
+/* one 16-bit lane of an f16/bf16 instruction */
+static uint16_t half_op(int op, uint16_t a, uint16_t b, uint16_t c, bool bf, int rnd, unsigned f)
+{
+    bool ftz = f & PXF_FTZ;
+    if (ftz) {
+        a = h_ftz(a, bf);
+        b = h_ftz(b, bf);
+        c = h_ftz(c, bf);
+    }
+    switch (op) {
+    case PX_NEG:
+        return (uint16_t)(a ^ 0x8000);
+    case PX_ABS:
+        return (uint16_t)(a & 0x7fff);
+    case PX_MIN:
+    case PX_MAX: {
+        bool na = h_nan(a, bf), nb = h_nan(b, bf);
+        if (na || nb)
+            return ((f & PXF_NAN) || (na && nb)) ? 0x7fff : na ? b : a;
+        float x = f16_to_f32(a, bf), y = f16_to_f32(b, bf);
+        bool mx = op == PX_MAX;
+        if (x == y)
+            return (((a & 0x8000) != 0) == mx) ? b : a;
+        return ((x < y) != mx) ? a : b;
+    }
+    default:
+        break;
+    }
+    double x = f16_to_f32(a, bf), y = f16_to_f32(b, bf), z = f16_to_f32(c, bf), r;
+    switch (op) {
+    case PX_ADD:
+        r = sum_odd(x, y);
+        break;
+    case PX_SUB:
+        r = sum_odd(x, -y);
+        break;
+    case PX_MUL:
+        r = x * y; /* exact: at most 22 significant bits */
+        break;
+    default: /* PX_FMA */
+        r = sum_odd(x * y, z);
+        break;
+    }
+    uint16_t h;
+    if (r != r)
+        h = 0x7fff;
+    else
+        h = (uint16_t)ct_float_encode_ex(r, bf ? CT_BF16 : CT_F16, rnd == PXR_RZ ? CT_RTZ : CT_RTNE, false);
+    if (ftz)
+        h = h_ftz(h, bf);
+    if ((f & PXF_RELU) && (h & 0x8000) && !h_nan(h, bf))
+        h = 0;
+    if (f & PXF_SAT) {
+        if (h_nan(h, bf) || (h & 0x8000))
+            h = 0;
+        else if (f16_to_f32(h, bf) > 1.0f)
+            h = bf ? 0x3f80 : 0x3c00;
+    }
+    return h;
+}
+
+static void exec_half(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
+{
+    bool bf = I->tcls == PXT_BF || I->tcls == PXT_BF16X2;
+    int lanes = I->tbits / 16;
+    uint64_t a = rd(r, &I->o[1], I->tbits);
+    uint64_t b = I->nopnd > 2 ? rd(r, &I->o[2], I->tbits) : 0;
+    uint64_t c = I->nopnd > 3 ? rd(r, &I->o[3], I->tbits) : 0;
+    uint64_t d = 0;
+    for (int l = 0; l < lanes; l++)
+        d |= (uint64_t)half_op(I->op, (uint16_t)(a >> (16 * l)), (uint16_t)(b >> (16 * l)),
+                               (uint16_t)(c >> (16 * l)), bf, I->rnd, I->flags)
+             << (16 * l);
+    wr(P, r, I->o[0].reg, d, PXT_B, I->tbits);
+}
+
 /* ---- one instruction ------------------------------------------------------------------ */
 
 static void exec_float(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
@@ -774,6 +877,10 @@ static void exec_ins(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         return;
     default:
         break;
+    }
+    if ((cls == PXT_F && bits == 16) || cls == PXT_BF || cls == PXT_F16X2 || cls == PXT_BF16X2) {
+        exec_half(P, r, I);
+        return;
     }
     if (fl || op == PX_EX2 || op == PX_LG2 || op == PX_RSQRT) {
         exec_float(P, r, I);

@@ -450,6 +450,37 @@ static void t_float(void **state)
     EQ(E("add.f64 $0, $1, $2;", 64, 0, D(INFINITY), D(-INFINITY)), 0x7fffffffffffffffull);
 }
 
+static void t_half(void **state)
+{
+    (void)state;
+    EQ(E("add.f16 $0, $1, $2;", 16, 0, 0x3c00, 0x3c00), 0x4000);
+    EQ(E("add.rn.f16x2 $0, $1, $2;", 32, 0, 0x3c004000, 0x3c003c00), 0x40004200);
+    EQ(E("sub.f16x2 $0, $1, $2;", 32, 0, 0x64086408, 0x64006400), 0x48004800);
+    /* one rounding: (1 + 2^-10)^2 - (1 + 2^-9) is 2^-20, a subnormal; mul then sub gives 0 */
+    EQ(E("fma.rn.f16 $0, $1, $2, $3;", 16, 0, 0x3c01, 0x3c01, 0xbc02), 0x0010);
+    EQ(E("{ .reg .b16 t; mul.rn.f16 t, $1, $2; add.rn.f16 $0, t, $3; }", 16, 0, 0x3c01, 0x3c01, 0xbc02), 0);
+    EQ(E("fma.rn.ftz.f16 $0, $1, $2, $3;", 16, 0, 0x3c01, 0x3c01, 0xbc02), 0);
+    EQ(E("fma.rn.bf16 $0, $1, $2, $3;", 16, 0, 0x3f81, 0x3f81, 0xbf82), 0x3880);
+    EQ(E("fma.rn.bf16x2 $0, $1, $2, $3;", 32, 0, 0x3f813f81, 0x3f813f81, 0xbf82bf82), 0x38803880);
+    EQ(E("fma.rn.relu.bf16 $0, $1, $2, $3;", 16, 0, 0x3f80, 0xbf80, 0), 0);
+    EQ(E("mul.rn.bf16 $0, $1, $2;", 16, 0, 0x4040, 0x3eab), 0x3f80);
+    EQ(E("add.f16 $0, $1, $2;", 16, 0, 0x7bff, 0x7bff), 0x7c00);
+    EQ(E("add.f16 $0, $1, $2;", 16, 0, 0x7c00, 0xfc00), 0x7fff);
+    EQ(E("add.f16 $0, $1, $2;", 16, 0, 0x0001, 0), 0x0001);
+    EQ(E("add.ftz.f16 $0, $1, $2;", 16, 0, 0x0001, 0), 0);
+    EQ(E("add.sat.f16 $0, $1, $2;", 16, 0, 0x3c00, 0x3c00), 0x3c00);
+    EQ(E("min.f16 $0, $1, $2;", 16, 0, 0x7e00, 0x3c00), 0x3c00);
+    EQ(E("max.NaN.f16 $0, $1, $2;", 16, 0, 0x7e00, 0x3c00), 0x7fff);
+    EQ(E("min.f16x2 $0, $1, $2;", 32, 0, 0x3c00bc00, 0x40000000), 0x3c00bc00);
+    EQ(E("max.bf16 $0, $1, $2;", 16, 0, 0x8000, 0x0000), 0x0000);
+    EQ(E("neg.f16x2 $0, $1;", 32, 0, 0x3c00bc00), 0xbc003c00);
+    EQ(E("abs.bf16 $0, $1;", 16, 0, 0xbf80), 0x3f80);
+    /* the int4 -> f16 magic-number dequantization: (0x6400 | q) - 0x6408 = q - 8 */
+    EQ(E("{ .reg .b32 t; lop3.b32 t, $1, 0x000f000f, 0x64006400, 0xea; sub.f16x2 $0, t, $2; }", 32, 0,
+         0x00030009, 0x64086408),
+       0xc5003c00); /* q = 3, 9: -5, 1 */
+}
+
 static void t_approx(void **state)
 {
     (void)state;
@@ -573,7 +604,10 @@ static void t_refused(void **state)
     refused("sin.approx.f32 $0, $1;", 2, "`sin` is not emulated");
     refused("rcp.approx.f32 $0, $1;", 2, "only the .ftz form");
     refused("div.approx.f32 $0, $1, $2;", 3, "not emulated");
-    refused("add.f16 $0, $1, $2;", 3, "unsupported type");
+    refused("add.rz.f16 $0, $1, $2;", 3, "only .rn");
+    refused("fma.f16 $0, $1, $2, $3;", 4, "needs .rn");
+    refused("ex2.approx.f16 $0, $1;", 2, "unsupported type");
+    refused("add.ftz.bf16 $0, $1, $2;", 3, "a modifier this instruction does not take");
     refused("cvt.rm.f16.f32 $0, $1;", 2, "only .rn and .rz");
     refused("cvt.s32.f32 $0, $1;", 2, "needs .rni");
     refused("cvt.f32.s32 $0, $1;", 2, "needs .rn");
@@ -1239,6 +1273,7 @@ int main(void)
         cmocka_unit_test(t_bitfields),     cmocka_unit_test(t_int_arith),
         cmocka_unit_test(t_cvt_int),       cmocka_unit_test(t_cvt_float_int),
         cmocka_unit_test(t_cvt_float),     cmocka_unit_test(t_float),
+        cmocka_unit_test(t_half),
         cmocka_unit_test(t_approx),        cmocka_unit_test(t_setp_selp),
         cmocka_unit_test(t_mov_imm_scope), cmocka_unit_test(t_refused),
         cmocka_unit_test(t_mutations),     cmocka_unit_test(t_ttir_pack1),
