@@ -873,9 +873,10 @@ static void t_gpu_probes(void **state)
     size_t len;
     char *cases = ct_read_file(path, &len);
     assert_non_null(cases);
+    /* the GPU's hashes; until scripts/gpu/ptx_probe.py has been run on a GPU and its gpu.txt
+     * committed, every case still runs on all its inputs (parsed, no crash), unchecked */
     snprintf(path, sizeof path, "%s/tests/golden/ptx/gpu.txt", src);
     char *gpu = ct_read_file(path, &len);
-    assert_non_null(gpu);
     const char *dbg = getenv("CTRITON_PTX_PROBE_DIR"); /* the probe's NAME.out.bin: first mismatches */
     int ncases = 0, bad = 0;
     char *save = NULL;
@@ -903,15 +904,16 @@ static void t_gpu_probes(void **state)
         /* the recorded line: name N input-hash output-hash */
         char key[160];
         snprintf(key, sizeof key, "\n%s ", name);
-        const char *rec = strstr(gpu, key);
-        if (!rec) {
+        const char *rec = gpu ? strstr(gpu, key) : NULL;
+        if (gpu && !rec) {
             printf("  %s: not in gpu.txt (run scripts/gpu/ptx_probe.py on the GPU)\n", name);
             bad++;
             continue;
         }
-        int n = 0;
+        int n = 8192;
         unsigned long long ih = 0, oh = 0;
-        assert_int_equal(sscanf(rec + strlen(key), "%d %llx %llx", &n, &ih, &oh), 3);
+        if (rec)
+            assert_int_equal(sscanf(rec + strlen(key), "%d %llx %llx", &n, &ih, &oh), 3);
         char err[512];
         emu_ptx_prog *p = emu_ptx_parse(asm_, nops, w, err, sizeof err);
         if (!p) {
@@ -963,6 +965,8 @@ static void t_gpu_probes(void **state)
         free(r);
         emu_ptx_free(p);
         ncases++;
+        if (!gpu)
+            continue;
         if (hin != ih) {
             printf("  %s: the inputs differ from the probe's (generator out of step)\n", name);
             bad++;
@@ -971,7 +975,11 @@ static void t_gpu_probes(void **state)
             bad++;
         }
     }
-    printf("%d inline PTX probes against the GPU's outputs, %d differ\n", ncases, bad);
+    if (gpu)
+        printf("%d inline PTX probes against the GPU's outputs, %d differ\n", ncases, bad);
+    else
+        printf("%d inline PTX probes run (tests/golden/ptx/gpu.txt not recorded yet: "
+               "scripts/gpu/ptx_probe.py on a GPU writes it)\n", ncases);
     free(cases);
     free(gpu);
     assert_int_equal(bad, 0);
@@ -1280,7 +1288,7 @@ int main(void)
         cmocka_unit_test(t_ttir_pack2),    cmocka_unit_test(t_ttir_pack4),
         cmocka_unit_test(t_ttir_refused),  cmocka_unit_test(t_op_shapes),
         cmocka_unit_test(t_triton_upcast),
-        cmocka_unit_test(t_ttir_invariant),
+        cmocka_unit_test(t_ttir_invariant),  cmocka_unit_test(t_gpu_probes),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
