@@ -16,7 +16,8 @@
 #
 # Seeds: fuzz/corpus (committed findings) and, copied at run time, every golden
 # (tests/golden/*/*/{py.source,py.ttir,c.source}), the parser corpus (tests/text/corpus)
-# and the emulator's map_elementwise inputs (tests/unit/data/map_elementwise).
+# the emulator's map_elementwise inputs (tests/unit/data/map_elementwise) and its inline PTX
+# kernels (tests/text/ptx).
 # One process, one worker: the CI machines are small and shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +56,7 @@ seed() {
     local f
     for f in "$ROOT"/tests/golden/*/*/py.source "$ROOT"/tests/golden/*/*/py.ttir \
         "$ROOT"/tests/golden/*/*/c.source "$ROOT"/tests/text/corpus/* \
-        "$ROOT"/tests/unit/data/map_elementwise/*.ttir; do
+        "$ROOT"/tests/unit/data/map_elementwise/*.ttir "$ROOT"/tests/text/ptx/*.ttir; do
         [ -f "$f" ] || continue
         local rel=${f#"$ROOT"/tests/}
         cp "$f" "$SEEDS/${rel//\//_}"

@@ -648,11 +648,8 @@ static bool emu_cc_op_inner(cctx *C, const ct_op *op)
             emu_ek in = emu_cc_opnd_ek(op, 0);
             fn = ret >= 0 ? emu_inline_asm_fn(s->s, c->s, (int)pk->i, in, (emu_ek)ret) : NULL;
         }
-        if (!fn) {
-            emu_cc_err(C, op, "inline PTX (elementwise_inline_asm) cannot be emulated (only the conversions "
-                              "Triton's frontend emits are known)");
-            return false;
-        }
+        if (!fn) /* the PTX interpreter (compile_asm.c) */
+            return emu_cc_inline_asm(C, op);
         return emu_cc_elementwise(C, op, fn, 1, emu_cc_opnd_ek(op, 0));
     }
     case CT_OP_TT_ASSERT:

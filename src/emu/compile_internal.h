@@ -138,6 +138,8 @@ bool emu_cc_bptr(cctx *C, const ct_op *op);
 bool emu_cc_desc(cctx *C, const ct_op *op);
 bool emu_cc_dot(cctx *C, const ct_op *op);
 bool emu_cc_print(cctx *C, const ct_op *op);
+/* compile_asm.c: tt.elementwise_inline_asm on the PTX interpreter */
+bool emu_cc_inline_asm(cctx *C, const ct_op *op);
 emu_shape_aux *emu_cc_shape_aux(cctx *C, const ct_type *src, const ct_type *dst);
 size_t emu_cc_pointee_size(const ct_type *t);
 bool emu_cc_splits_block(const ct_op *op);

@@ -1,7 +1,8 @@
-/* References of the conformance kernels of tests/conformance/porting.c that
- * `ctriton run KERNEL --emu` checks (registered by conformance.def's
+/* References of the conformance kernels of tests/conformance/porting.c (and of
+ * conformance.c's ops_inline_asm) that `ctriton run KERNEL --emu` checks (registered by conformance.def's
  * KERNEL_REF rows): plain C, the same results in double or in the kernel's
  * own order where rounding would differ. */
+#include <math.h>
 #include <stdint.h>
 
 #include "ctriton/ref.h"
@@ -219,3 +220,39 @@ static void none_args_reference(ct_ref_case *c)
 
 const ct_kernel_ref port_none_args__ref = {
     "port_none_args", none_args_setup, none_args_reference, "N:BLOCK"};
+
+/* ---- ops_inline_asm: y = x rotated left by 3 (shf.l.wrap), c = a (u8), d = max(float(a), b) ---- */
+
+static bool inline_asm_setup(ct_ref_case *c)
+{
+    int64_t n = ct_ref_constexpr(c, "BLOCK", 256);
+    ct_ref_input(c, "x_ptr", CT_EMU_I32, n, -2147483648.0, 2147483647.0);
+    ct_ref_input(c, "a_ptr", ct_ref_sig_dtype(c, "a_ptr"), n, 0, 255);
+    ct_ref_input(c, "b_ptr", CT_EMU_F32, n, -10, 300);
+    /* bit operations, an exact conversion and a max: exact */
+    ct_ref_output(c, "y_ptr", CT_EMU_I32, n, 0, 0);
+    ct_ref_output(c, "c_ptr", CT_EMU_I32, n, 0, 0);
+    ct_ref_output(c, "d_ptr", CT_EMU_F32, n, 0, 0);
+    c->grid[0] = 1;
+    return true;
+}
+
+static void inline_asm_reference(ct_ref_case *c)
+{
+    ct_ref_arg *x = ct_ref_find_arg(c, "x_ptr"), *a = ct_ref_find_arg(c, "a_ptr");
+    ct_ref_arg *b = ct_ref_find_arg(c, "b_ptr"), *y = ct_ref_find_arg(c, "y_ptr");
+    ct_ref_arg *cc = ct_ref_find_arg(c, "c_ptr"), *d = ct_ref_find_arg(c, "d_ptr");
+    for (int64_t i = 0; i < y->n; i++) {
+        uint32_t v = (uint32_t)(int32_t)ct_ref_in(x, i);
+        ct_ref_want(y, i, (double)(int32_t)(v << 3 | v >> 29));
+        uint8_t u = (uint8_t)((int64_t)ct_ref_in(a, i) & 0xff);
+        ct_ref_want(cc, i, u);
+        /* max.f32: a NaN operand gives the other; +0 above -0 */
+        float fa = (float)u, fb = (float)ct_ref_in(b, i);
+        float m = fb != fb ? fa : (fa == fb ? (signbit(fa) ? fb : fa) : (fa > fb ? fa : fb));
+        ct_ref_want(d, i, m);
+    }
+}
+
+const ct_kernel_ref ops_inline_asm__ref = {
+    "ops_inline_asm", inline_asm_setup, inline_asm_reference, NULL}; /* one block, no problem size */

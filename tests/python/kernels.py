@@ -144,3 +144,27 @@ def row_max(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs, mask=offs < n, other=-float("inf"))
     tl.store(out_ptr + offs, tl.zeros([BLOCK], tl.float32) + tl.max(x, axis=0), mask=offs < n)
+
+
+@triton.jit
+def inline_asm_kernel(x_ptr, q_ptr, y_ptr, h_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    # rotate right by 5 (a funnel shift of x with itself)
+    y = tl.inline_asm_elementwise("shf.r.wrap.b32 $0, $1, $1, 5;", "=r,r", [x], dtype=tl.int32, is_pure=True,
+                                  pack=1)
+    tl.store(y_ptr + offs, y)
+    q = tl.load(q_ptr + offs)
+    # fp8 e4m3 bytes to fp16, two per cvt (four packed in one register)
+    h = tl.inline_asm_elementwise(
+        "{ .reg .b16 lo, hi; mov.b32 {lo, hi}, $2; cvt.rn.f16x2.e4m3x2 $0, lo; cvt.rn.f16x2.e4m3x2 $1, hi; }",
+        "=r,=r,r", [q], dtype=tl.float16, is_pure=True, pack=4)
+    tl.store(h_ptr + offs, h)
+
+
+@triton.jit
+def inline_asm_refused(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(x_ptr + offs, tl.inline_asm_elementwise("tanh.approx.f32 $0, $1;", "=f,f", [x], dtype=tl.float32,
+                                                     is_pure=True, pack=1))

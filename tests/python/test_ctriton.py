@@ -106,6 +106,26 @@ class Run(unittest.TestCase):
         r = ctriton.check(c.reshape(16, 16), want, rtol=1e-5, atol=1e-5)
         self.assertTrue(r, r.message)
 
+    def test_inline_asm(self):
+        # inline PTX on the emulator's interpreter: a funnel shift, and fp8 e4m3 bytes to fp16
+        rs = np.random.RandomState(5)
+        x = rs.randint(-2**31, 2**31, 256).astype(np.int32)
+        q = np.arange(256, dtype=np.uint8)
+        y = np.zeros(256, np.int32)
+        h = np.zeros(256, np.float16)
+        ctriton.run(kernels.inline_asm_kernel, (1,), x, q.view(np.int8), y, h, BLOCK=256)
+        u = x.view(np.uint32)
+        self.assertTrue(np.array_equal(y.view(np.uint32), (u >> 5) | (u << 27)))
+        # e4m3: bias 7, subnormals below exponent 1, 0x7f and 0xff NaN
+        s, e, m = q >> 7, (q >> 3) & 15, (q & 7).astype(np.float64)
+        v = np.where(e == 0, m / 8 * 2.0 ** -6, (1 + m / 8) * 2.0 ** (e.astype(np.float64) - 7)) * (1 - 2.0 * s)
+        nan = (q & 0x7f) == 0x7f
+        self.assertTrue(np.array_equal(h[~nan].astype(np.float64), v[~nan]))
+        self.assertTrue(np.isnan(h[nan]).all())
+        with self.assertRaises(ctriton.CompilationError) as cm:
+            ctriton.run(kernels.inline_asm_refused, (1,), np.zeros(64, np.float32), BLOCK=64)
+        self.assertIn("`tanh` is not emulated", str(cm.exception))
+
     def test_autotune_and_heuristics(self):
         x = np.arange(300, dtype=np.float32)
         out = np.zeros(300, np.float32)

@@ -2016,7 +2016,7 @@ static void t_argument_errors(void **s)
 static void t_compile_errors(void **s)
 {
     (void)s;
-    /* a module with inline asm: refused with a diagnostic, not a crash */
+    /* a module with inline asm the PTX interpreter refuses: a diagnostic at its line, not a crash */
     ct_module *m = ct_module_new();
     const ct_type *f32 = ct_type_float(m, CT_F32);
     ct_op *fn = ct_op_new(m, CT_OP_TT_FUNC, 0, NULL, 0, NULL, 1, NULL);
@@ -2029,8 +2029,8 @@ static void t_compile_errors(void **s)
     ct_value *arg = ct_block_add_arg(m, b, f32, NULL);
     ct_op *asmop = ct_op_new(m, CT_OP_TT_INLINE_ASM, 1, &arg, 1, &f32, 0,
                              ct_loc_file(m, "k.py", 7, 3));
-    ct_op_set_attr(m, asmop, "asm_string", ct_attr_str(m, "mov.b32 $0, $1;"));
-    ct_op_set_attr(m, asmop, "constraints", ct_attr_str(m, "=r,r"));
+    ct_op_set_attr(m, asmop, "asm_string", ct_attr_str(m, "tanh.approx.f32 $0, $1;")); /* not modelled */
+    ct_op_set_attr(m, asmop, "constraints", ct_attr_str(m, "=f,f"));
     ct_op_set_attr(m, asmop, "pure", ct_attr_bool(m, true));
     ct_op_set_attr(m, asmop, "packed_element", ct_attr_int(m, ct_type_int(m, 32), 1));
     ct_block_append(b, asmop);
@@ -2045,6 +2045,7 @@ static void t_compile_errors(void **s)
     assert_null(ct_emu_compile(m, NULL, &d));
     assert_true(ct_diags_has_errors(&d));
     assert_non_null(strstr(ct_diags_first_error(&d), "inline PTX"));
+    assert_non_null(strstr(ct_diags_first_error(&d), "`tanh` is not emulated"));
     assert_int_equal(d.items[0].line, 7);
     ct_diags_free(&d);
     /* no such function */
