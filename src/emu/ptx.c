@@ -870,6 +870,12 @@ static bool check_ins(pctx *c, px_ins *I, const mods *m)
         if (isint) {
             if (m->cmp >= PXC_EQU)
                 return fail(c, "an unordered comparison of integers");
+            /* ptxas refuses lo/ls/hi/hs on a signed type (measured on the H100's driver JIT:
+             * "Mismatch between instruction type and comparison qualifier" for setp.lo.s32,
+             * setp.ls.s32, setp.hi.s32, setp.hs.s32) */
+            if (cls == PXT_S && m->cmp >= PXC_LO && m->cmp <= PXC_HS)
+                return fail(c, "mismatch between instruction type and comparison qualifier "
+                               "(lo, ls, hi, hs are for unsigned and untyped integers)");
             if (bits == 8)
                 return fail(c, "unsupported type");
         } else if (isf) {
