@@ -848,6 +848,10 @@ static void exec_float(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         b = ftz32(b);
         c = ftz32(c);
     }
+    if (f & PXF_NEGA) /* a contracted mul/add (ptx.c: contract) */
+        a = -a;
+    if (f & PXF_NEGC)
+        c = -c;
     float d;
     switch (op) {
     case PX_MIN:

@@ -523,6 +523,36 @@ static void t_gpu_rules(void **state)
     EQ(E("neg.f64 $0, $1;", 64, 0, 0xffffffffffffffe9ull), 0xffffffffffffffe9ull);
     EQ(E("min.f64 $0, $1, $2;", 64, 0, 0xffffffffffffffe9ull, 0xfffffffffffffffcull), 0xfffffffffffffffcull);
     EQ(E("max.f64 $0, $1, $2;", 64, 0, 0x7ff8000000000123ull, 0xffffffffffffffdeull), 0xffffffffffffffdeull);
+    /* ptxas contracts mul.f32 + add/sub.f32 without rounding modifiers into an fma */
+    const char *ma = "{ .reg .f32 t; mul.f32 t, $1, $2; add.f32 $0, t, $3; }";
+    EQ(E(ma, 32, 0, 0xd1851dee, 0xbc73959c, 0xcb54409d), 0x4e7a0166); /* the H100's */
+    EQ(E("{ .reg .f32 t; mul.rn.f32 t, $1, $2; add.rn.f32 $0, t, $3; }", 32, 0, 0xd1851dee, 0xbc73959c,
+         0xcb54409d), 0x4e7a0167);
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; add.rn.f32 $0, t, $3; }", 32, 0, 0xd1851dee, 0xbc73959c,
+         0xcb54409d), 0x4e7a0167);
+    /* (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24, rounded 1 + 2^-11 (a tie, to even) */
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; sub.f32 $0, t, $3; }", 32, 0, 0x3f800800, 0x3f800800, F(1.0f)),
+       0x3a000400); /* 2^-11 + 2^-24, not 2^-11 */
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; sub.f32 $0, $3, t; }", 32, 0, 0x3f800800, 0x3f800800, F(1.0f)),
+       0xba000400);
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; add.f32 $0, $3, t; }", 32, 0, 0x3f800800, 0x3f800800, F(-1.0f)),
+       0x3a000400);
+    /* two uses: both contracted (the H100, contract_two_uses: 0x42b8ecdb, not 0x42b8ecda) */
+    const char *two = "{ .reg .f32 t; mul.f32 t, $2, $3; add.f32 $0, t, $4; sub.f32 $1, $4, t; }";
+    E(two, 32, 0, 0, 0x42340000, 0x3f4a2b15, 0x43000000);
+    EQ(regs[1], 0x42b8ecdb);
+    /* the product's other uses keep the rounded product */
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; add.f32 $0, t, $3; mov.b32 $1, t; }", 32, 0, 0x3f800800,
+         0x3f800800, F(-1.0f)), 0x3a000400);
+    EQ(regs[1], 0x3f801000); /* 1 + 2^-11 */
+    /* a factor written between the mul and the add: not contracted (two roundings) */
+    EQ(E("{ .reg .f32 t, u; mov.b32 u, $1; mul.f32 t, u, $2; mov.b32 u, 0; add.f32 $0, t, $3; }", 32, 0,
+         0x3f800800, 0x3f800800, F(-1.0f)), 0x3a000000);
+    /* mixed .ftz or a .sat: not contracted */
+    EQ(E("{ .reg .f32 t; mul.ftz.f32 t, $1, $2; add.f32 $0, t, $3; }", 32, 0, 0x3f800800, 0x3f800800,
+         F(-1.0f)), 0x3a000000);
+    EQ(E("{ .reg .f32 t; mul.ftz.f32 t, $1, $2; add.ftz.f32 $0, t, $3; }", 32, 0, 0x3f800800, 0x3f800800,
+         F(-1.0f)), 0x3a000400);
     /* setp's unsigned comparisons of a signed type: refused, as ptxas does */
     refused("{ .reg .pred p; setp.lo.s32 p, $1, $2; }", 3, "setp.lo.s32 p, $1, $2");
     refused("{ .reg .pred p; setp.hs.s64 p, $1, $2; }", 3, "mismatch between instruction type and comparison");
