@@ -3,7 +3,9 @@
  * time, with the GPU's bits: integer and bit instructions exactly as PTX's ISA defines them;
  * f32/f64 arithmetic as IEEE operations in the instruction's rounding mode (the host's own,
  * switched with fesetround: this file is built with -frounding-math), .ftz flushing subnormal
- * inputs and results to signed zeros, NaN results the GPU's canonical NaN; conversions to
+ * inputs and results to signed zeros, f32 NaN results the GPU's canonical NaN, f64 NaNs
+ * propagated as the GPU does (each rule the H100 shows and the ISA does not say is commented
+ * with the measured evidence: scripts/gpu/ptx_probe.py); conversions to
  * f16/bf16 through the emulator's own (numeric.c); the approximate instructions through the
  * MUFU models (mufu.c).  Also the handler of tt.elementwise_inline_asm (emu_h_inline_asm).
  */

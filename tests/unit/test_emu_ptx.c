@@ -6,7 +6,10 @@
  * packing order, setp/selp, guards, scopes, vectors, immediates), the approximate
  * instructions against the MUFU models, hostile asm (each a clear error, never a crash; plus
  * random mutations of valid asm), and TTIR kernels with tt.elementwise_inline_asm at pack 1,
- * 2 and 4 with several results (tests/text/ptx) run on the emulator.
+ * 2 and 4 with several results (tests/text/ptx) run on the emulator; t_gpu_rules: where the
+ * H100 differs from the ISA's reading (NaN payloads, bfe.s64, division by zero, ptxas's FMA
+ * contraction); t_gpu_probes: the probes of tests/golden/ptx/cases.txt against the GPU's
+ * outputs (tests/golden/ptx/gpu.txt).
  */
 #include <ctype.h>
 #include <math.h>
@@ -1005,8 +1008,8 @@ static void t_gpu_probes(void **state)
     size_t len;
     char *cases = ct_read_file(path, &len);
     assert_non_null(cases);
-    /* the GPU's hashes; until scripts/gpu/ptx_probe.py has been run on a GPU and its gpu.txt
-     * committed, every case still runs on all its inputs (parsed, no crash), unchecked */
+    /* the GPU's hashes (gpu.txt: an H100's run of scripts/gpu/ptx_probe.py); without the file
+     * every case still runs on all its inputs (parsed, no crash), unchecked */
     snprintf(path, sizeof path, "%s/tests/golden/ptx/gpu.txt", src);
     char *gpu = ct_read_file(path, &len);
     const char *dbg = getenv("CTRITON_PTX_PROBE_DIR"); /* the probe's NAME.out.bin: first mismatches */
