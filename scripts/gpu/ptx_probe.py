@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ptx_probe.py - runs the inline PTX probes of tests/golden/ptx/cases.txt on the GPU.
 
-Each case (name, constraints, asm, as tt.elementwise_inline_asm takes them) becomes a PTX
+Each case (name, constraints, asm, as tt.elementwise_inline_asm takes them; a fourth field
+`refused: MESSAGE` for invalid PTX that ptxas must refuse with MESSAGE) becomes a PTX
 kernel: one thread per element loads the case's inputs (8-byte slots, zero-extended), sets the
 outputs to 0, runs the asm with `$n` replaced by registers of the constraints' widths, and
 stores the outputs.  The inputs come from the generator that tests/unit/test_emu_ptx.c
@@ -112,13 +113,15 @@ def parse_cases(path):
             line = line.rstrip("\n")
             if not line or line.startswith("#"):
                 continue
-            name, cons, asm = line.split("\t")
+            f = line.split("\t")
+            name, cons, asm = f[:3]
+            refused = f[3][len("refused: "):] if len(f) > 3 else None
             ops = []
             for c in cons.split(","):
                 c = c.strip()
                 out = c.startswith("=")
                 ops.append((out, WIDTH[c.lstrip("=")]))
-            cases.append((name, ops, asm))
+            cases.append((name, ops, asm, refused))
     return cases
 
 
@@ -145,7 +148,7 @@ def kernel(ops, asm):
     regname = {16: "%%h%d", 32: "%%r%d", 64: "%%l%d"}
     names = [regname[w] % i for i, (_, w) in enumerate(ops)]
     body = re.sub(r"\$(\d+)", lambda m: names[int(m.group(1))], asm)
-    lines = [".version 8.0", ".target sm_90", ".address_size 64", "",
+    lines = [".version 8.7", ".target sm_90", ".address_size 64", "",
              ".visible .entry probe(.param .u64 pin, .param .u64 pout, .param .u32 n)", "{",
              "  .reg .pred %pp;", "  .reg .b32 %t<4>;", "  .reg .b64 %a<4>;",
              "  .reg .b16 %%h<%d>;" % len(ops), "  .reg .b32 %%r<%d>;" % len(ops),
@@ -237,7 +240,7 @@ def main():
     if names:
         cases = [c for c in cases if c[0] in names]
     if "--dry" in args:  # no GPU: the inputs' hashes and the first kernel
-        for name, ops, asm in cases:
+        for name, ops, asm, _ in cases:
             print("%s %d %016x" % (name, N, slots_hash(inputs(name, ops))))
         print(kernel(cases[0][1], cases[0][2]))
         return 0
@@ -245,14 +248,21 @@ def main():
     cu = Cuda()
     lines = ["# %s, the driver's PTX JIT; N = %d inputs per case (scripts/gpu/ptx_probe.py)" % (cu.name, N)]
     failed = 0
-    for name, ops, asm in cases:
+    for name, ops, asm, refused in cases:
         rows = inputs(name, ops)
         nin = sum(1 for o, _ in ops if not o)
         nout = len(ops) - nin
         try:
             raw = cu.run(kernel(ops, asm), nin, nout, rows)
         except RuntimeError as e:
+            if refused and refused in str(e):  # invalid PTX: ptxas refuses it, as expected
+                print("%s: refused as expected (%s)" % (name, refused))
+                continue
             print("%s: %s" % (name, e))
+            failed += 1
+            continue
+        if refused:
+            print("%s: cases.txt expects ptxas to refuse it (%s), the driver accepted it" % (name, refused))
             failed += 1
             continue
         with open(os.path.join(out, name + ".out.bin"), "wb") as f:

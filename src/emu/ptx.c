@@ -870,6 +870,12 @@ static bool check_ins(pctx *c, px_ins *I, const mods *m)
         if (isint) {
             if (m->cmp >= PXC_EQU)
                 return fail(c, "an unordered comparison of integers");
+            /* ptxas refuses lo/ls/hi/hs on a signed type (measured on the H100's driver JIT:
+             * "Mismatch between instruction type and comparison qualifier" for setp.lo.s32,
+             * setp.ls.s32, setp.hi.s32, setp.hs.s32) */
+            if (cls == PXT_S && m->cmp >= PXC_LO && m->cmp <= PXC_HS)
+                return fail(c, "mismatch between instruction type and comparison qualifier "
+                               "(lo, ls, hi, hs are for unsigned and untyped integers)");
             if (bits == 8)
                 return fail(c, "unsupported type");
         } else if (isf) {
@@ -1228,6 +1234,76 @@ static bool parse_stmt(pctx *c)
     return parse_instruction(c, word);
 }
 
+/* whether instruction I writes register reg */
+static bool writes(const emu_ptx_prog *P, const px_ins *I, int reg)
+{
+    const px_opnd *d = &I->o[0];
+    if (d->kind == PXO_REG && d->reg == reg)
+        return true;
+    if (d->kind == PXO_VEC)
+        for (int k = 0; k < d->nvec; k++)
+            if (P->vec[d->reg + k] == reg)
+                return true;
+    return (I->flags & PXF_TWO) && I->o[5].kind == PXO_REG && I->o[5].reg == reg;
+}
+
+static bool contractible(const px_ins *I, px_opc op)
+{
+    return I->op == op && I->tcls == PXT_F && I->tbits == 32 && I->rnd == PXR_NONE &&
+           !(I->flags & ~PXF_FTZ) && I->guard < 0;
+}
+
+/* ptxas contracts a mul.f32 and an add.f32 / sub.f32 written without rounding modifiers into
+ * one FFMA (the ISA allows it; mul.rn / add.rn never are).  Measured on the H100 (probes
+ * contract_mul_add, contract_two_uses, no_contract_rn; 8192 inputs each): `mul.f32 t, a, b;
+ * add.f32 d, t, c` gives fma(a, b, c) on every input (112 differ from the two roundings, e.g.
+ * a = 0xd1851dee, b = 0xbc73959c, c = 0xcb54409d gives 0x4e7a0166, not 0x4e7a0167), and a
+ * product with two uses is contracted into both: `add.f32 d0, t, c; sub.f32 d1, c, t` gives
+ * fma(a, b, c) and fma(-a, b, c) (0x42340000, 0x3f4a2b15, 0x43000000: d1 = 0x42b8ecdb,
+ * 0x42b8ecda rounded twice).  Modelled: every unguarded add/sub.f32 without a rounding
+ * modifier reading the result t of an unguarded mul.f32 without one (the same .ftz, neither
+ * .sat), t and the mul's sources not written in between, becomes an fma of the mul's sources
+ * (the mul stays, for t's other uses).  Not probed, so not modelled: f64, .sat, guarded
+ * instructions, mixed .ftz; an add of two products contracts its first. */
+static void contract(emu_ptx_prog *P)
+{
+    for (int j = 0; j < P->nins; j++) {
+        px_ins *A = &P->ins[j];
+        bool sub = A->op == PX_SUB;
+        if (!contractible(A, PX_ADD) && !contractible(A, PX_SUB))
+            continue;
+        for (int side = 1; side <= 2; side++) {
+            const px_opnd *t = &A->o[side];
+            if (t->kind != PXO_REG)
+                continue;
+            /* the last writer of t before A */
+            int i = j - 1;
+            while (i >= 0 && !writes(P, &P->ins[i], t->reg))
+                i--;
+            if (i < 0 || !contractible(&P->ins[i], PX_MUL) || P->ins[i].flags != A->flags)
+                continue;
+            const px_ins *M = &P->ins[i];
+            bool ok = M->o[0].kind == PXO_REG;
+            for (int k = i; ok && k < j; k++) /* the factors as the mul read them */
+                for (int q = 1; q <= 2; q++)
+                    if (M->o[q].kind == PXO_REG && writes(P, &P->ins[k], M->o[q].reg))
+                        ok = false;
+            if (!ok)
+                continue;
+            px_opnd c = A->o[3 - side];
+            A->op = PX_FMA;
+            A->rnd = PXR_RN;
+            if (sub)
+                A->flags |= side == 1 ? PXF_NEGC : PXF_NEGA; /* t - c, c - t */
+            A->o[1] = M->o[1];
+            A->o[2] = M->o[2];
+            A->o[3] = c;
+            A->nopnd = 4;
+            break;
+        }
+    }
+}
+
 emu_ptx_prog *emu_ptx_parse(const char *asm_, int nops, const int *opbits, char *err, size_t errn)
 {
     char dummy[8];
@@ -1272,6 +1348,7 @@ emu_ptx_prog *emu_ptx_parse(const char *asm_, int nops, const int *opbits, char 
         emu_ptx_free(P);
         return NULL;
     }
+    contract(P);
     return P;
 }
 

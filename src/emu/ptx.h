@@ -39,7 +39,10 @@ enum { PXR_NONE, PXR_RN, PXR_RZ, PXR_RM, PXR_RP, PXR_RNI, PXR_RZI, PXR_RMI, PXR_
 enum {
     PXF_FTZ = 1 << 0, PXF_SAT = 1 << 1, PXF_HI = 1 << 2, PXF_LO = 1 << 3, PXF_WIDE = 1 << 4,
     PXF_APPROX = 1 << 5, PXF_FULL = 1 << 6, PXF_LEFT = 1 << 7, PXF_CLAMP = 1 << 8,
-    PXF_RELU = 1 << 9, PXF_SATFINITE = 1 << 10, PXF_NAN = 1 << 11, PXF_TWO = 1 << 12 /* p|q */
+    PXF_RELU = 1 << 9, PXF_SATFINITE = 1 << 10, PXF_NAN = 1 << 11, PXF_TWO = 1 << 12, /* p|q */
+    /* an add/sub.f32 into which ptx.c contracted a mul.f32 (as ptxas does): an fma whose
+     * product's first factor (NEGA) or addend (NEGC) is negated */
+    PXF_NEGA = 1 << 13, PXF_NEGC = 1 << 14
 };
 
 /* an operand: a register, an immediate (its bits, already in the instruction's type), a

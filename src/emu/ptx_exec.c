@@ -3,7 +3,9 @@
  * time, with the GPU's bits: integer and bit instructions exactly as PTX's ISA defines them;
  * f32/f64 arithmetic as IEEE operations in the instruction's rounding mode (the host's own,
  * switched with fesetround: this file is built with -frounding-math), .ftz flushing subnormal
- * inputs and results to signed zeros, NaN results the GPU's canonical NaN; conversions to
+ * inputs and results to signed zeros, f32 NaN results the GPU's canonical NaN, f64 NaNs
+ * propagated as the GPU does (each rule the H100 shows and the ISA does not say is commented
+ * with the measured evidence: scripts/gpu/ptx_probe.py); conversions to
  * f16/bf16 through the emulator's own (numeric.c); the approximate instructions through the
  * MUFU models (mufu.c).  Also the handler of tt.elementwise_inline_asm (emu_h_inline_asm).
  */
@@ -63,6 +65,31 @@ static inline float canon32(float f)
 {
     return f != f ? f32_of(0x7fffffffu) : f;
 }
+static inline bool nan64(uint64_t v)
+{
+    return (v & ~(1ull << 63)) > 0x7ff0000000000000ull;
+}
+/* the NaN an f64 instruction gives: unlike f32 (always the canonical 0x7fffffff), f64
+ * arithmetic propagates an operand's NaN, quieted, its sign and payload kept; a NaN from no NaN
+ * operand (inf - inf, 0 * inf) is 0xfff8000000000000.  Measured on the H100 (f64_arith:
+ * add.rn, mul.rz, fma.rn, div.rn over 8192 inputs): 0x4014780c80000000 + 0x7ff8000000000123
+ * gives 0x7ff8000000000123; with two NaNs add, mul and fma (a, b, a) give b
+ * (0xffffffffffffffeb + 0xffffffffffffffe3 = 0xffffffffffffffe3) but div gives a (its
+ * software sequence tests a first); -0 * -inf gives 0xfff8000000000000.  f64_minmax_neg:
+ * neg of 0x7ff79589ee6c5e02 (signalling) gives 0x7fff9589ee6c5e02: quieted, sign kept. */
+static inline double nan_of64(double d, uint64_t first, uint64_t second, uint64_t third)
+{
+    if (d == d)
+        return d;
+    const uint64_t q = 1ull << 51;
+    if (nan64(first))
+        return f64_of(first | q);
+    if (nan64(second))
+        return f64_of(second | q);
+    if (nan64(third))
+        return f64_of(third | q);
+    return f64_of(0xfff8000000000000ull);
+}
 
 static int fe_mode(int rnd)
 {
@@ -104,11 +131,13 @@ static inline void wrd(const emu_ptx_prog *P, uint64_t *r, const px_ins *I, uint
 
 /* ---- floats -------------------------------------------------------------------------- */
 
+/* .sat: NaN and -0 give +0 (measured on the H100: mul.rn.ftz.sat.f32 of 0xb6aedb09 and 0
+ * gives 0, not 0x80000000; cvt.sat.f32.f32 of 0x80000000 gives 0) */
 static inline float sat01(float x)
 {
     if (x != x)
         return 0.0f;
-    return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
+    return x <= 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
 }
 
 static float f32_op(int op, float a, float b, float c, int rnd)
@@ -196,11 +225,15 @@ static float fminmax32(float a, float b, bool mx, bool nan)
         return (signbit(a) != 0) == mx ? b : a;
     return (a < b) != mx ? a : b;
 }
+/* f64: two NaNs give b's, unlike f32's canonical NaN (measured on the H100, f64_minmax_neg:
+ * min and max of 0xffffffffffffffe9 and 0xfffffffffffffffc give 0xfffffffffffffffc, of
+ * 0x7ff8000000000123 and 0xffffffffffffffde 0xffffffffffffffde); a signalling b is taken to
+ * be quieted (not probed) */
 static double fminmax64(double a, double b, bool mx)
 {
     if (a != a || b != b) {
         if (a != a && b != b)
-            return f64_of(0x7fffffffffffffffull);
+            return f64_of(bits_f64(b) | 1ull << 51);
         return a != a ? b : a;
     }
     if (a == b)
@@ -362,7 +395,10 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
             float x = v[i];
             if ((f & PXF_RELU) && x < 0)
                 x = 0;
-            d |= (uint64_t)emu_f32_to_fp8(x, k, 0) << (8 * i);
+            /* a NaN gives 0x7f for e5m2 as for e4m3 (measured on the H100, cvt_e4m3x2_f32 and
+             * cvt_e4m3x2_f16x2: e5m2x2 of 0xfffffffa, 0x7fc12345, f16 0xffee give 0x7f) */
+            uint8_t q = x != x ? 0x7f : emu_f32_to_fp8(x, k, 0);
+            d |= (uint64_t)q << (8 * i);
         }
         wr(P, r, I->o[0].reg, d, PXT_B, 16);
         return;
@@ -385,6 +421,17 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
     }
     if (dint) {
         double x = cvt_src_float(a, sc, sb, ftz);
+        /* a NaN gives 0 from the 32-bit F2I (f32/f16 to s32 and narrower: the probes
+         * cvt_r?i_s32_f32, cvt_rni_s32_f16, ...), but the most negative integer where the
+         * source or the destination is 64 bits: measured on the H100, cvt.rzi.s64.f32 of
+         * 0xffc00000 gives 0x8000000000000000 and cvt.rzi.s32.f64 of 0x7ff8000000000000 gives
+         * 0x80000000 (every NaN input of the probes cvt_rzi_s64_f32, cvt_rzi_s32_f64).
+         * Unsigned 64-bit destinations and f64 to s64 are not probed: taken alike for s64,
+         * left at 0 for unsigned. */
+        if (x != x && dc == PXT_S && db >= 32 && (db == 64 || sb == 64)) {
+            wrd(P, r, I, (uint64_t)1 << (db - 1));
+            return;
+        }
         wrd(P, r, I, cvt_float_to_int(x, I->rnd, dc, db));
         return;
     }
@@ -395,7 +442,7 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         if (db == 64) {
             double x = int_to_f64(v, sg, I->rnd);
             if (f & PXF_SAT)
-                x = x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+                x = x <= 0 ? 0.0 : x > 1 ? 1.0 : x;
             wrd(P, r, I, bits_f64(x));
         } else if (db == 32) {
             float x = int_to_f32(v, sg, I->rnd, false);
@@ -414,6 +461,12 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
     bool sbf = sc == PXT_BF;
     if (db == 16) {
         float x;
+        if (sb == 64 && !dbf && (a & ~(1ull << 63)) > 0x7ff0000000000000ull) {
+            /* a NaN keeps its sign and the payload's top bits, quieted (measured on the H100,
+             * cvt_f16_f64: 0xfffffffffffffff1 gives 0xffff, 0x7ff8000000000123 0x7e00) */
+            wrd(P, r, I, (a >> 48 & 0x8000) | 0x7e00 | (a >> 42 & 0x3ff));
+            return;
+        }
         if (sb == 64)
             x = f64_to_f32(f64_of(a), PXR_RZ, true);
         else if (sb == 32)
@@ -431,10 +484,21 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
     }
     if (db == 32) {
         float x;
+        if (sb == 64 && (a & ~(1ull << 63)) > 0x7ff0000000000000ull) {
+            /* a NaN keeps its sign and the payload's top 23 bits, quieted (F2F.F32.F64; measured
+             * on the H100, cvt_f32_f64, all four roundings: 0xffffffffffffffe2 gives
+             * 0xffffffff, 0x7ff8000000000000 gives 0x7fc00000) */
+            wrd(P, r, I, (a >> 32 & 0x80000000u) | 0x7fc00000u | (a >> 29 & 0x7fffffu));
+            return;
+        }
         if (sb == 64) {
             x = canon32(f64_to_f32(f64_of(a), I->rnd, false));
         } else if (sb == 32) {
             x = ftz ? ftz32(f32_of(a)) : f32_of(a);
+            /* .ftz: a NaN becomes the canonical NaN (measured on the H100, cvt_f32_sat_ftz:
+             * cvt.ftz.f32.f32 of 0xff8a5575 gives 0x7fffffff); without .ftz not probed */
+            if (ftz)
+                x = canon32(x);
             if (I->rnd >= PXR_RNI) {
                 x = I->rnd == PXR_RNI ? nearbyintf(x) : I->rnd == PXR_RZI ? truncf(x)
                     : I->rnd == PXR_RMI                                  ? floorf(x)
@@ -443,6 +507,11 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
             }
         } else {
             x = f16_to_f32((uint16_t)a, sbf);
+            /* f16 to f32: a NaN becomes the canonical NaN (measured on the H100, cvt_f32_f16:
+             * 0xffff, 0x7c01, 0x7e40 all give 0x7fffffff); bf16 to f32 is a shift and keeps
+             * the payload (cvt_f32_bf16: 0xfff2 gives 0xfff20000) */
+            if (!sbf)
+                x = canon32(x);
         }
         if (ftz)
             x = ftz32(x);
@@ -463,7 +532,7 @@ static void exec_cvt(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         x = cvt_src_float(a, sc, sb, ftz);
     }
     if (f & PXF_SAT)
-        x = x != x ? 0.0 : x < 0 ? 0.0 : x > 1 ? 1.0 : x;
+        x = x != x ? 0.0 : x <= 0 ? 0.0 : x > 1 ? 1.0 : x;
     wrd(P, r, I, bits_f64(x));
 }
 
@@ -581,17 +650,27 @@ static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, unsigned lut)
     return d;
 }
 
+/* bfe: the ISA takes the position and length from bits 0-7 of b and c; so does the GPU for
+ * .u32/.s32, but not for .s64 (no 64-bit BFE: ptxas builds it of shifts), which takes all 32
+ * bits of both, unsigned.  Measured on the H100 (bfe_s64 probe, 8192 inputs, 2748 of which
+ * differ from the ISA's reading): a = 0xfd80f8559c819a15, b = 0x3f000000 (pos 0 by the ISA),
+ * c = 0x42 gives ~0 (pos past bit 63: bit 63 repeated, not a); a = 0x4049000000000000,
+ * b = 37, c = 0x40d00000 (len 0 by the ISA) gives 0x2024800 (a >> 37); a =
+ * 0x7144a7aab9225f55, b = 0xc1bc0000, c = 0x58146124 gives 0.
+ * .u64 is taken to do the same (not probed). */
 static uint64_t bfe(uint64_t a, uint32_t b, uint32_t c, bool sgn, int bits)
 {
-    int msb = bits - 1, pos = (int)(b & 0xff), len = (int)(c & 0xff);
+    int msb = bits - 1;
+    uint64_t pos = bits == 64 ? b : (b & 0xff), len = bits == 64 ? c : (c & 0xff);
     int sbit = 0;
     if (sgn && len != 0) {
-        int k = pos + len - 1 < msb ? pos + len - 1 : msb;
+        uint64_t k = pos + len - 1 < (uint64_t)msb ? pos + len - 1 : (uint64_t)msb;
         sbit = (int)((a >> k) & 1);
     }
     uint64_t d = 0;
     for (int i = 0; i <= msb; i++) {
-        uint64_t bit = (i < len && pos + i <= msb) ? (a >> (pos + i)) & 1 : (uint64_t)sbit;
+        uint64_t bit = ((uint64_t)i < len && pos + (uint64_t)i <= (uint64_t)msb) ? (a >> (pos + (uint64_t)i)) & 1
+                                                                               : (uint64_t)sbit;
         d |= bit << i;
     }
     return d;
@@ -653,10 +732,13 @@ static uint16_t half_op(int op, uint16_t a, uint16_t b, uint16_t c, bool bf, int
         c = h_ftz(c, bf);
     }
     switch (op) {
+    /* neg and abs of a NaN give the canonical 0x7fff, f16 and bf16: measured on the H100
+     * (half_neg_abs: neg.f16x2 of 0xffffffe1 gives 0x7fff7fff, abs.bf16x2 of it too,
+     * neg.ftz.f16 of 0xff80 gives 0x7fff) */
     case PX_NEG:
-        return (uint16_t)(a ^ 0x8000);
+        return h_nan(a, bf) ? 0x7fff : (uint16_t)(a ^ 0x8000);
     case PX_ABS:
-        return (uint16_t)(a & 0x7fff);
+        return h_nan(a, bf) ? 0x7fff : (uint16_t)(a & 0x7fff);
     case PX_MIN:
     case PX_MAX: {
         bool na = h_nan(a, bf), nb = h_nan(b, bf);
@@ -731,25 +813,29 @@ static void exec_float(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         double b = I->nopnd > 2 ? f64_of(rd(r, &I->o[2], 64)) : 0;
         double c = I->nopnd > 3 ? f64_of(rd(r, &I->o[3], 64)) : 0;
         double d;
+        uint64_t ua = bits_f64(a), ub = bits_f64(b), uc = bits_f64(c);
         switch (op) {
         case PX_MIN:
         case PX_MAX:
             d = fminmax64(a, b, op == PX_MAX);
             break;
-        case PX_ABS:
+        case PX_ABS: /* not probed on the GPU for a NaN: the ISA's sign bit cleared */
             d = f64_of(bits_f64(a) & ~(1ull << 63));
             break;
-        case PX_NEG:
-            d = f64_of(bits_f64(a) ^ (1ull << 63));
+        case PX_NEG: /* a NaN: quieted, its sign kept (nan_of64) */
+            d = nan64(ua) ? nan_of64(a, ua, 0, 0) : f64_of(ua ^ (1ull << 63));
             break;
         case PX_COPYSIGN:
             d = f64_of((bits_f64(b) & ~(1ull << 63)) | (bits_f64(a) & (1ull << 63)));
             break;
-        case PX_MAD:
-            d = canon64(f64_op(PX_FMA, a, b, c, rnd));
+        case PX_DIV: /* two NaNs: a's */
+            d = nan_of64(f64_op(op, a, b, c, rnd), ua, ub, 0);
             break;
-        default:
-            d = canon64(f64_op(op, a, b, c, rnd));
+        case PX_MAD:
+            d = nan_of64(f64_op(PX_FMA, a, b, c, rnd), ub, ua, uc);
+            break;
+        default: /* two NaNs: b's (fma: b, a, c; the probe has c = a) */
+            d = nan_of64(f64_op(op, a, b, c, rnd), ub, ua, uc);
             break;
         }
         wrd(P, r, I, bits_f64(d));
@@ -764,17 +850,23 @@ static void exec_float(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         b = ftz32(b);
         c = ftz32(c);
     }
+    if (f & PXF_NEGA) /* a contracted mul/add (ptx.c: contract) */
+        a = -a;
+    if (f & PXF_NEGC)
+        c = -c;
     float d;
     switch (op) {
     case PX_MIN:
     case PX_MAX:
         d = fminmax32(a, b, op == PX_MAX, f & PXF_NAN);
         break;
+    /* abs and neg of a NaN give the canonical NaN, not the ISA's sign bit changed: measured on
+     * the H100 (abs_neg_f32: abs, neg, abs.ftz, neg.ftz of 0xffffffe8 all give 0x7fffffff) */
     case PX_ABS:
-        d = f32_of(bits_f32(a) & 0x7fffffffu);
+        d = canon32(f32_of(bits_f32(a) & 0x7fffffffu));
         break;
     case PX_NEG:
-        d = f32_of(bits_f32(a) ^ 0x80000000u);
+        d = canon32(f32_of(bits_f32(a) ^ 0x80000000u));
         break;
     case PX_COPYSIGN:
         d = f32_of((bits_f32(b) & 0x7fffffffu) | (bits_f32(a) & 0x80000000u));
@@ -929,8 +1021,12 @@ static void exec_ins(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         return;
     }
     case PX_DIV:
+        /* by zero (unspecified by the ISA): all ones on the GPU, as rem by zero; measured on
+         * the H100 for .s32, .u32, .s64 (div_rem_* probes): 0x1ebc74c4 / 0 and % 0 give
+         * 0xffffffff and 0xffffffff, 0xc1c00000 (negative) too; 0x3ff0000000000000 / 0 and
+         * % 0 in .s64 give ~0 both */
         if (b == 0)
-            d = M; /* unspecified on the GPU */
+            d = M;
         else if (sg)
             d = sb == -1 ? (uint64_t)0 - a : (uint64_t)(sa / sb); /* INT_MIN / -1 wraps */
         else
@@ -938,7 +1034,7 @@ static void exec_ins(const emu_ptx_prog *P, uint64_t *r, const px_ins *I)
         break;
     case PX_REM:
         if (b == 0)
-            d = a; /* unspecified on the GPU */
+            d = M; /* all ones, as the GPU (see div) */
         else if (sg)
             d = (sb == -1) ? 0 : (uint64_t)(sa % sb);
         else

@@ -6,8 +6,12 @@
  * packing order, setp/selp, guards, scopes, vectors, immediates), the approximate
  * instructions against the MUFU models, hostile asm (each a clear error, never a crash; plus
  * random mutations of valid asm), and TTIR kernels with tt.elementwise_inline_asm at pack 1,
- * 2 and 4 with several results (tests/text/ptx) run on the emulator.
+ * 2 and 4 with several results (tests/text/ptx) run on the emulator; t_gpu_rules: where the
+ * H100 differs from the ISA's reading (NaN payloads, bfe.s64, division by zero, ptxas's FMA
+ * contraction); t_gpu_probes: the probes of tests/golden/ptx/cases.txt against the GPU's
+ * outputs (tests/golden/ptx/gpu.txt).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -447,7 +451,114 @@ static void t_float(void **state)
     EQ(E("fma.rn.f64 $0, $1, $2, $3;", 64, 0, D(2.0), D(3.0), D(1.0)), D(7.0));
     EQ(E("min.f64 $0, $1, $2;", 64, 0, D(NAN), D(-2.0)), D(-2.0));
     EQ(E("neg.f64 $0, $1;", 64, 0, D(2.0)), D(-2.0));
-    EQ(E("add.f64 $0, $1, $2;", 64, 0, D(INFINITY), D(-INFINITY)), 0x7fffffffffffffffull);
+    /* inf - inf: the f64 NaN of no NaN operand is 0xfff8000000000000 (the H100, f64_arith) */
+    EQ(E("add.f64 $0, $1, $2;", 64, 0, D(INFINITY), D(-INFINITY)), 0xfff8000000000000ull);
+}
+
+/* where the H100 (probes of tests/golden/ptx/cases.txt) differs from the ISA's reading: each
+ * value worked by hand from the rule, most of them the GPU's own outputs */
+static void t_gpu_rules(void **state)
+{
+    (void)state;
+    /* bfe.s64 takes all 32 bits of position and length */
+    EQ(EW("bfe.s64 $0, $1, $2, $3;", WID(64, 64, 32, 32), 0, 0xfd80f8559c819a15ull, 0x3f000000, 0x42), ~0ull);
+    EQ(EW("bfe.s64 $0, $1, $2, $3;", WID(64, 64, 32, 32), 0, 0xe4bf853c8119b9f6ull, 4, 0x42120000),
+       0xfe4bf853c8119b9full);
+    EQ(EW("bfe.s64 $0, $1, $2, $3;", WID(64, 64, 32, 32), 0, 0x7144a7aab9225f55ull, 0xc1bc0000, 0x58146124), 0);
+    EQ(EW("bfe.s64 $0, $1, $2, $3;", WID(64, 64, 32, 32), 0, 0x4049000000000000ull, 37, 0x40d00000),
+       0x2024800);
+    EQ(EW("bfe.s64 $0, $1, $2, $3;", WID(64, 64, 32, 32), 0, 0xf7423857c0304583ull, 0xc1fc0000, 0xb5d73389),
+       ~0ull);
+    EQ(EW("bfe.s64 $0, $1, $2, $3;", WID(64, 64, 32, 32), 0, 0xf7423857c0304583ull, 4, 8), 0x58);
+    EQ(EW("bfe.s64 $0, $1, $2, $3;", WID(64, 64, 32, 32), 0, 0xf7423857c0304583ull, 4, 0), 0);
+    /* .s32 keeps bits 0-7 (bfe_s32 matches the GPU): len 0x108 is 8 */
+    EQ(E("bfe.s32 $0, $1, $2, $3;", 32, 0, 0x00000f80, 4, 0x108), 0xfffffff8);
+    /* division by zero: all ones for div and rem */
+    EQ(E("rem.s32 $0, $1, $2;", 32, 0, 0x1ebc74c4, 0), 0xffffffff);
+    EQ(E("div.s32 $0, $1, $2;", 32, 0, 0xc1c00000, 0), 0xffffffff);
+    EQ(E("rem.u32 $0, $1, $2;", 32, 0, 10, 0), 0xffffffff);
+    EQ(E("rem.s64 $0, $1, $2;", 64, 0, 9, 0), ~0ull);
+    EQ(E("rem.s32 $0, $1, $2;", 32, 0, (uint32_t)-7, 2), (uint32_t)-1);
+    /* a NaN to a 64-bit integer or from f64: the most negative integer; f32 to s32: 0 */
+    EQ(EW("cvt.rzi.s64.f32 $0, $1;", WID(64, 32), 0, 0xffc00000), 0x8000000000000000ull);
+    EQ(EW("cvt.rzi.s32.f64 $0, $1;", WID(32, 64), 0, 0x7ff8000000000000ull), 0x80000000);
+    EQ(E("cvt.rzi.s32.f32 $0, $1;", 32, 0, 0x7fc00000), 0);
+    EQ(EW("cvt.rzi.s64.f32 $0, $1;", WID(64, 32), 0, F(-3.5f)), (uint64_t)-3);
+    /* f16 to f32: the canonical NaN; bf16 to f32 keeps the payload */
+    EQ(EW("cvt.f32.f16 $0, $1;", WID(32, 16), 0, 0x7c01), 0x7fffffff);
+    EQ(EW("cvt.f32.f16 $0, $1;", WID(32, 16), 0, 0xffff), 0x7fffffff);
+    EQ(EW("cvt.f32.bf16 $0, $1;", WID(32, 16), 0, 0xfff2), 0xfff20000);
+    /* f64 to f32, f16: a NaN keeps its sign and the payload's top bits, quieted */
+    EQ(EW("cvt.rn.f32.f64 $0, $1;", WID(32, 64), 0, 0xffffffffffffffe2ull), 0xffffffff);
+    EQ(EW("cvt.rz.f32.f64 $0, $1;", WID(32, 64), 0, 0x7ff8000000000000ull), 0x7fc00000);
+    EQ(EW("cvt.rm.f32.f64 $0, $1;", WID(32, 64), 0, 0x7ff0000020000000ull), 0x7fc00001);
+    EQ(EW("cvt.rn.f16.f64 $0, $1;", WID(16, 64), 0, 0xfffffffffffffff1ull), 0xffff);
+    EQ(EW("cvt.rn.f16.f64 $0, $1;", WID(16, 64), 0, 0x7ff8000000000123ull), 0x7e00);
+    EQ(EW("cvt.rn.f16.f64 $0, $1;", WID(16, 64), 0, 0x7ff0040000000000ull), 0x7e01);
+    /* fp8: NaN is 0x7f in e5m2 as in e4m3 */
+    EQ(EW("cvt.rn.satfinite.e5m2x2.f32 $0, $1, $2;", WID(16, 32, 32), 0, 0xfffffffa, 0x14), 0x7f00);
+    EQ(EW("cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", WID(16, 32, 32), 0, 0xfffffffa, 0x14), 0x7f00);
+    EQ(EW("cvt.rn.satfinite.e5m2x2.f16x2 $0, $1;", WID(16, 32), 0, 0xffee3c00), 0x7f3c);
+    /* .sat: -0 gives +0; cvt.ftz.f32.f32: the canonical NaN */
+    EQ(E("mul.rn.ftz.sat.f32 $0, $1, $2;", 32, 0, 0xb6aedb09, 0), 0);
+    EQ(E("add.sat.f32 $0, $1, $2;", 32, 0, 0x80000000, 0x80000000), 0);
+    EQ(E("cvt.sat.f32.f32 $0, $1;", 32, 0, 0x80000000), 0);
+    EQ(E("cvt.ftz.f32.f32 $0, $1;", 32, 0, 0xff8a5575), 0x7fffffff);
+    EQ(E("cvt.ftz.f32.f32 $0, $1;", 32, 0, 0x80000001), 0x80000000);
+    /* abs, neg of an f32 NaN: the canonical NaN */
+    EQ(E("abs.f32 $0, $1;", 32, 0, 0xffffffe8), 0x7fffffff);
+    EQ(E("neg.f32 $0, $1;", 32, 0, 0xffffffe8), 0x7fffffff);
+    EQ(E("neg.ftz.f32 $0, $1;", 32, 0, 0x7fc00000), 0x7fffffff);
+    /* f16/bf16 neg, abs of a NaN: 0x7fff */
+    EQ(E("neg.f16x2 $0, $1;", 32, 0, 0xffffffe1), 0x7fff7fff);
+    EQ(E("abs.bf16x2 $0, $1;", 32, 0, 0xff80ffe1), 0x7f807fff);
+    EQ(EW("neg.ftz.f16 $0, $1;", WID(16, 16), 0, 0xff80), 0x7fff);
+    EQ(EW("neg.ftz.f16 $0, $1;", WID(16, 16), 0, 0xfc00), 0x7c00);
+    /* f64: NaN operands propagate, quieted; two NaNs: b (add, mul, fma), a (div) */
+    EQ(E("add.rn.f64 $0, $1, $2;", 64, 0, 0x4014780c80000000ull, 0x7ff8000000000123ull), 0x7ff8000000000123ull);
+    EQ(E("add.rn.f64 $0, $1, $2;", 64, 0, 0xffffffffffffffebull, 0xffffffffffffffe3ull), 0xffffffffffffffe3ull);
+    EQ(E("mul.rz.f64 $0, $1, $2;", 64, 0, 0xfffffffffffffff9ull, D(-23.0)), 0xfffffffffffffff9ull);
+    EQ(E("mul.rz.f64 $0, $1, $2;", 64, 0, D(-0.0), D(-INFINITY)), 0xfff8000000000000ull);
+    EQ(E("div.rn.f64 $0, $1, $2;", 64, 0, 0xffffffffffffffebull, 0xffffffffffffffe3ull), 0xffffffffffffffebull);
+    EQ(E("fma.rn.f64 $0, $1, $2, $1;", 64, 0, 0x7ff8000000000123ull, 0x7ff8000000000000ull), 0x7ff8000000000000ull);
+    EQ(E("add.rn.f64 $0, $1, $2;", 64, 0, D(1.0), 0x7ff0000000000001ull), 0x7ff8000000000001ull);
+    EQ(E("neg.f64 $0, $1;", 64, 0, 0x7ff79589ee6c5e02ull), 0x7fff9589ee6c5e02ull);
+    EQ(E("neg.f64 $0, $1;", 64, 0, 0xffffffffffffffe9ull), 0xffffffffffffffe9ull);
+    EQ(E("min.f64 $0, $1, $2;", 64, 0, 0xffffffffffffffe9ull, 0xfffffffffffffffcull), 0xfffffffffffffffcull);
+    EQ(E("max.f64 $0, $1, $2;", 64, 0, 0x7ff8000000000123ull, 0xffffffffffffffdeull), 0xffffffffffffffdeull);
+    /* ptxas contracts mul.f32 + add/sub.f32 without rounding modifiers into an fma */
+    const char *ma = "{ .reg .f32 t; mul.f32 t, $1, $2; add.f32 $0, t, $3; }";
+    EQ(E(ma, 32, 0, 0xd1851dee, 0xbc73959c, 0xcb54409d), 0x4e7a0166); /* the H100's */
+    EQ(E("{ .reg .f32 t; mul.rn.f32 t, $1, $2; add.rn.f32 $0, t, $3; }", 32, 0, 0xd1851dee, 0xbc73959c,
+         0xcb54409d), 0x4e7a0167);
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; add.rn.f32 $0, t, $3; }", 32, 0, 0xd1851dee, 0xbc73959c,
+         0xcb54409d), 0x4e7a0167);
+    /* (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24, rounded 1 + 2^-11 (a tie, to even) */
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; sub.f32 $0, t, $3; }", 32, 0, 0x3f800800, 0x3f800800, F(1.0f)),
+       0x3a000400); /* 2^-11 + 2^-24, not 2^-11 */
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; sub.f32 $0, $3, t; }", 32, 0, 0x3f800800, 0x3f800800, F(1.0f)),
+       0xba000400);
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; add.f32 $0, $3, t; }", 32, 0, 0x3f800800, 0x3f800800, F(-1.0f)),
+       0x3a000400);
+    /* two uses: both contracted (the H100, contract_two_uses: 0x42b8ecdb, not 0x42b8ecda) */
+    const char *two = "{ .reg .f32 t; mul.f32 t, $2, $3; add.f32 $0, t, $4; sub.f32 $1, $4, t; }";
+    E(two, 32, 0, 0, 0x42340000, 0x3f4a2b15, 0x43000000);
+    EQ(regs[1], 0x42b8ecdb);
+    /* the product's other uses keep the rounded product */
+    EQ(E("{ .reg .f32 t; mul.f32 t, $1, $2; add.f32 $0, t, $3; mov.b32 $1, t; }", 32, 0, 0x3f800800,
+         0x3f800800, F(-1.0f)), 0x3a000400);
+    EQ(regs[1], 0x3f801000); /* 1 + 2^-11 */
+    /* a factor written between the mul and the add: not contracted (two roundings) */
+    EQ(E("{ .reg .f32 t, u; mov.b32 u, $1; mul.f32 t, u, $2; mov.b32 u, 0; add.f32 $0, t, $3; }", 32, 0,
+         0x3f800800, 0x3f800800, F(-1.0f)), 0x3a000000);
+    /* mixed .ftz or a .sat: not contracted */
+    EQ(E("{ .reg .f32 t; mul.ftz.f32 t, $1, $2; add.f32 $0, t, $3; }", 32, 0, 0x3f800800, 0x3f800800,
+         F(-1.0f)), 0x3a000000);
+    EQ(E("{ .reg .f32 t; mul.ftz.f32 t, $1, $2; add.ftz.f32 $0, t, $3; }", 32, 0, 0x3f800800, 0x3f800800,
+         F(-1.0f)), 0x3a000400);
+    /* setp's unsigned comparisons of a signed type: refused, as ptxas does */
+    refused("{ .reg .pred p; setp.lo.s32 p, $1, $2; }", 3, "setp.lo.s32 p, $1, $2");
+    refused("{ .reg .pred p; setp.hs.s64 p, $1, $2; }", 3, "mismatch between instruction type and comparison");
 }
 
 static void t_half(void **state)
@@ -863,6 +974,30 @@ static uint64_t probe_value(uint64_t *s, int width)
     return probe_next(s) % 40;
 }
 
+static bool has_nocase(const char *s, const char *sub)
+{
+    size_t n = strlen(sub);
+    for (; *s; s++) {
+        size_t i = 0;
+        while (i < n && s[i] && tolower((unsigned char)s[i]) == tolower((unsigned char)sub[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return false;
+}
+
+/* The probes that the GPU has not run, each with the measured reason (never a silent skip):
+ * the test reports them, and fails if gpu.txt has them (then remove them here). */
+static const struct {
+    const char *name, *why;
+} not_on_gpu[] = {
+    {"cvt_f16_f32_relu_satfinite",
+     "the H100 run declared PTX .version 8.0 and ptxas refused `cvt.rn.satfinite.f16.f32` "
+     "(\"requires PTX ISA .version 8.1 or later\"); scripts/gpu/ptx_probe.py now declares 8.7, "
+     "as Triton 3.6 does: to be re-run on a GPU"},
+};
+
 static void t_gpu_probes(void **state)
 {
     (void)state;
@@ -873,12 +1008,12 @@ static void t_gpu_probes(void **state)
     size_t len;
     char *cases = ct_read_file(path, &len);
     assert_non_null(cases);
-    /* the GPU's hashes; until scripts/gpu/ptx_probe.py has been run on a GPU and its gpu.txt
-     * committed, every case still runs on all its inputs (parsed, no crash), unchecked */
+    /* the GPU's hashes (gpu.txt: an H100's run of scripts/gpu/ptx_probe.py); without the file
+     * every case still runs on all its inputs (parsed, no crash), unchecked */
     snprintf(path, sizeof path, "%s/tests/golden/ptx/gpu.txt", src);
     char *gpu = ct_read_file(path, &len);
     const char *dbg = getenv("CTRITON_PTX_PROBE_DIR"); /* the probe's NAME.out.bin: first mismatches */
-    int ncases = 0, bad = 0;
+    int ncases = 0, bad = 0, nrefused = 0, nexcept = 0;
     char *save = NULL;
     for (char *line = strtok_r(cases, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         if (line[0] == '#')
@@ -887,6 +1022,18 @@ static void t_gpu_probes(void **state)
         assert_non_null(t2);
         *t1 = *t2 = 0;
         const char *name = line, *cons = t1 + 1, *asm_ = t2 + 1;
+        /* a fourth field `refused: MESSAGE`: ptxas refuses the PTX (the GPU never ran it) */
+        char *t3 = strchr(asm_, '\t');
+        const char *refusal = NULL;
+        if (t3) {
+            *t3 = 0;
+            assert_true(!strncmp(t3 + 1, "refused: ", 9));
+            refusal = t3 + 10;
+        }
+        const char *exception = NULL;
+        for (size_t i = 0; i < sizeof not_on_gpu / sizeof not_on_gpu[0]; i++)
+            if (!strcmp(name, not_on_gpu[i].name))
+                exception = not_on_gpu[i].why;
         int w[16], nops = 0, nin = 0;
         bool out[16];
         for (const char *c = cons; *c && nops < 16;) {
@@ -905,6 +1052,31 @@ static void t_gpu_probes(void **state)
         char key[160];
         snprintf(key, sizeof key, "\n%s ", name);
         const char *rec = gpu ? strstr(gpu, key) : NULL;
+        char err[512];
+        if (refusal) { /* the emulator refuses it too, at parse time, naming the instruction */
+            emu_ptx_prog *p = emu_ptx_parse(asm_, nops, w, err, sizeof err);
+            if (p || !has_nocase(err, refusal) || !strstr(err, "setp.")) {
+                printf("  %s: ptxas refuses it (%s), the emulator %s%s\n", name, refusal,
+                       p ? "accepts it" : "refuses it otherwise: ", p ? "" : err);
+                bad++;
+            }
+            if (rec) {
+                printf("  %s: in gpu.txt, but cases.txt says ptxas refuses it\n", name);
+                bad++;
+            }
+            emu_ptx_free(p);
+            nrefused++;
+            continue;
+        }
+        if (rec && exception) {
+            printf("  %s: now in gpu.txt: remove it from not_on_gpu\n", name);
+            bad++;
+        }
+        if (gpu && !rec && exception) {
+            printf("  %s: not checked (listed exception: %s)\n", name, exception);
+            nexcept++;
+            continue;
+        }
         if (gpu && !rec) {
             printf("  %s: not in gpu.txt (run scripts/gpu/ptx_probe.py on the GPU)\n", name);
             bad++;
@@ -914,7 +1086,6 @@ static void t_gpu_probes(void **state)
         unsigned long long ih = 0, oh = 0;
         if (rec)
             assert_int_equal(sscanf(rec + strlen(key), "%d %llx %llx", &n, &ih, &oh), 3);
-        char err[512];
         emu_ptx_prog *p = emu_ptx_parse(asm_, nops, w, err, sizeof err);
         if (!p) {
             printf("  %s: refused: %s\n", name, err);
@@ -976,7 +1147,8 @@ static void t_gpu_probes(void **state)
         }
     }
     if (gpu)
-        printf("%d inline PTX probes against the GPU's outputs, %d differ\n", ncases, bad);
+        printf("%d inline PTX probes against the GPU's outputs, %d bad; %d refused as ptxas "
+               "refuses them; %d listed exceptions\n", ncases, bad, nrefused, nexcept);
     else
         printf("%d inline PTX probes run (tests/golden/ptx/gpu.txt not recorded yet: "
                "scripts/gpu/ptx_probe.py on a GPU writes it)\n", ncases);
@@ -1070,7 +1242,9 @@ static void t_ttir_pack2(void **state)
     assert_int_equal(ct_emu_run(e, k, &l, 3, args, &res), CT_EMU_OK);
     for (int i = 0; i < N; i++) {
         EQ(y[i], x[i ^ 1]); /* the pair's halves swapped: element 2k is the low half */
-        EQ(F(z[i]), F(emu_h2f(x[i])));
+        /* cvt.f32.f16: a NaN gives the canonical NaN (the H100, probe cvt_f32_f16) */
+        float h = emu_h2f(x[i]);
+        EQ(F(z[i]), h != h ? 0x7fffffffu : F(h));
     }
     ct_emu_free(e);
     ct_emu_kernel_free(k);
@@ -1282,7 +1456,7 @@ int main(void)
         cmocka_unit_test(t_cvt_int),       cmocka_unit_test(t_cvt_float_int),
         cmocka_unit_test(t_cvt_float),     cmocka_unit_test(t_float),
         cmocka_unit_test(t_half),
-        cmocka_unit_test(t_approx),        cmocka_unit_test(t_setp_selp),
+        cmocka_unit_test(t_approx),        cmocka_unit_test(t_setp_selp), cmocka_unit_test(t_gpu_rules),
         cmocka_unit_test(t_mov_imm_scope), cmocka_unit_test(t_refused),
         cmocka_unit_test(t_mutations),     cmocka_unit_test(t_ttir_pack1),
         cmocka_unit_test(t_ttir_pack2),    cmocka_unit_test(t_ttir_pack4),
