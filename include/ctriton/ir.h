@@ -523,6 +523,9 @@ void ct_op_set_attr(ct_module *m, ct_op *op, const char *name, const ct_attr *at
 /* The same for a name that outlives the module (a string literal): not copied. */
 void ct_op_set_attr_lit(ct_module *m, ct_op *op, const char *name, const ct_attr *attr);
 const ct_attr *ct_op_attr(const ct_op *op, const char *name);
+/* Whether a flag attribute is set: `name` present as a unit attribute, `true`, or a nonzero
+ * integer (isVolatile, noinline, pure, ...).  False when absent. */
+bool ct_op_flag(const ct_op *op, const char *name);
 void ct_op_remove_attr(ct_op *op, const char *name);
 ct_value *ct_op_result(const ct_op *op, int i);
 /* The function (tt.func) an op is nested in, or NULL. */

@@ -722,10 +722,8 @@ static const ct_op *first_write(const ct_region *r)
     for (const ct_block *b = r->first; b; b = b->next)
         for (const ct_op *o = b->first; o; o = o->next) {
             bool w = ct_op_info_of(o->code)->flags & CT_OPF_WRITE;
-            if (o->code == CT_OP_TT_INLINE_ASM || o->code == CT_OP_TT_EXTERN_ELEMENTWISE) {
-                const ct_attr *pure = ct_op_attr(o, "pure");
-                w = !(pure && pure->kind == CT_ATTR_BOOL && pure->i);
-            }
+            if (o->code == CT_OP_TT_INLINE_ASM || o->code == CT_OP_TT_EXTERN_ELEMENTWISE)
+                w = !ct_op_flag(o, "pure");
             if (w)
                 return o;
             for (int i = 0; i < o->nregions; i++) {

@@ -809,9 +809,10 @@ bool emu_cc_memory(cctx *C, const ct_op *op)
                            ES_(emu_cc_val(C, op, other)) == ES_(d)),
                 "`other` does not match the result");
         /* a volatile load is a poll (a spin-wait reads a flag so): it may yield (sched.c) */
-        const ct_attr *vol = ct_op_attr(op, "isVolatile");
-        bool is_vol = vol && ((vol->kind == CT_ATTR_BOOL && vol->i) || vol->kind == CT_ATTR_UNIT);
-        int i = emu_cc_emit(C, bptr ? emu_h_load_bptr : is_vol ? emu_h_load_volatile : emu_h_load, op);
+        int i = emu_cc_emit(C, bptr                             ? emu_h_load_bptr
+                               : ct_op_flag(op, "isVolatile") ? emu_h_load_volatile
+                                                              : emu_h_load,
+                            op);
         emu_ins *I = INS(i);
         I->d = OFF(d);
         I->a = OFF(p);

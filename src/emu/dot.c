@@ -189,37 +189,11 @@ static inline bool hopper_fp8(const emu_dot_aux *x)
            (x->b_ek == EK_F8E4NV || x->b_ek == EK_F8E5) && x->c_ek == EK_F32;
 }
 
-/* the exponent of a finite nonzero value that is normal as a double (every f32 and fp8 value) */
-static inline int dexp(double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    return (int)((u >> 52) & 0x7ff) - 1023;
-}
-
-/* 2^e for -1022 <= e <= 1023 */
-static inline double pow2(int e)
-{
-    uint64_t u = (uint64_t)(e + 1023) << 52;
-    double v;
-    memcpy(&v, &u, 8);
-    return v;
-}
-
-/* trunc(x) for |x| < 2^51 (and NaN, inf): the nearest integer, then one step toward zero if
- * that went past x; unlike trunc() it vectorizes without -fno-trapping-math */
-static inline double trunc_small(double x)
-{
-    const double c = 0x1.8p52;
-    double r = (x + c) - c;
-    return fabs(r) > fabs(x) ? r - copysign(1.0, x) : r;
-}
-
 static void fp8_exponents(emu_ek ek, const double *v, int64_t n, int32_t *e)
 {
     int emin = ek == EK_F8E4NV ? -6 : -14;
     for (int64_t i = 0; i < n; i++) {
-        int x = v[i] != 0 && isfinite(v[i]) ? dexp(v[i]) : emin;
+        int x = v[i] != 0 && isfinite(v[i]) ? emu_dexp(v[i]) : emin;
         e[i] = x > emin ? x : emin;
     }
 }
@@ -231,7 +205,7 @@ EMU_CLONES static void fp8_mma_step(
     int64_t k1, double *p, int32_t *emax, double *scale, double *t)
 {
     for (int64_t n = 0; n < N; n++)
-        emax[n] = p[n] != 0 && isfinite(p[n]) ? dexp(p[n]) : -100000;
+        emax[n] = p[n] != 0 && isfinite(p[n]) ? emu_dexp(p[n]) : -100000;
     for (int64_t k = k0; k < k1; k++) {
         int32_t e = ea[k];
         const int32_t *ek = eb + k * N;
@@ -239,22 +213,22 @@ EMU_CLONES static void fp8_mma_step(
             emax[n] = e + ek[n] > emax[n] ? e + ek[n] : emax[n];
     }
     for (int64_t n = 0; n < N; n++) {
-        scale[n] = pow2(FP8_FRAC - emax[n]);
-        t[n] = trunc_small(p[n] * scale[n]);
+        scale[n] = emu_pow2(FP8_FRAC - emax[n]);
+        t[n] = emu_trunc_small(p[n] * scale[n]);
     }
     for (int64_t k = k0; k < k1; k++) {
         double av = a[k];
         const double *bk = B + k * N;
         for (int64_t n = 0; n < N; n++)
-            t[n] += trunc_small(av * bk[n] * scale[n]);
+            t[n] += emu_trunc_small(av * bk[n] * scale[n]);
     }
     for (int64_t n = 0; n < N; n++) {
         double v = t[n];
         if (v != 0 && isfinite(v)) {
-            int sh = dexp(v) - FP8_FRAC; /* keep FP8_FRAC + 1 significant bits */
+            int sh = emu_dexp(v) - FP8_FRAC; /* keep FP8_FRAC + 1 significant bits */
             if (sh > 0)
-                v = trunc_small(v * pow2(-sh)) * pow2(sh);
-            v *= pow2(emax[n] - FP8_FRAC);
+                v = emu_trunc_small(v * emu_pow2(-sh)) * emu_pow2(sh);
+            v *= emu_pow2(emax[n] - FP8_FRAC);
         }
         p[n] = (double)(float)v;
     }
@@ -329,7 +303,7 @@ enum { F16_MMA_K = 16, F16_FRAC = 25 };
  * zero counting as the format's smallest normal exponent emin */
 static inline int opnd_exp(double v, int emin)
 {
-    int e = v != 0 ? dexp(v) : emin;
+    int e = v != 0 ? emu_dexp(v) : emin;
     return e > emin ? e : emin;
 }
 
@@ -341,7 +315,7 @@ static double mma_step(double acc, const double *a, const double *b, int64_t ldb
 {
     bool special = !isfinite(acc);
     double ieee = acc;
-    int emax = acc != 0 && !special ? dexp(acc) : -100000;
+    int emax = acc != 0 && !special ? emu_dexp(acc) : -100000;
     for (int64_t k = 0; k < n; k++) {
         double x = a[k], y = b[k * ldb];
         special |= !isfinite(x) || !isfinite(y);
@@ -358,14 +332,14 @@ static double mma_step(double acc, const double *a, const double *b, int64_t ldb
     double sc = ldexp(1.0, F16_FRAC - emax), t = trunc(acc * sc);
     for (int64_t k = 0; k < n; k++)
         t += trunc(a[k] * b[k * ldb] * sc);
-    if (out_ek == EK_F32 && t != 0 && dexp(t) > 23) {
-        int sh = dexp(t) - 23; /* keep 24 significant bits */
+    if (out_ek == EK_F32 && t != 0 && emu_dexp(t) > 23) {
+        int sh = emu_dexp(t) - 23; /* keep 24 significant bits */
         t = ldexp(trunc(ldexp(t, -sh)), sh);
     }
     double v = ldexp(t, emax - F16_FRAC);
     if (out_ek == EK_F16 && v != 0) {
         /* once to nearest even f16 (not through f32: that would round twice) */
-        int e = dexp(v) > -14 ? dexp(v) : -14;
+        int e = emu_dexp(v) > -14 ? emu_dexp(v) : -14;
         double q = ldexp(1.0, e - 10);
         v = nearbyint(v / q) * q;
         if (fabs(v) > 65504.0)

@@ -1152,33 +1152,10 @@ void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t
 
 enum { Q_K = 32, Q_FRAC = 13 };
 
-static inline int q_dexp(double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, 8);
-    return (int)((u >> 52) & 0x7ff) - 1023;
-}
-
-static inline double q_pow2(int e)
-{
-    uint64_t u = (uint64_t)(e + 1023) << 52;
-    double v;
-    memcpy(&v, &u, 8);
-    return v;
-}
-
-/* dot.c's trunc_small */
-static inline double q_trunc(double x)
-{
-    const double c = 0x1.8p52;
-    double r = (x + c) - c;
-    return fabs(r) > fabs(x) ? r - copysign(1.0, x) : r;
-}
-
 /* dot.c's fp8_exponents for one value */
 static inline int q_opexp(float v, int emin)
 {
-    int x = v != 0 && isfinite(v) ? q_dexp(v) : emin;
+    int x = v != 0 && isfinite(v) ? emu_dexp(v) : emin;
     return x > emin ? x : emin;
 }
 
@@ -1192,20 +1169,20 @@ static float q_scalar(float c, const float *a, const float *b, int64_t ldb, int6
     int64_t cnt = 0;
     for (int64_t k0 = 0; k0 < K; k0 += Q_K) {
         int64_t k1 = k0 + Q_K < K ? k0 + Q_K : K;
-        int emax = p != 0 && isfinite(p) ? q_dexp(p) : -100000;
+        int emax = p != 0 && isfinite(p) ? emu_dexp(p) : -100000;
         for (int64_t k = k0; k < k1; k++) {
             int e = q_opexp(a[k], emin_a) + q_opexp(b[k * ldb], emin_b);
             emax = e > emax ? e : emax;
         }
-        double scale = q_pow2(Q_FRAC - emax), t = q_trunc(p * scale);
+        double scale = emu_pow2(Q_FRAC - emax), t = emu_trunc_small(p * scale);
         for (int64_t k = k0; k < k1; k++)
-            t += q_trunc((double)a[k] * (double)b[k * ldb] * scale);
+            t += emu_trunc_small((double)a[k] * (double)b[k * ldb] * scale);
         double v = t;
         if (v != 0 && isfinite(v)) {
-            int sh = q_dexp(v) - Q_FRAC;
+            int sh = emu_dexp(v) - Q_FRAC;
             if (sh > 0)
-                v = q_trunc(v * q_pow2(-sh)) * q_pow2(sh);
-            v *= q_pow2(emax - Q_FRAC);
+                v = emu_trunc_small(v * emu_pow2(-sh)) * emu_pow2(sh);
+            v *= emu_pow2(emax - Q_FRAC);
         }
         p = (double)(float)v;
         if (seg && (++cnt == seg || k1 == K)) {

@@ -429,35 +429,25 @@ FMA_OPS(f64, double, double, LD_F64, ST_F64, fma)
 FMA_OPS(f16, uint16_t, float, LD_F16, ST_F16, fma16)
 FMA_OPS(bf16, uint16_t, float, LD_BF16, ST_BF16, fma16)
 
-/* an f32 arith.divf contracted by ptxas into the add/sub that is its only use */
-#define DEF_DIVFMA(FORM)                                                                       \
-    static int divfma##FORM##_f32(emu_frame *F, const emu_ins *I)                              \
+/* an f32 arith.divf contracted by ptxas into the add/sub that uses it: FN is emu_div_full_fma,
+ * or emu_div_full_const_fma for a divisor ptxas folds into a multiply by its reciprocal */
+#define DEF_DIVFMA(NAME, FN, FORM)                                                             \
+    static int NAME##FORM##_f32(emu_frame *F, const emu_ins *I)                                \
     {                                                                                          \
         int64_t n = NE(F, I);                                                                  \
         float *RESTRICT d = SLOT(F, I->d, float);                                              \
         const float *a = SLOT(F, I->a, float), *b = SLOT(F, I->b, float);                      \
         const float *c = SLOT(F, I->c, float);                                                 \
         for (int64_t i = 0; i < n; i++)                                                        \
-            d[i] = emu_div_full_fma(a[i], b[i], c[i], FORM);                                   \
+            d[i] = FN(a[i], b[i], c[i], FORM);                                                 \
         return EMU_NEXT;                                                                       \
     }
-DEF_DIVFMA(0)
-DEF_DIVFMA(1)
-DEF_DIVFMA(2)
-#define DEF_DIVKFMA(FORM)                                                                      \
-    static int divkfma##FORM##_f32(emu_frame *F, const emu_ins *I)                             \
-    {                                                                                          \
-        int64_t n = NE(F, I);                                                                  \
-        float *RESTRICT d = SLOT(F, I->d, float);                                              \
-        const float *a = SLOT(F, I->a, float), *b = SLOT(F, I->b, float);                      \
-        const float *c = SLOT(F, I->c, float);                                                 \
-        for (int64_t i = 0; i < n; i++)                                                        \
-            d[i] = emu_div_full_const_fma(a[i], b[i], c[i], FORM);                             \
-        return EMU_NEXT;                                                                       \
-    }
-DEF_DIVKFMA(0)
-DEF_DIVKFMA(1)
-DEF_DIVKFMA(2)
+DEF_DIVFMA(divfma, emu_div_full_fma, 0)
+DEF_DIVFMA(divfma, emu_div_full_fma, 1)
+DEF_DIVFMA(divfma, emu_div_full_fma, 2)
+DEF_DIVFMA(divkfma, emu_div_full_const_fma, 0)
+DEF_DIVFMA(divkfma, emu_div_full_const_fma, 1)
+DEF_DIVFMA(divkfma, emu_div_full_const_fma, 2)
 
 emu_fn emu_divfma_fn(int form, bool const_divisor)
 {

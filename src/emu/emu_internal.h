@@ -15,6 +15,7 @@
 #ifndef CTRITON_EMU_INTERNAL_H
 #define CTRITON_EMU_INTERNAL_H
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -541,6 +542,79 @@ typedef struct emu_print_aux {
 extern float emu_h2f_tab[65536];
 extern float emu_fp8_tab[5][256];
 void emu_numeric_init(void);
+/* An element of es bytes (1, 2, 4 or 8) as the low bits of a uint64_t, and back (atomics,
+ * inline PTX registers). */
+static inline uint64_t emu_ld_bits(const uint8_t *p, size_t es)
+{
+    switch (es) {
+    case 1:
+        return *p;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return v;
+    }
+    }
+}
+
+static inline void emu_st_bits(uint8_t *p, size_t es, uint64_t v)
+{
+    switch (es) {
+    case 1:
+        *p = (uint8_t)v;
+        break;
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        memcpy(p, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+        break;
+    }
+    default:
+        memcpy(p, &v, 8);
+    }
+}
+
+/* The binary exponent of a finite nonzero double's encoding (every f32 and fp8 value is normal
+ * as a double). */
+static inline int emu_dexp(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, 8);
+    return (int)((u >> 52) & 0x7ff) - 1023;
+}
+
+/* 2^e for -1022 <= e <= 1023 */
+static inline double emu_pow2(int e)
+{
+    uint64_t u = (uint64_t)(e + 1023) << 52;
+    double v;
+    memcpy(&v, &u, 8);
+    return v;
+}
+
+/* trunc(x) for |x| < 2^51 (and NaN, inf): the nearest integer, then one step toward zero if
+ * that went past x; unlike trunc() it vectorizes without -fno-trapping-math */
+static inline double emu_trunc_small(double x)
+{
+    const double c = 0x1.8p52;
+    double r = (x + c) - c;
+    return fabs(r) > fabs(x) ? r - copysign(1.0, x) : r;
+}
+
 static inline float emu_h2f(uint16_t h)
 {
     return emu_h2f_tab[h];

@@ -857,45 +857,6 @@ static uint64_t rmw_one(emu_frame *F, uint8_t *h, size_t es, emu_ek ek, int op, 
     return old;
 }
 
-static inline uint64_t ld_bits(const uint8_t *p, size_t es)
-{
-    switch (es) {
-    case 2: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case 4: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    }
-}
-
-static inline void st_bits(uint8_t *p, size_t es, uint64_t v)
-{
-    switch (es) {
-    case 2: {
-        uint16_t x = (uint16_t)v;
-        memcpy(p, &x, 2);
-        break;
-    }
-    case 4: {
-        uint32_t x = (uint32_t)v;
-        memcpy(p, &x, 4);
-        break;
-    }
-    default:
-        memcpy(p, &v, 8);
-    }
-}
-
 int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I)
 {
     const emu_mem_aux *x = I->x.p;
@@ -916,8 +877,8 @@ int emu_h_atomic_rmw(emu_frame *F, const emu_ins *I)
         uint8_t *h = resolve(e, &w, p[i], es, true);
         if (!h)
             return lane_fault(F, I, i, p[i], es, true);
-        uint64_t old = rmw_one(F, h, es, x->ek, x->rmw, ld_bits(v + (size_t)i * es, es), &changed);
-        st_bits(d + (size_t)i * es, es, old);
+        uint64_t old = rmw_one(F, h, es, x->ek, x->rmw, emu_ld_bits(v + (size_t)i * es, es), &changed);
+        emu_st_bits(d + (size_t)i * es, es, old);
     }
     if (changed) {
         F->writes++;
@@ -941,13 +902,13 @@ int emu_h_atomic_cas(emu_frame *F, const emu_ins *I)
         uint8_t *h = resolve(e, &w, p[i], es, true);
         if (!h)
             return lane_fault(F, I, i, p[i], es, true);
-        uint64_t c = ld_bits(cmp + (size_t)i * es, es), nv = ld_bits(val + (size_t)i * es, es);
+        uint64_t c = emu_ld_bits(cmp + (size_t)i * es, es), nv = emu_ld_bits(val + (size_t)i * es, es);
         uint64_t old;
         if ((uintptr_t)h % es) {
             pthread_mutex_lock(&F->run->lock);
-            old = ld_bits(h, es);
+            old = emu_ld_bits(h, es);
             if (old == c)
-                st_bits(h, es, nv);
+                emu_st_bits(h, es, nv);
             pthread_mutex_unlock(&F->run->lock);
         } else if (es == 2) {
             uint16_t o = (uint16_t)c;
@@ -966,7 +927,7 @@ int emu_h_atomic_cas(emu_frame *F, const emu_ins *I)
             old = o;
         }
         changed |= old == c && nv != c;
-        st_bits(d + (size_t)i * es, es, old);
+        emu_st_bits(d + (size_t)i * es, es, old);
     }
     if (changed) {
         F->writes++;
@@ -1215,7 +1176,7 @@ int emu_h_desc_reduce(emu_frame *F, const emu_ins *I)
         if (!h)
             return lane_fault(F, I, i, a, es, true);
         bool changed = false;
-        rmw_one(F, h, es, x->ek, (int)I->flags, ld_bits(v + (size_t)i * es, es), &changed);
+        rmw_one(F, h, es, x->ek, (int)I->flags, emu_ld_bits(v + (size_t)i * es, es), &changed);
     }
     F->writes++;
     return EMU_NEXT;

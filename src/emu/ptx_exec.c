@@ -1127,50 +1127,6 @@ void emu_ptx_exec(const emu_ptx_prog *P, uint64_t *r)
 
 /* ---- tt.elementwise_inline_asm ------------------------------------------------------------ */
 
-static inline uint64_t load_elem(const uint8_t *p, int esz)
-{
-    switch (esz) {
-    case 1:
-        return *p;
-    case 2: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return v;
-    }
-    case 4: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return v;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    }
-}
-static inline void store_elem(uint8_t *p, int esz, uint64_t v)
-{
-    switch (esz) {
-    case 1:
-        *p = (uint8_t)v;
-        break;
-    case 2: {
-        uint16_t x = (uint16_t)v;
-        memcpy(p, &x, 2);
-        break;
-    }
-    case 4: {
-        uint32_t x = (uint32_t)v;
-        memcpy(p, &x, 4);
-        break;
-    }
-    default:
-        memcpy(p, &v, 8);
-        break;
-    }
-}
-
 int emu_h_inline_asm(emu_frame *F, const emu_ins *I)
 {
     const emu_asm_aux *x = I->x.p;
@@ -1183,7 +1139,7 @@ int emu_h_inline_asm(emu_frame *F, const emu_ins *I)
             const emu_asm_val *v = &x->in[k];
             const uint8_t *base = F->mem + v->off;
             for (int e = 0; e < pack && g + e < n; e++) {
-                uint64_t bitsv = load_elem(base + (size_t)(g + e) * v->esz, v->esz) & msk(v->ebits);
+                uint64_t bitsv = emu_ld_bits(base + (size_t)(g + e) * v->esz, v->esz) & msk(v->ebits);
                 int reg = v->reg0 + e / v->per, sh = (e % v->per) * v->ebits;
                 r[reg] |= bitsv << sh;
             }
@@ -1194,7 +1150,7 @@ int emu_h_inline_asm(emu_frame *F, const emu_ins *I)
             uint8_t *base = F->mem + v->off;
             for (int e = 0; e < pack && g + e < n; e++) {
                 int reg = v->reg0 + e / v->per, sh = (e % v->per) * v->ebits;
-                store_elem(base + (size_t)(g + e) * v->esz, v->esz, (r[reg] >> sh) & msk(v->ebits));
+                emu_st_bits(base + (size_t)(g + e) * v->esz, v->esz, (r[reg] >> sh) & msk(v->ebits));
             }
         }
     }

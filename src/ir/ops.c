@@ -195,6 +195,12 @@ const ct_attr *ct_op_attr(const ct_op *op, const char *name)
     return NULL;
 }
 
+bool ct_op_flag(const ct_op *op, const char *name)
+{
+    const ct_attr *a = ct_op_attr(op, name);
+    return a && (a->kind == CT_ATTR_UNIT || ((a->kind == CT_ATTR_BOOL || a->kind == CT_ATTR_INT) && a->i));
+}
+
 void ct_op_remove_attr(ct_op *op, const char *name)
 {
     for (int i = 0; i < op->nattrs; i++) {

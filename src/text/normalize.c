@@ -206,8 +206,7 @@ static ct_op *clone_op(cloner *C, const ct_op *op)
 
 static bool is_noinline(const ct_op *func)
 {
-    const ct_attr *a = ct_op_attr(func, "noinline");
-    return a && ((a->kind == CT_ATTR_BOOL && a->i) || a->kind == CT_ATTR_UNIT);
+    return ct_op_flag(func, "noinline");
 }
 
 /* Why a call cannot be inlined, or NULL if it can. */
@@ -470,13 +469,6 @@ static void inline_region(norm *N, ct_region *r, long *budget)
 /* Dead code                                                           */
 /* ------------------------------------------------------------------ */
 
-static bool attr_true(const ct_op *op, const char *name)
-{
-    const ct_attr *a = ct_op_attr(op, name);
-    return a && ((a->kind == CT_ATTR_BOOL && a->i) || a->kind == CT_ATTR_UNIT ||
-                 (a->kind == CT_ATTR_INT && a->i));
-}
-
 /* Would MLIR delete this op when its results are unused?  (Ops without
  * memory effects, reads included, and region ops whose bodies hold only
  * such ops: RecursiveMemoryEffects.) */
@@ -489,12 +481,12 @@ static bool removable(const ct_op *op)
         return true;
     switch (op->code) {
     case CT_OP_TT_LOAD:
-        return !attr_true(op, "isVolatile");
+        return !ct_op_flag(op, "isVolatile");
     case CT_OP_TT_DESCRIPTOR_LOAD:
         return true;
     case CT_OP_TT_EXTERN_ELEMENTWISE:
     case CT_OP_TT_INLINE_ASM:
-        return attr_true(op, "pure");
+        return ct_op_flag(op, "pure");
     case CT_OP_SCF_FOR:
     case CT_OP_SCF_IF:
     case CT_OP_SCF_WHILE:
