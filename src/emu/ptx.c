@@ -870,12 +870,16 @@ static bool check_ins(pctx *c, px_ins *I, const mods *m)
         if (isint) {
             if (m->cmp >= PXC_EQU)
                 return fail(c, "an unordered comparison of integers");
-            /* ptxas refuses lo/ls/hi/hs on a signed type (measured on the H100's driver JIT:
-             * "Mismatch between instruction type and comparison qualifier" for setp.lo.s32,
-             * setp.ls.s32, setp.hi.s32, setp.hs.s32) */
+            /* ptxas refuses lo/ls/hi/hs on a signed type, and every ordering comparison on an
+             * untyped one (measured on the H100's driver JIT: "Mismatch between instruction
+             * type and comparison qualifier" for setp.lo/ls/hi/hs.s32, setp.lt.b32,
+             * setp.gt.b16, setp.lo.b32 and setp.ge.b64) */
             if (cls == PXT_S && m->cmp >= PXC_LO && m->cmp <= PXC_HS)
                 return fail(c, "mismatch between instruction type and comparison qualifier "
-                               "(lo, ls, hi, hs are for unsigned and untyped integers)");
+                               "(lo, ls, hi, hs are for unsigned integers)");
+            if (cls == PXT_B && m->cmp != PXC_EQ && m->cmp != PXC_NE)
+                return fail(c, "mismatch between instruction type and comparison qualifier "
+                               "(untyped .b types take only eq and ne)");
             if (bits == 8)
                 return fail(c, "unsupported type");
         } else if (isf) {

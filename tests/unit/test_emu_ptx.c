@@ -988,14 +988,12 @@ static bool has_nocase(const char *s, const char *sub)
 }
 
 /* The probes that the GPU has not run, each with the measured reason (never a silent skip):
- * the test reports them, and fails if gpu.txt has them (then remove them here). */
+ * the test reports them, and fails if gpu.txt has them (then remove them here).  None now: the
+ * last one, cvt_f16_f32_relu_satfinite, ran on an H100 on 2026-12-07. */
 static const struct {
     const char *name, *why;
 } not_on_gpu[] = {
-    {"cvt_f16_f32_relu_satfinite",
-     "the H100 run declared PTX .version 8.0 and ptxas refused `cvt.rn.satfinite.f16.f32` "
-     "(\"requires PTX ISA .version 8.1 or later\"); scripts/gpu/ptx_probe.py now declares 8.7, "
-     "as Triton 3.6 does: to be re-run on a GPU"},
+    {NULL, NULL}, /* the end */
 };
 
 static void t_gpu_probes(void **state)
@@ -1031,7 +1029,7 @@ static void t_gpu_probes(void **state)
             refusal = t3 + 10;
         }
         const char *exception = NULL;
-        for (size_t i = 0; i < sizeof not_on_gpu / sizeof not_on_gpu[0]; i++)
+        for (size_t i = 0; not_on_gpu[i].name; i++)
             if (!strcmp(name, not_on_gpu[i].name))
                 exception = not_on_gpu[i].why;
         int w[16], nops = 0, nin = 0;
