@@ -22,6 +22,7 @@
 
 #include "ctriton/emu.h"
 #include "ctriton/text.h"
+#include "dot_floor.h"
 
 #ifndef WORKLOADS_DIR
 #define WORKLOADS_DIR "bench/workloads"
@@ -131,6 +132,7 @@ struct wl {
     const char *(*check)(wl *w, uint64_t *hash);
     void (*teardown)(wl *w);
     int64_t programs;
+    dot_work dot; /* its dots (bench/dot_floor.h), set by setup; kind DOT_NONE without */
     /* results */
     double emu1, emuN, cl;
     int threads;
@@ -264,6 +266,8 @@ static void at_setup(wl *w)
     s->bv = ct_emu_add_buffer(s->e, "V", s->v, 2 * n, CT_EMU_F16, CT_EMU_IN);
     s->bo = ct_emu_add_buffer(s->e, "Out", s->o, 2 * n, CT_EMU_F16, CT_EMU_OUT);
     w->programs = (AT_N / AT_BM) * AT_ZH;
+    /* q k^T and p v: 128 x 64 x 64 tiles (BLOCK_N = HEAD_DIM = 64) over the whole context */
+    w->dot = (dot_work){DOT_F16, AT_BM, 64, AT_D, 2.0 * AT_ZH * AT_N * AT_N * AT_D};
 }
 
 static double at_emu(wl *w, int threads)
@@ -411,6 +415,8 @@ static void mo_setup(wl *w)
                                  CT_EMU_IN);
     s->bntpp = ct_emu_add_buffer(s->e, "ntpp", &s->ntpp, 4, CT_EMU_I32, CT_EMU_IN);
     w->programs = (MO_EM / MO_BM) * (MO_N / MO_BN);
+    /* the programs past the padded token count return at once; BLOCK_K = the scales' group */
+    w->dot = (dot_work){DOT_FP8, MO_BM, MO_BN, MO_G, (double)s->ntpp * MO_N * MO_K};
 }
 
 static double mo_emu(wl *w, int threads)
@@ -622,6 +628,11 @@ static void la_setup(wl *w)
     s->bv = ct_emu_add_buffer(s->e, "V", s->v, 2 * nv, CT_EMU_F16, CT_EMU_IN);
     s->bo = ct_emu_add_buffer(s->e, "O", s->o, 2 * nv, CT_EMU_F16, CT_EMU_OUT);
     w->programs = LA_BH;
+    /* per chunk: q k^T, q h, s v, k^T v */
+    w->dot = (dot_work){DOT_F16, LA_BT, LA_DV, LA_DK,
+                        (double)LA_BH * (LA_T / LA_BT) *
+                            ((double)LA_BT * LA_BT * LA_DK + (double)LA_BT * LA_DV * LA_DK +
+                             (double)LA_BT * LA_DV * LA_BT + (double)LA_DK * LA_DV * LA_BT)};
 }
 
 static double la_emu(wl *w, int threads)
@@ -728,6 +739,7 @@ static void mm_setup(wl *w)
     s->bb = ct_emu_add_buffer(s->e, "b", s->b, 2 * MM_K * MM_N, CT_EMU_F16, CT_EMU_IN);
     s->bc = ct_emu_add_buffer(s->e, "c", s->c, 2 * MM_M * MM_N, CT_EMU_F16, CT_EMU_OUT);
     w->programs = (MM_M / MM_BM) * (MM_N / MM_BN);
+    w->dot = (dot_work){DOT_F16, MM_BM, MM_BN, 64, (double)MM_M * MM_N * MM_K};
 }
 
 static double mm_emu(wl *w, int threads)
@@ -924,8 +936,9 @@ int main(int argc, char **argv)
     if (jf)
         fprintf(jf, "[\n");
     printf("| workload | programs | emulator, 1 thread | emulator, %d threads | plain C loop, 1 "
-           "thread | emu(1) / C | check |\n|---|---|---|---|---|---|---|\n",
-           threads);
+           "thread | emu(1) / C | exact dots alone, 1 / %d threads | check |\n"
+           "|---|---|---|---|---|---|---|---|\n",
+           threads, threads);
     int n = 0;
     for (int i = 0; i < NWL; i++) {
         wl *w = &wls[i];
@@ -939,17 +952,25 @@ int main(int argc, char **argv)
         w->cloop(w);
         w->cl = now() - t0;
         w->verdict = w->check(w, &w->hash);
-        printf("| %s | %lld | %.1f ms | %.2f ms | %.1f ms | %.2fx | %s |\n", w->name,
+        double d1, dn;
+        dot_floor(&w->dot, threads, &d1, &dn);
+        char floor_ms[64] = "-";
+        if (d1 > 0)
+            snprintf(floor_ms, sizeof floor_ms, "%.1f / %.2f ms", 1e3 * d1, 1e3 * dn);
+        printf("| %s | %lld | %.1f ms | %.2f ms | %.1f ms | %.2fx | %s | %s |\n", w->name,
                (long long)w->programs, 1e3 * w->emu1, 1e3 * w->emuN, 1e3 * w->cl,
-               w->emu1 / w->cl, w->verdict);
+               w->emu1 / w->cl, floor_ms, w->verdict);
         fflush(stdout);
-        if (jf)
+        if (jf) {
             fprintf(jf,
                     "%s  {\"key\": \"%s\", \"name\": \"%s\", \"programs\": %lld, \"emu1_s\": %.6g, "
                     "\"emuN_s\": %.6g, \"threads\": %d, \"cloop_s\": %.6g, \"check\": \"%s\", "
-                    "\"outputs_fnv\": \"%016llx\"}",
+                    "\"outputs_fnv\": \"%016llx\"",
                     n++ ? ",\n" : "", w->key, w->name, (long long)w->programs, w->emu1, w->emuN,
                     threads, w->cl, w->verdict, (unsigned long long)w->hash);
+            dot_floor_json(jf, &w->dot, threads);
+            fprintf(jf, "}");
+        }
         w->teardown(w);
     }
     if (jf) {

@@ -9,6 +9,8 @@
 # real-kernel-shaped ones and bench/bench_emu.c's three) with one thread and with every core,
 # then the same workloads under the interpreter (bench/interp_workloads.py), and writes to $OUT:
 #   emu_speed.md     the side-by-side table (bench/speed_report.py), with the goals 100x / 1000x
+#                    and, for the dot workloads, the time their exact dots alone take on this
+#                    CPU (bench/dot_floor.h: a floor under the default mode)
 #   emu_speed.png    the plot (log scale), when matplotlib is there
 #   emu_workloads.json, emu_three.json, interp.json   the raw numbers;  emu_speed.log
 # About 8 minutes at most: the interpreter gets a budget of INTERP_BUDGET seconds (default 300).
