@@ -140,77 +140,47 @@ static inline float sat01(float x)
     return x <= 0.0f ? 0.0f : x > 1.0f ? 1.0f : x;
 }
 
-static float f32_op(int op, float a, float b, float c, int rnd)
-{
-    int m = fe_mode(rnd);
-    if (m != FE_TONEAREST)
-        fesetround(m);
-    volatile float va = a, vb = b, vc = c;
-    float d;
-    switch (op) {
-    case PX_ADD:
-        d = va + vb;
-        break;
-    case PX_SUB:
-        d = va - vb;
-        break;
-    case PX_MUL:
-        d = va * vb;
-        break;
-    case PX_DIV:
-        d = va / vb;
-        break;
-    case PX_SQRT:
-        d = sqrtf(va);
-        break;
-    case PX_RCP:
-        d = 1.0f / va;
-        break;
-    default: /* PX_FMA, PX_MAD */
-        d = fmaf(va, vb, vc);
-        break;
+/* one IEEE operation of type T in the instruction's rounding mode (fesetround around volatile
+ * operands, so the compiler neither folds nor moves it out of the mode) */
+#define DEF_FLOAT_OP(name, T, SQRT, FMA)                                                              \
+    static T name(int op, T a, T b, T c, int rnd)                                                   \
+    {                                                                                               \
+        int m = fe_mode(rnd);                                                                       \
+        if (m != FE_TONEAREST)                                                                      \
+            fesetround(m);                                                                          \
+        volatile T va = a, vb = b, vc = c;                                                          \
+        T d;                                                                                        \
+        switch (op) {                                                                               \
+        case PX_ADD:                                                                                \
+            d = va + vb;                                                                            \
+            break;                                                                                  \
+        case PX_SUB:                                                                                \
+            d = va - vb;                                                                            \
+            break;                                                                                  \
+        case PX_MUL:                                                                                \
+            d = va * vb;                                                                            \
+            break;                                                                                  \
+        case PX_DIV:                                                                                \
+            d = va / vb;                                                                            \
+            break;                                                                                  \
+        case PX_SQRT:                                                                               \
+            d = SQRT(va);                                                                           \
+            break;                                                                                  \
+        case PX_RCP:                                                                                \
+            d = (T)1 / va;                                                                          \
+            break;                                                                                  \
+        default: /* PX_FMA, PX_MAD */                                                               \
+            d = FMA(va, vb, vc);                                                                    \
+            break;                                                                                  \
+        }                                                                                           \
+        volatile T vd = d;                                                                          \
+        if (m != FE_TONEAREST)                                                                      \
+            fesetround(FE_TONEAREST);                                                               \
+        return vd;                                                                                  \
     }
-    volatile float vd = d;
-    if (m != FE_TONEAREST)
-        fesetround(FE_TONEAREST);
-    return vd;
-}
-
-static double f64_op(int op, double a, double b, double c, int rnd)
-{
-    int m = fe_mode(rnd);
-    if (m != FE_TONEAREST)
-        fesetround(m);
-    volatile double va = a, vb = b, vc = c;
-    double d;
-    switch (op) {
-    case PX_ADD:
-        d = va + vb;
-        break;
-    case PX_SUB:
-        d = va - vb;
-        break;
-    case PX_MUL:
-        d = va * vb;
-        break;
-    case PX_DIV:
-        d = va / vb;
-        break;
-    case PX_SQRT:
-        d = sqrt(va);
-        break;
-    case PX_RCP:
-        d = 1.0 / va;
-        break;
-    default:
-        d = fma(va, vb, vc);
-        break;
-    }
-    volatile double vd = d;
-    if (m != FE_TONEAREST)
-        fesetround(FE_TONEAREST);
-    return vd;
-}
+DEF_FLOAT_OP(f32_op, float, sqrtf, fmaf)
+DEF_FLOAT_OP(f64_op, double, sqrt, fma)
+#undef DEF_FLOAT_OP
 
 /* min/max of PTX: a NaN operand gives the other; two NaNs (or any with .NaN) the canonical
  * NaN; -0 is below +0 */
