@@ -820,6 +820,132 @@ static void hkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, con
         __asm__("vpaddd %1, %0, %0" : "+v"(t) : "v"(x_));                                      \
     } while (0)
 
+/* The two steps the f16 and fp8 micro-kernels (hkr_*, qkr_*) share, per group of k0..k1 (one
+ * wgmma instruction's products), on a tile of R rows by 64 (AVX-512) or 32 (AVX2) columns:
+ *
+ * h_scales_*: each output's scale s = 2^(F - emax) into sbuf as f32 bits, emax the largest of its
+ *   products' exponents (the operands' exponent fields ea, eb: bytes summed) and its
+ *   accumulator's (acc); sx = (127 + 127 + F) << 23, F the instruction's fraction bits below
+ *   emax (25 for f16, 13 for fp8).
+ * h_terms_*: the products cut toward zero at the scale's grid, summed in int32 into t (the
+ *   exact sum: the terms are below 2^26 and a group has at most 32). */
+#define H_AVX512 __attribute__((target("avx512f,avx512bw"), always_inline)) static inline
+#define H_AVX2 __attribute__((target("avx2,fma"), always_inline)) static inline
+
+H_AVX512 void h_scales_avx512(int64_t k0, int64_t k1, const int32_t *ea, int64_t lda, const int8_t *eb,
+                              int64_t ldb, const float *acc, int64_t lacc, float *sbuf, uint8_t *ebuf,
+                              __m512i sx)
+{
+    enum { R = 4, V = 4 };
+    const __m512i expf = _mm512_set1_epi32(0x7f800000);
+    /* emax of the products + 127, 64 lanes of bytes per row */
+    __m512i E[R];
+#pragma GCC unroll 4
+    for (int i = 0; i < R; i++)
+        E[i] = _mm512_setzero_si512();
+    for (int64_t k = k0; k < k1; k++) {
+        __m512i e = _mm512_loadu_si512(eb + k * ldb);
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            E[i] = _mm512_max_epu8(E[i], _mm512_add_epi8(e, _mm512_set1_epi32(ea[i * lda + k])));
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < R; i++)
+        _mm512_store_si512(ebuf + i * 64, E[i]);
+    /* with the accumulator's exponent, as f32 exponent fields: 2^emax has the larger of the
+     * two; s has sx minus that */
+#pragma GCC unroll 4
+    for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; v++) {
+            __m512i ep = _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)(const void *)(ebuf + i * 64 + 16 * v))), 23);
+            __m512i ec = _mm512_and_si512(_mm512_castps_si512(_mm512_loadu_ps(acc + i * lacc + 16 * v)), expf);
+            _mm512_store_si512(sbuf + i * 64 + 16 * v, _mm512_sub_epi32(sx, _mm512_max_epi32(ep, ec)));
+        }
+}
+
+/* the terms of columns 16 h .. 16 h + 31 (half the tile: the sums of a whole tile, the loaded rows
+ * of B and the scales would not fit in the registers) */
+H_AVX512 void h_terms_avx512(int64_t k0, int64_t k1, const float *a, int64_t lda, const float *b,
+                             int64_t ldb, const float *sbuf, int h, __m512i t[4][2])
+{
+    enum { R = 4 };
+#pragma GCC unroll 4
+    for (int i = 0; i < R; i++)
+        t[i][0] = t[i][1] = _mm512_setzero_si512();
+#pragma GCC unroll 2
+    for (int64_t k = k0; k < k1; k++) {
+        __m512 b0 = _mm512_loadu_ps(b + k * ldb + 16 * h), b1 = _mm512_loadu_ps(b + k * ldb + 16 * h + 16);
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++) {
+            __m512 av = _mm512_set1_ps(a[i * lda + k]);
+            __m512 p0 = _mm512_mul_ps(_mm512_mul_ps(av, b0), _mm512_load_ps(sbuf + i * 64 + 16 * h));
+            __m512 p1 = _mm512_mul_ps(_mm512_mul_ps(av, b1), _mm512_load_ps(sbuf + i * 64 + 16 * h + 16));
+            H_ACC(t[i][0], _mm512_cvttps_epi32(p0));
+            H_ACC(t[i][1], _mm512_cvttps_epi32(p1));
+        }
+    }
+}
+
+H_AVX2 void h_scales_avx2(int64_t k0, int64_t k1, const int32_t *ea, int64_t lda, const int8_t *eb,
+                          int64_t ldb, const float *acc, int64_t lacc, float *sbuf, uint8_t *ebuf,
+                          __m256i sx)
+{
+    enum { R = 2, V = 4 };
+    const __m256i expf = _mm256_set1_epi32(0x7f800000);
+    __m256i E[R];
+#pragma GCC unroll 4
+    for (int i = 0; i < R; i++)
+        E[i] = _mm256_setzero_si256();
+    for (int64_t k = k0; k < k1; k++) {
+        __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(eb + k * ldb));
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++)
+            E[i] = _mm256_max_epu8(E[i], _mm256_add_epi8(e, _mm256_set1_epi32(ea[i * lda + k])));
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < R; i++)
+        _mm256_store_si256((__m256i *)(void *)(ebuf + i * 32), E[i]);
+#pragma GCC unroll 4
+    for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; v++) {
+            __m256i ep = _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(ebuf + i * 32 + 8 * v))), 23);
+            __m256i ec = _mm256_and_si256(_mm256_castps_si256(_mm256_loadu_ps(acc + i * lacc + 8 * v)), expf);
+            _mm256_store_si256((__m256i *)(void *)(sbuf + i * 32 + 8 * v), _mm256_sub_epi32(sx, _mm256_max_epi32(ep, ec)));
+        }
+}
+
+H_AVX2 void h_terms_avx2(int64_t k0, int64_t k1, const float *a, int64_t lda, const float *b, int64_t ldb,
+                         const float *sbuf, __m256i T[2][4])
+{
+    enum { R = 2, V = 4 };
+#pragma GCC unroll 4
+    for (int i = 0; i < R; i++)
+#pragma GCC unroll 4
+        for (int v = 0; v < V; v++)
+            T[i][v] = _mm256_setzero_si256();
+    for (int64_t k = k0; k < k1; k++) {
+        /* the scales read from memory at each use (the empty asm hides that they do not change):
+         * with the sums and B's row they would not fit in AVX2's 16 registers */
+        const float *sp = sbuf;
+        __asm__("" : "+r"(sp));
+        __m256 bv[V];
+#pragma GCC unroll 4
+        for (int v = 0; v < V; v++)
+            bv[v] = _mm256_loadu_ps(b + k * ldb + 8 * v);
+#pragma GCC unroll 4
+        for (int i = 0; i < R; i++) {
+            __m256 av = _mm256_broadcast_ss(a + i * lda + k);
+#pragma GCC unroll 4
+            for (int v = 0; v < V; v++) {
+                __m256 p = _mm256_mul_ps(_mm256_mul_ps(av, bv[v]), _mm256_load_ps(sp + i * 32 + 8 * v));
+                H_ACC(T[i][v], _mm256_cvttps_epi32(p));
+            }
+        }
+    }
+}
+
 __attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
     int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b, const int8_t *eb,
     int64_t ldb, float *c, int64_t ldc, void *w)
@@ -827,34 +953,11 @@ __attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
     enum { R = 4, V = 4 };
     float *sbuf = w;
     uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
-    const __m512i expf = _mm512_set1_epi32(0x7f800000), s279 = _mm512_set1_epi32((int32_t)(279u << 23)),
+    const __m512i s279 = _mm512_set1_epi32((int32_t)(279u << 23)),
                   i254 = _mm512_set1_epi32(254 << 23), imin = _mm512_set1_epi32(INT32_MIN);
     for (int64_t k0 = 0; k0 < K; k0 += 16) {
         int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
-        /* emax of the products + 127, 64 lanes of bytes per row */
-        __m512i E[R];
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-            E[i] = _mm512_setzero_si512();
-        for (int64_t k = k0; k < k1; k++) {
-            __m512i e = _mm512_loadu_si512(eb + k * ldb);
-#pragma GCC unroll 4
-            for (int i = 0; i < R; i++)
-                E[i] = _mm512_max_epu8(E[i], _mm512_add_epi8(e, _mm512_set1_epi32(ea[i * lda + k])));
-        }
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-            _mm512_store_si512(ebuf + i * 64, E[i]);
-        /* with the accumulator's exponent, as f32 exponent fields: 2^emax has the larger of
-         * the two; s = 2^(25 - emax) has 279 - that (127 + 127 + 25) */
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++) {
-                __m512i ep = _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)(const void *)(ebuf + i * 64 + 16 * v))), 23);
-                __m512i ec = _mm512_and_si512(_mm512_castps_si512(_mm512_loadu_ps(c + i * ldc + 16 * v)), expf);
-                _mm512_store_si512(sbuf + i * 64 + 16 * v, _mm512_sub_epi32(s279, _mm512_max_epi32(ep, ec)));
-            }
+        h_scales_avx512(k0, k1, ea, lda, eb, ldb, c, ldc, sbuf, ebuf, s279);
         /* per half of 32 columns (the sums of a whole tile, the loaded rows of B and the
          * scales would not fit in the registers): the products' terms, then the fold, in
          * which the accumulator's term (cvtt gives INT32_MIN only for inf and NaN: the finite
@@ -863,21 +966,7 @@ __attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
 #pragma GCC unroll 1
         for (int h = 0; h < V; h += 2) {
             __m512i t[R][2];
-#pragma GCC unroll 4
-            for (int i = 0; i < R; i++)
-                t[i][0] = t[i][1] = _mm512_setzero_si512();
-#pragma GCC unroll 2
-            for (int64_t k = k0; k < k1; k++) {
-                __m512 b0 = _mm512_loadu_ps(b + k * ldb + 16 * h), b1 = _mm512_loadu_ps(b + k * ldb + 16 * h + 16);
-#pragma GCC unroll 4
-                for (int i = 0; i < R; i++) {
-                    __m512 av = _mm512_set1_ps(a[i * lda + k]);
-                    __m512 p0 = _mm512_mul_ps(_mm512_mul_ps(av, b0), _mm512_load_ps(sbuf + i * 64 + 16 * h));
-                    __m512 p1 = _mm512_mul_ps(_mm512_mul_ps(av, b1), _mm512_load_ps(sbuf + i * 64 + 16 * h + 16));
-                    H_ACC(t[i][0], _mm512_cvttps_epi32(p0));
-                    H_ACC(t[i][1], _mm512_cvttps_epi32(p1));
-                }
-            }
+            h_terms_avx512(k0, k1, a, lda, b, ldb, sbuf, h, t);
 #pragma GCC unroll 4
             for (int i = 0; i < R; i++)
 #pragma GCC unroll 2
@@ -917,54 +1006,13 @@ __attribute__((target("avx2,fma"))) static void hkr_avx2(
     enum { R = 2, V = 4 };
     float *sbuf = w;
     uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
-    const __m256i expf = _mm256_set1_epi32(0x7f800000), s279 = _mm256_set1_epi32((int32_t)(279u << 23)),
+    const __m256i s279 = _mm256_set1_epi32((int32_t)(279u << 23)),
                   i254 = _mm256_set1_epi32(254 << 23), sign = _mm256_set1_epi32(INT32_MIN);
     for (int64_t k0 = 0; k0 < K; k0 += 16) {
         int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
-        __m256i E[R];
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-            E[i] = _mm256_setzero_si256();
-        for (int64_t k = k0; k < k1; k++) {
-            __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(eb + k * ldb));
-#pragma GCC unroll 4
-            for (int i = 0; i < R; i++)
-                E[i] = _mm256_max_epu8(E[i], _mm256_add_epi8(e, _mm256_set1_epi32(ea[i * lda + k])));
-        }
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-            _mm256_store_si256((__m256i *)(void *)(ebuf + i * 32), E[i]);
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++) {
-                __m256i ep = _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(ebuf + i * 32 + 8 * v))), 23);
-                __m256i ec = _mm256_and_si256(_mm256_castps_si256(_mm256_loadu_ps(c + i * ldc + 8 * v)), expf);
-                _mm256_store_si256((__m256i *)(void *)(sbuf + i * 32 + 8 * v), _mm256_sub_epi32(s279, _mm256_max_epi32(ep, ec)));
-            }
+        h_scales_avx2(k0, k1, ea, lda, eb, ldb, c, ldc, sbuf, ebuf, s279);
         __m256i T[R][V];
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++)
-                T[i][v] = _mm256_setzero_si256();
-        for (int64_t k = k0; k < k1; k++) {
-            const float *sp = sbuf; /* in memory, as above */
-            __asm__("" : "+r"(sp));
-            __m256 bv[V];
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++)
-                bv[v] = _mm256_loadu_ps(b + k * ldb + 8 * v);
-#pragma GCC unroll 4
-            for (int i = 0; i < R; i++) {
-                __m256 av = _mm256_broadcast_ss(a + i * lda + k);
-#pragma GCC unroll 4
-                for (int v = 0; v < V; v++) {
-                    __m256 p = _mm256_mul_ps(_mm256_mul_ps(av, bv[v]), _mm256_load_ps(sp + i * 32 + 8 * v));
-                    H_ACC(T[i][v], _mm256_cvttps_epi32(p));
-                }
-            }
-        }
+        h_terms_avx2(k0, k1, a, lda, b, ldb, sbuf, T);
 #pragma GCC unroll 4
         for (int i = 0; i < R; i++)
 #pragma GCC unroll 4
@@ -1387,7 +1435,7 @@ __attribute__((target("avx512f,avx512bw"))) static void qkr_avx512(
     enum { R = 4, V = 4 };
     float *sbuf = w, *pbuf = sbuf + HMR_MAX * HNR_MAX;
     uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
-    const __m512i expf = _mm512_set1_epi32(0x7f800000), s267 = _mm512_set1_epi32((int32_t)(267u << 23)),
+    const __m512i s267 = _mm512_set1_epi32((int32_t)(267u << 23)),
                   i254 = _mm512_set1_epi32(254 << 23), imin = _mm512_set1_epi32(INT32_MIN),
                   cutm = _mm512_set1_epi32((int32_t)0xfffffc00u);
     float *acc = c;
@@ -1399,47 +1447,12 @@ __attribute__((target("avx512f,avx512bw"))) static void qkr_avx512(
     }
     for (int64_t k0 = 0; k0 < K; k0 += Q_K) {
         int64_t k1 = k0 + Q_K < K ? k0 + Q_K : K;
-        /* emax of the products + 127, 64 lanes of bytes per row */
-        __m512i E[R];
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-            E[i] = _mm512_setzero_si512();
-        for (int64_t k = k0; k < k1; k++) {
-            __m512i e = _mm512_loadu_si512(eb + k * ldb);
-#pragma GCC unroll 4
-            for (int i = 0; i < R; i++)
-                E[i] = _mm512_max_epu8(E[i], _mm512_add_epi8(e, _mm512_set1_epi32(ea[i * lda + k])));
-        }
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-            _mm512_store_si512(ebuf + i * 64, E[i]);
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++) {
-                __m512i ep = _mm512_slli_epi32(_mm512_cvtepu8_epi32(_mm_load_si128((const __m128i *)(const void *)(ebuf + i * 64 + 16 * v))), 23);
-                __m512i ec = _mm512_and_si512(_mm512_castps_si512(_mm512_loadu_ps(acc + i * lacc + 16 * v)), expf);
-                _mm512_store_si512(sbuf + i * 64 + 16 * v, _mm512_sub_epi32(s267, _mm512_max_epi32(ep, ec)));
-            }
+        h_scales_avx512(k0, k1, ea, lda, eb, ldb, acc, lacc, sbuf, ebuf, s267);
         /* per half of 32 columns: the products' terms, then the fold */
 #pragma GCC unroll 1
         for (int h = 0; h < V; h += 2) {
             __m512i t[R][2];
-#pragma GCC unroll 4
-            for (int i = 0; i < R; i++)
-                t[i][0] = t[i][1] = _mm512_setzero_si512();
-#pragma GCC unroll 2
-            for (int64_t k = k0; k < k1; k++) {
-                __m512 b0 = _mm512_loadu_ps(b + k * ldb + 16 * h), b1 = _mm512_loadu_ps(b + k * ldb + 16 * h + 16);
-#pragma GCC unroll 4
-                for (int i = 0; i < R; i++) {
-                    __m512 av = _mm512_set1_ps(a[i * lda + k]);
-                    __m512 p0 = _mm512_mul_ps(_mm512_mul_ps(av, b0), _mm512_load_ps(sbuf + i * 64 + 16 * h));
-                    __m512 p1 = _mm512_mul_ps(_mm512_mul_ps(av, b1), _mm512_load_ps(sbuf + i * 64 + 16 * h + 16));
-                    H_ACC(t[i][0], _mm512_cvttps_epi32(p0));
-                    H_ACC(t[i][1], _mm512_cvttps_epi32(p1));
-                }
-            }
+            h_terms_avx512(k0, k1, a, lda, b, ldb, sbuf, h, t);
 #pragma GCC unroll 4
             for (int i = 0; i < R; i++)
 #pragma GCC unroll 2
@@ -1477,7 +1490,7 @@ __attribute__((target("avx2,fma"))) static void qkr_avx2(
     enum { R = 2, V = 4 };
     float *sbuf = w, *pbuf = sbuf + HMR_MAX * HNR_MAX;
     uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
-    const __m256i expf = _mm256_set1_epi32(0x7f800000), s267 = _mm256_set1_epi32((int32_t)(267u << 23)),
+    const __m256i s267 = _mm256_set1_epi32((int32_t)(267u << 23)),
                   i254 = _mm256_set1_epi32(254 << 23), sign = _mm256_set1_epi32(INT32_MIN),
                   cutm = _mm256_set1_epi32((int32_t)0xfffffc00u);
     float *acc = c;
@@ -1489,50 +1502,9 @@ __attribute__((target("avx2,fma"))) static void qkr_avx2(
     }
     for (int64_t k0 = 0; k0 < K; k0 += Q_K) {
         int64_t k1 = k0 + Q_K < K ? k0 + Q_K : K;
-        __m256i E[R];
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-            E[i] = _mm256_setzero_si256();
-        for (int64_t k = k0; k < k1; k++) {
-            __m256i e = _mm256_loadu_si256((const __m256i *)(const void *)(eb + k * ldb));
-#pragma GCC unroll 4
-            for (int i = 0; i < R; i++)
-                E[i] = _mm256_max_epu8(E[i], _mm256_add_epi8(e, _mm256_set1_epi32(ea[i * lda + k])));
-        }
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-            _mm256_store_si256((__m256i *)(void *)(ebuf + i * 32), E[i]);
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++) {
-                __m256i ep = _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(ebuf + i * 32 + 8 * v))), 23);
-                __m256i ec = _mm256_and_si256(_mm256_castps_si256(_mm256_loadu_ps(acc + i * lacc + 8 * v)), expf);
-                _mm256_store_si256((__m256i *)(void *)(sbuf + i * 32 + 8 * v), _mm256_sub_epi32(s267, _mm256_max_epi32(ep, ec)));
-            }
+        h_scales_avx2(k0, k1, ea, lda, eb, ldb, acc, lacc, sbuf, ebuf, s267);
         __m256i T[R][V];
-#pragma GCC unroll 4
-        for (int i = 0; i < R; i++)
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++)
-                T[i][v] = _mm256_setzero_si256();
-        for (int64_t k = k0; k < k1; k++) {
-            const float *sp = sbuf; /* in memory, as in hkr_avx2 */
-            __asm__("" : "+r"(sp));
-            __m256 bv[V];
-#pragma GCC unroll 4
-            for (int v = 0; v < V; v++)
-                bv[v] = _mm256_loadu_ps(b + k * ldb + 8 * v);
-#pragma GCC unroll 4
-            for (int i = 0; i < R; i++) {
-                __m256 av = _mm256_broadcast_ss(a + i * lda + k);
-#pragma GCC unroll 4
-                for (int v = 0; v < V; v++) {
-                    __m256 p = _mm256_mul_ps(_mm256_mul_ps(av, bv[v]), _mm256_load_ps(sp + i * 32 + 8 * v));
-                    H_ACC(T[i][v], _mm256_cvttps_epi32(p));
-                }
-            }
-        }
+        h_terms_avx2(k0, k1, a, lda, b, ldb, sbuf, T);
 #pragma GCC unroll 4
         for (int i = 0; i < R; i++)
 #pragma GCC unroll 4
