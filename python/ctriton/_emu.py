@@ -155,7 +155,11 @@ class Kernel:
                 if b is None:
                     edt = _lib.DTYPE.get(elem or dt, 0)
                     keep.append(v)
-                    acc = _lib.ACC_OUT if name in outputs else _lib.ACC_INOUT
+                    # memory the caller cannot write (a read-only NumPy array: np.frombuffer of bytes,
+                    # a broadcast view) is registered read-only: a store into it is a ReadOnlyError
+                    # naming the line, never a write into immutable memory
+                    acc = (_lib.ACC_IN if not _writeable(v) else
+                           _lib.ACC_OUT if name in outputs else _lib.ACC_INOUT)
                     b = L.ct_emu_add_buffer(e, name.encode(), host, nbytes, edt, acc)
                     if b < 0:
                         raise ValueError("ctriton: argument %s: %s" % (name, _lib.dstr(L.ct_emu_error(e))))
@@ -194,6 +198,13 @@ class Kernel:
                    called_from=_lib.dstr(f.called_from) or None, pid=(f.pid[0], f.pid[1], f.pid[2]), lane=lane,
                    arg=arg if f.buffer >= 0 else None, offset=f.offset if f.buffer >= 0 else None,
                    op=_lib.dstr(f.op) or None, nfaults=res.nfaults, access_bytes=f.access_bytes)
+
+
+def _writeable(x):
+    """False for a NumPy array (or tl.reinterpret of one) whose memory may not be written."""
+    base = x.base if type(x).__name__ == "TensorWrapper" else x
+    flags = getattr(base, "flags", None)
+    return bool(getattr(flags, "writeable", True)) if flags is not None and hasattr(base, "__array_interface__") else True
 
 
 def _is_int(v):

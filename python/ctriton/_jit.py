@@ -109,6 +109,12 @@ def _bind(fn, args, kwargs):
                         (fn.__name__, ", ".join(names), len(names), len(args)))
     try:
         return binder(*args, **kwargs)
+    except KeyError as e:
+        # Triton's specialization has no type for an array's dtype (complex64, a NumPy object
+        # array, ...): its canonicalize_dtype raises a bare KeyError naming only the dtype
+        bad = _find_bad_arg(fn, names, args, kwargs)
+        raise TypeError("ctriton: kernel %s: %sTriton has no element type for dtype %s" %
+                        (fn.__name__, bad, e)) from None
     except TypeError as e:
         msg = str(e)
         if "dynamic_func()" in msg:
@@ -128,7 +134,9 @@ def _find_bad_arg(fn, names, args, kwargs):
         try:
             native_specialize_impl(backend(), vals[p.name], False, True, True)
         except Exception:
-            return "argument %s (%s): " % (p.name, type(_unwrap(vals[p.name])).__name__)
+            v = _unwrap(vals[p.name])
+            dt = getattr(v, "dtype", None)
+            return "argument %s (%s%s): " % (p.name, type(v).__name__, " of %s" % dt if dt is not None else "")
     return ""
 
 

@@ -274,6 +274,27 @@ class BadInput(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "x_ptr"):
             ctriton.run(kernels.add_kernel, (1,), "not an array", self.x, self.x, 64, BLOCK=64)
 
+    @unittest.skipIf(torch is None, "PyTorch is not installed")
+    def test_bad_torch_dtype(self):
+        # Triton's own specialization has no type for it (a bare KeyError there)
+        t = torch.ones(64, dtype=torch.complex64)
+        with self.assertRaisesRegex(TypeError, r"x_ptr \(Tensor of torch.complex64\).*no element type"):
+            ctriton.run(kernels.add_kernel, (1,), t, self.x, self.x, 64, BLOCK=64)
+
+    def test_read_only_output(self):
+        # memory the caller may not write is registered read-only: the store faults, the bytes stay
+        b = bytes(256)
+        out = np.frombuffer(b, dtype=np.float32)
+        with self.assertRaises(ctriton.ReadOnlyError) as cm:
+            ctriton.run(kernels.add_kernel, (1,), self.x, self.x, out, 64, BLOCK=64)
+        self.assertEqual(cm.exception.arg, "out_ptr")
+        self.assertEqual(b, bytes(256))
+        ro = self.x.copy()
+        ro.flags.writeable = False  # read-only inputs run as before
+        res = np.zeros(64, np.float32)
+        ctriton.run(kernels.add_kernel, (1,), ro, ro, res, 64, BLOCK=64)
+        np.testing.assert_array_equal(res, 2 * ro)
+
     def test_bad_grid(self):
         for g in ("8", None, 3.0, (1, 2, 3, 4), (1.5,)):
             with self.assertRaisesRegex(TypeError, "grid"):
