@@ -109,6 +109,10 @@ def _bind(fn, args, kwargs):
                         (fn.__name__, ", ".join(names), len(names), len(args)))
     try:
         return binder(*args, **kwargs)
+    except OverflowError as e:
+        # an integer argument beyond 64 bits: Triton's message does not say which
+        bad = _find_bad_arg(fn, names, args, kwargs)
+        raise OverflowError("ctriton: kernel %s: %s%s" % (fn.__name__, bad, e)) from None
     except KeyError as e:
         # Triton's specialization has no type for an array's dtype (complex64, a NumPy object
         # array, ...): its canonicalize_dtype raises a bare KeyError naming only the dtype

@@ -281,6 +281,10 @@ class BadInput(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, r"x_ptr \(Tensor of torch.complex64\).*no element type"):
             ctriton.run(kernels.add_kernel, (1,), t, self.x, self.x, 64, BLOCK=64)
 
+    def test_integer_too_large(self):
+        with self.assertRaisesRegex(OverflowError, r"argument n \(int\)"):
+            ctriton.run(kernels.add_kernel, (1,), self.x, self.x, self.x, 2 ** 70, BLOCK=64)
+
     def test_read_only_output(self):
         # memory the caller may not write is registered read-only: the store faults, the bytes stay
         b = bytes(256)
