@@ -42,7 +42,6 @@ int ct_json_array(const char *val, const char **elems, int max);
 void ct_json_put_str(ct_strbuf *b, const char *s);
 
 /* Filesystem */
-bool ct_mkdirs(const char *path);              /* mkdir -p */
 bool ct_rmtree(const char *path);              /* rm -rf; true if gone */
 bool ct_path_exists(const char *path);
 /* Reads a whole file (binary); malloc'd, NUL-terminated past len. */

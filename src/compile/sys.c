@@ -30,26 +30,6 @@ bool ct_path_exists(const char *path)
     return stat(path, &st) == 0;
 }
 
-bool ct_mkdirs(const char *path)
-{
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n == 0 || n >= sizeof buf)
-        return false;
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] == '/' || buf[i] == 0) {
-            char c = buf[i];
-            buf[i] = 0;
-            if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-                return false;
-            buf[i] = c;
-        }
-    }
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 bool ct_rmtree(const char *path)
 {
     struct stat st;

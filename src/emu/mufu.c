@@ -188,17 +188,50 @@ enum { G_RCP, G_RSQ, G_SQRT, G_EX2, NGROUPS };
 static uint64_t group_exceptions[NGROUPS];
 static atomic_bool group_ready[NGROUPS]; /* set, with release, once the group's bitmaps are complete */
 
+/* Bump when decode()'s output or the buffers below change (it keys the disk cache's files). */
+#define MUFU_CACHE_LAYOUT 1u
+static atomic_int groups_decoded;
+
+int emu_mufu_groups_decoded(void)
+{
+    return atomic_load(&groups_decoded);
+}
+
 static void decode_group(int g)
 {
-    bool ok = true;
+    static const char *const name[NGROUPS] = {"rcp", "rsq", "sqrt", "ex2"};
+    const emu_mufu_table *ts[2] = {tables[g].t, &emu_mufu_ex2neg_table};
+    int nt = g == G_EX2 ? 2 : 1;
+    uint64_t flags = 0;
+    void *bufs[4] = {&group_exceptions[g]};
+    size_t sizes[4] = {sizeof group_exceptions[g]};
+    int nb = 1;
     if (g == G_EX2) {
         memcpy(ex2_both_coef, emu_mufu_ex2_table.coef, sizeof ex2_both_coef / 2);
         memcpy(ex2_both_coef[EX2_SEGS], emu_mufu_ex2neg_table.coef, sizeof ex2_both_coef / 2);
-        group_exceptions[g] = decode(&emu_mufu_ex2_table, ex2_bits, ex2_packed, 1, &ok) +
-                              decode(&emu_mufu_ex2neg_table, ex2neg_bits, ex2_packed + EX2_GROUPS, -1, &ok);
-        ex2_packed_ok = ok;
+        bufs[nb] = ex2_both_bits, sizes[nb++] = sizeof ex2_both_bits;
+        bufs[nb] = ex2_packed, sizes[nb++] = sizeof ex2_packed;
+        bufs[nb] = &flags, sizes[nb++] = sizeof flags;
     } else {
-        group_exceptions[g] = decode(tables[g].t, tables[g].bits, NULL, 0, &ok);
+        bufs[nb] = tables[g].bits;
+        sizes[nb++] = g == G_RCP ? sizeof rcp_bits : g == G_RSQ ? sizeof rsq_bits : sizeof sqrt_bits;
+    }
+    uint64_t key = emu_mufu_cache_key(ts, nt, MUFU_CACHE_LAYOUT);
+    if (emu_mufu_cache_load(name[g], key, bufs, sizes, nb)) {
+        if (g == G_EX2)
+            ex2_packed_ok = flags & 1;
+    } else {
+        bool ok = true;
+        if (g == G_EX2) {
+            group_exceptions[g] = decode(&emu_mufu_ex2_table, ex2_bits, ex2_packed, 1, &ok) +
+                                  decode(&emu_mufu_ex2neg_table, ex2neg_bits, ex2_packed + EX2_GROUPS, -1, &ok);
+            ex2_packed_ok = ok;
+            flags = ok;
+        } else {
+            group_exceptions[g] = decode(tables[g].t, tables[g].bits, NULL, 0, &ok);
+        }
+        atomic_fetch_add(&groups_decoded, 1);
+        emu_mufu_cache_store(name[g], key, (const void *const *)bufs, sizes, nb);
     }
     atomic_store_explicit(&group_ready[g], true, memory_order_release);
 }

@@ -11,6 +11,7 @@
 #define CTRITON_EMU_MUFU_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -84,6 +85,16 @@ void emu_div_full_array(float *d, const float *a, const float *b, int64_t n, boo
 /* Decodes every table now (they are otherwise decoded on first use); returns the number of
  * exceptions decoded, for tests. */
 uint64_t emu_mufu_decode_all(void);
+/* How many groups of tables this process decoded rather than read from the disk cache (tests). */
+int emu_mufu_groups_decoded(void);
+
+/* The decoded tables on disk between processes (mufu_cache.c, $CTRITON_CACHE_DIR/emu): the key of
+ * what a group is decoded from (its tables' data and the caller's layout version); a group's
+ * buffers loaded whole (true) or not at all (false: missing, foreign or damaged file, or
+ * CTRITON_EMU_TABLE_CACHE=0), and stored (false where the directory cannot be written). */
+uint64_t emu_mufu_cache_key(const emu_mufu_table *const *t, int nt, uint32_t layout);
+bool emu_mufu_cache_load(const char *what, uint64_t key, void *const *bufs, const size_t *sizes, int n);
+bool emu_mufu_cache_store(const char *what, uint64_t key, const void *const *bufs, const size_t *sizes, int n);
 /* The table's entry k as f32 bits (for tests: the GPU's block sums are checked against it). */
 uint32_t emu_mufu_entry(const emu_mufu_table *t, uint32_t k);
 /* MUFU.LG2's fixed-point log2 of the mantissa m (36 fraction bits; src/emu/mufu.c) */

@@ -118,6 +118,8 @@ void ct_ss_add(ct_strset *s, const char *k);
 char *ct_read_file(const char *path, size_t *len);
 /* Writes text to path atomically (temp file + rename); false on error. */
 bool ct_write_file(const char *path, const void *data, size_t len);
+/* mkdir -p (mode 0755); true if path is a directory afterwards. */
+bool ct_mkdirs(const char *path);
 
 /* The Python that lowers through Triton: $CTRITON_PYTHON, else the venv
  * `make deps-py` creates (~/.cache/ctriton/venv/bin/python), else python3.
