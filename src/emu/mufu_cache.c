@@ -68,14 +68,17 @@ static bool enabled(void)
     return !(e && !strcmp(e, "0"));
 }
 
-static void path_of(char *buf, size_t cap, const char *what, uint64_t key, bool dir_only)
+/* the group's file (or, dir_only, its folder); false where the path would not fit (a cache
+ * directory of thousands of characters: no cache then, rather than a cut path) */
+static bool path_of(char *buf, size_t cap, const char *what, uint64_t key, bool dir_only)
 {
     char dir[4000];
     ct_cache_dir(dir, sizeof dir);
-    if (dir_only)
-        snprintf(buf, cap, "%s/emu", dir);
-    else
-        snprintf(buf, cap, "%s/emu/mufu-%s-%016llx.bin", dir, what, (unsigned long long)key);
+    if (strlen(dir) >= sizeof dir - 1)
+        return false;
+    int n = dir_only ? snprintf(buf, cap, "%s/emu", dir)
+                     : snprintf(buf, cap, "%s/emu/mufu-%s-%016llx.bin", dir, what, (unsigned long long)key);
+    return n > 0 && (size_t)n < cap;
 }
 
 bool emu_mufu_cache_load(const char *what, uint64_t key, void *const *bufs, const size_t *sizes, int n)
@@ -83,7 +86,8 @@ bool emu_mufu_cache_load(const char *what, uint64_t key, void *const *bufs, cons
     if (!enabled() || n < 1 || n > 16)
         return false;
     char path[4200];
-    path_of(path, sizeof path, what, key, false);
+    if (!path_of(path, sizeof path, what, key, false))
+        return false;
     size_t len = 0;
     unsigned char *f = (unsigned char *)ct_read_file(path, &len);
     if (!f)
@@ -125,8 +129,7 @@ bool emu_mufu_cache_store(const char *what, uint64_t key, const void *const *buf
     if (!enabled() || n < 1 || n > 16)
         return false;
     char path[4200];
-    path_of(path, sizeof path, what, key, true);
-    if (!ct_mkdirs(path))
+    if (!path_of(path, sizeof path, what, key, true) || !ct_mkdirs(path))
         return false;
     size_t head = 8 + 8 + 8 + 8 * (size_t)n, total = head + 8;
     for (int i = 0; i < n; i++)
@@ -148,8 +151,7 @@ bool emu_mufu_cache_store(const char *what, uint64_t key, const void *const *buf
     }
     v = checksum(f + head, at - head);
     memcpy(f + at, &v, 8);
-    path_of(path, sizeof path, what, key, false);
-    bool ok = ct_write_file(path, f, total);
+    bool ok = path_of(path, sizeof path, what, key, false) && ct_write_file(path, f, total);
     free(f);
     return ok;
 }
