@@ -393,6 +393,42 @@ class DiskCache(unittest.TestCase):
         self.assertEqual(self.calls[0], 2)
 
 
+class LayoutTable(unittest.TestCase):
+    """The layouts of reductions and scans (the GPU's order of combining), as the C
+    library reads them from TTGIR into the table the emulator takes."""
+
+    def test_layout_table_mirrors_the_c_struct(self):
+        """_lib.Layout is ct_emu_layout field for field: the second entry of a table read
+        by C (a slice of a blocked layout) reads right in Python; and a table of more
+        reductions than any fixed size is read whole."""
+        from ctriton import _ttgir
+        red = ('    %%%d = "tt.reduce"(%%8) <{axis = %d : i32}> ({\n    ^bb0(%%a: f32, %%b: f32):\n'
+               '      tt.reduce.return %%a : f32\n    }) : (%s) -> f32 loc(#loc)\n')
+        ttgir = ("#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                 "order = [1, 0]}>\n"
+                 "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], "
+                 "instrShape = [16, 64, 16]}>\nmodule {\n" +
+                 red % (9, 1, "tensor<64x32xf32, #mma>") +
+                 red % (10, 0, "tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>") +
+                 "".join(red % (11 + i, 0, "tensor<32xf32, #blocked>") for i in range(98)) + "}\n")
+        t = _ttgir.layout_table(ttgir)
+        self.assertEqual(len(t), 100)
+        self.assertEqual((t[0].mma_version, list(t[0].instr_shape), list(t[0].warps_per_cta[:2])),
+                         (3, [16, 64, 16], [8, 1]))
+        self.assertEqual((t[1].rank, t[1].shape[0], t[1].base_rank, t[1].base_dim[0]), (1, 64, 2, 0))
+        self.assertEqual((list(t[1].threads_per_warp[:2]), list(t[1].warps_per_cta[:2])), ([4, 8], [4, 1]))
+        self.assertEqual((t[99].axis, t[99].rank, t[99].shape[0], t[99].base_rank), (0, 1, 32, 0))
+
+    def test_many_reductions(self):
+        """60 reductions: their layouts all given to the emulator (the table was once a
+        fixed 64 entries of a shorter struct than C's: a heap overflow past 51)."""
+        x = np.random.default_rng(1).standard_normal(128).astype(np.float32)
+        out = np.zeros(1, np.float32)
+        ctriton.run(kernels.many_sums, (1,), x, out, BLOCK=128, threads=1)
+        want = sum(float(np.sum(x * np.float32(i + 1), dtype=np.float32)) for i in range(60))
+        np.testing.assert_allclose(out[0], want, rtol=1e-4)
+
+
 class Lowering(unittest.TestCase):
 
     def test_versions(self):
