@@ -3,10 +3,10 @@
 A launch of a ``@triton.jit`` function is specialized as Triton's JIT does it
 (its binder: divisibility by 16, ``== 1`` and ``None`` made constexprs,
 ``do_not_specialize``), the specialization's TTIR is made by Triton's
-``ASTSource.make_ir`` for an sm_90 target (no GPU involved), Triton's ttir and
-ttgir passes give the layouts of its reductions (the order the GPU adds in),
-and the emulator compiles it, once per specialization (cached on the
-function).  Then the grid runs on the caller's arrays.
+``ASTSource.make_ir`` for an sm_90 target (no GPU involved), Triton's ttir passes
+and the layout-choosing part of its ttgir passes (_ttgir.py) give the layouts of its
+reductions (the order the GPU adds in), and the emulator compiles it, once per
+specialization (cached on the function).  Then the grid runs on the caller's arrays.
 """
 import os
 import sys
@@ -15,6 +15,7 @@ import threading
 import numpy as np
 
 from . import _emu
+from . import _ttgir
 from . import errors
 
 _ARCH = 90
@@ -79,10 +80,11 @@ class Compiled:
     """One specialization of a Python kernel, compiled for the emulator.
 
     asm: {"source": Triton's raw TTIR (what the emulator runs), "ttir": after
-    Triton's ttir passes, "ttgir"}; name; num_warps; kernel: the emulator's."""
+    Triton's ttir passes, "ttgir": after the layout-choosing part of its ttgir passes
+    (_ttgir.py)}; name; num_warps; kernel: the emulator's; src: Triton's ASTSource."""
 
-    def __init__(self, fn, kernel, asm, options, signature, constexprs):
-        self.fn, self.kernel, self.asm, self.options = fn, kernel, asm, options
+    def __init__(self, fn, kernel, asm, options, signature, constexprs, src):
+        self.fn, self.kernel, self.asm, self.options, self.src = fn, kernel, asm, options, src
         self.signature, self.constexprs = signature, constexprs
         self.name = kernel.name
         self.metadata = options
@@ -190,7 +192,8 @@ _BOTH = {}
 # and the constexpr globals they use: JITFunction.cache_key; the signature, constexprs and
 # attributes: ASTSource.hash; the options) plus the Triton build and the kernel's file (the
 # TTIR's locations name it).  TRITON_ALWAYS_COMPILE=1 bypasses it, as it does Triton's.
-_CACHE_FORMAT = 1
+# Format 2: the TTGIR is the short pipeline's (_ttgir.py), not make_ttgir's.
+_CACHE_FORMAT = 2
 
 
 def _cache_dir():
@@ -266,34 +269,35 @@ def _cache_store(key, asm):
         pass
 
 
-def _frontend(fn, src, options):
-    """Triton's frontend and passes: {"source": raw TTIR, "ttir", "ttgir"} (the last two
-    only for kernels with reductions or scans, and where the passes accept the kernel)."""
+def make_ir(src, options):
+    """Triton's frontend: the raw TTIR module of the ASTSource src, in a context of its own.
+    Triton's own CompilationError (a typing error in the kernel) goes to the caller as one
+    that is also Triton's InterpreterError (what TRITON_INTERPRET=1 raises for it)."""
     from triton._C.libtriton import ir
     be = backend()
     ctx = ir.context()
     ir.load_dialects(ctx)
     be.load_dialects(ctx)
-    # Triton's own CompilationError (a typing error in the kernel) goes to the caller as one
-    # that is also Triton's InterpreterError (what TRITON_INTERPRET=1 raises for it)
     try:
-        mod = src.make_ir(be.target, options, be.get_codegen_implementation(options), be.get_module_map(), ctx)
+        return src.make_ir(be.target, options, be.get_codegen_implementation(options), be.get_module_map(), ctx)
     except Exception as e:
         _as_interpreter_error(e)
         raise
+
+
+def _frontend(fn, src, options):
+    """Triton's frontend and passes: {"source": raw TTIR, "ttir", "ttgir"} (the last two
+    only for kernels with reductions or scans, and where the passes accept the kernel)."""
+    mod = make_ir(src, options)
     raw = str(mod)
     asm = {"source": raw}
-    try:
-        # the passes only tell the reductions' and scans' layouts: skipped without any
-        if "tt.reduce" not in raw and "tt.scan" not in raw:
-            raise LookupError
-        md = {}
-        m2 = be.make_ttir(mod, md, options, _ARCH)
-        asm["ttir"] = str(m2)
-        m3 = be.make_ttgir(m2, md, options, _ARCH)
-        asm["ttgir"] = str(m3)
-    except Exception:
-        pass  # no reductions, or the passes refused: the default layouts (docs/python.md)
+    # the passes only tell the reductions' and scans' layouts: skipped without any; Triton's
+    # make_ttir and the part of its make_ttgir that chooses layouts (_ttgir.py)
+    if "tt.reduce" in raw or "tt.scan" in raw:
+        try:
+            asm["ttir"], asm["ttgir"] = _ttgir.layout_ttgir(backend(), mod, options)
+        except Exception:
+            pass  # the passes refused: the default layouts (docs/python.md)
     return asm
 
 
@@ -315,7 +319,7 @@ def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
     k = _emu.Kernel(asm["source"], filename=filename, ttgir=asm.get("ttgir"), num_warps=options.num_warps,
                     fast_dot=fast_dot)
     sig = " ".join("%s=%s" % kv for kv in signature.items())
-    return Compiled(fn, k, asm, options, sig, constexprs)
+    return Compiled(fn, k, asm, options, sig, constexprs, src)
 
 
 def _value_flip(a, b):

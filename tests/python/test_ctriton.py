@@ -19,6 +19,7 @@ sys.path.insert(0, HERE)
 
 import ctriton  # noqa: E402
 import kernels  # noqa: E402
+import layout_kernels  # noqa: E402
 
 try:
     import torch
@@ -393,9 +394,55 @@ class DiskCache(unittest.TestCase):
         self.assertEqual(self.calls[0], 2)
 
 
-class LayoutTable(unittest.TestCase):
-    """The layouts of reductions and scans (the GPU's order of combining), as the C
-    library reads them from TTGIR into the table the emulator takes."""
+class LayoutPipeline(unittest.TestCase):
+    """The layouts of reductions and scans (the GPU's order of combining) come from the
+    short TTGIR pipeline, Triton's make_ttir and the layout-choosing prefix of its
+    make_ttgir (python/ctriton/_ttgir.py): its layout table must be the full
+    make_ttgir's on every kernel of layout_kernels.CASES under num_warps 1 to 8, for the
+    installed Triton release (a release whose later passes change a layout fails here:
+    fix _ttgir._SHORT for it)."""
+
+    def specializations(self):
+        from ctriton import _jit
+        for fn, args, meta in layout_kernels.CASES:
+            for w in (1, 2, 4, 8):
+                yield _jit.launch(fn, (1,), args(), dict(meta, num_warps=w), warmup=True)
+
+    def test_short_pipeline_is_full_ones_layouts(self):
+        from ctriton import _ttgir
+        if _ttgir.short_pipeline() is None:
+            self.skipTest("no short pipeline for this Triton release: the full make_ttgir runs")
+        n = 0
+        for k in self.specializations():
+            both = _ttgir.compare(k.src, k.options)
+            full, short = both["full"][0], both["short"][0]
+            what = "%s num_warps=%d" % (k.name, k.options.num_warps)
+            self.assertIsNotNone(full, what + ": Triton's make_ttgir failed")
+            self.assertEqual(short, full, what + ": the short pipeline's layouts differ from make_ttgir's")
+            self.assertEqual(_ttgir.table_bytes(_ttgir.layout_table(k.asm["ttgir"])), short, what)
+            n += len(full)
+        self.assertGreater(n, 100)
+
+    def test_kernels_tell_layouts_apart(self):
+        """The kernels are a test: Triton's default layouts alone (the conversion to TTGPUIR,
+        no coalescing, no MMA layouts) give other tables on some of them."""
+        from ctriton import _ttgir
+        saved = dict(_ttgir._SHORT)
+        specs = list(self.specializations())  # compiled (and cached) before the change
+
+        def convert_only(pm, opt, capability, passes, nvidia):
+            passes.ttir.add_convert_to_ttgpuir(pm, "cuda:%d" % capability, opt.num_warps, 32, opt.num_ctas)
+        try:
+            for v in _ttgir._SHORT:
+                _ttgir._SHORT[v] = convert_only
+            differ = set()
+            for k in specs:
+                both = _ttgir.compare(k.src, k.options)
+                if both["short"][0] != both["full"][0]:
+                    differ.add(k.name)
+        finally:
+            _ttgir._SHORT.update(saved)
+        self.assertTrue({"reduce_2d_colmajor", "dot_then_reduce", "loop_dot_max"} <= differ, differ)
 
     def test_layout_table_mirrors_the_c_struct(self):
         """_lib.Layout is ct_emu_layout field for field: the second entry of a table read
