@@ -269,15 +269,37 @@ def _cache_store(key, asm):
         pass
 
 
+# Triton's MLIR context, shared by the frontend's kernels (make_ir).  Triton's own compile()
+# makes a context per kernel; here that would cost a first launch more than the context
+# (0.8 ms to load the dialects): the frontend and the passes run slower in a fresh context
+# (types, attributes and patterns made again; CPU time of the 52 first compiles of
+# tests/python/layout_kernels.py: 980 ms with a context each, 820-1000 ms sharing one;
+# compiling them again: 30% less).  What a
+# context uniques is never freed, so it is replaced every _CONTEXT_KERNELS kernels; a forked
+# child makes its own (the parent's may hold threads the child does not have).
+_CONTEXT_KERNELS = 256
+_context = [None, 0, 0]  # the context, the kernels made in it, the process that made it
+
+
+def _mlir_context():
+    from triton._C.libtriton import ir
+    with _lock:
+        ctx, kernels, pid = _context
+        if ctx is None or kernels >= _CONTEXT_KERNELS or pid != os.getpid():
+            ctx = ir.context()
+            ir.load_dialects(ctx)
+            backend().load_dialects(ctx)
+            _context[:] = [ctx, 0, os.getpid()]
+        _context[1] += 1
+        return ctx
+
+
 def make_ir(src, options):
-    """Triton's frontend: the raw TTIR module of the ASTSource src, in a context of its own.
+    """Triton's frontend: the raw TTIR module of the ASTSource src (in the shared context).
     Triton's own CompilationError (a typing error in the kernel) goes to the caller as one
     that is also Triton's InterpreterError (what TRITON_INTERPRET=1 raises for it)."""
-    from triton._C.libtriton import ir
     be = backend()
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    be.load_dialects(ctx)
+    ctx = _mlir_context()
     try:
         return src.make_ir(be.target, options, be.get_codegen_implementation(options), be.get_module_map(), ctx)
     except Exception as e:

@@ -476,6 +476,54 @@ class LayoutPipeline(unittest.TestCase):
         np.testing.assert_allclose(out[0], want, rtol=1e-4)
 
 
+class FrontendContext(unittest.TestCase):
+    """Triton's frontend shares one MLIR context between kernels (_jit._mlir_context),
+    replaced after _CONTEXT_KERNELS kernels and in a forked child."""
+
+    def compile_new(self, n):
+        kernels.add_one.__dict__.pop("_ctriton_cache", None)
+        x = np.arange(n, dtype=np.float32)
+        out = np.zeros(n, np.float32)
+        os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # Triton's frontend every time
+        try:
+            ctriton.run(kernels.add_one, (1,), x, out, n, BLOCK=64, threads=1)
+        finally:
+            os.environ.pop("TRITON_ALWAYS_COMPILE", None)
+        np.testing.assert_array_equal(out, x + 1)
+
+    def test_shared_then_replaced(self):
+        from ctriton import _jit
+        saved = _jit._CONTEXT_KERNELS
+        _jit._CONTEXT_KERNELS = 2
+        _jit._context[:] = [None, 0, 0]
+        try:
+            self.compile_new(5)
+            first = _jit._context[0]
+            self.compile_new(6)
+            self.assertIs(_jit._context[0], first)
+            self.compile_new(7)  # the third kernel: a new context
+            self.assertIsNot(_jit._context[0], first)
+            self.assertEqual(_jit._context[1], 1)
+        finally:
+            _jit._CONTEXT_KERNELS = saved
+
+    @unittest.skipUnless(hasattr(os, "fork"), "no fork")
+    def test_forked_child_makes_its_own(self):
+        from ctriton import _jit
+        self.compile_new(5)
+        parent = _jit._context[0]
+        pid = os.fork()
+        if pid == 0:  # the child: a kernel compiled in a context of its own
+            try:
+                self.compile_new(9)
+                os._exit(0 if _jit._context[0] is not parent and _jit._context[2] == os.getpid() else 2)
+            except BaseException:
+                os._exit(1)
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        self.assertIs(_jit._context[0], parent)
+
+
 class Lowering(unittest.TestCase):
 
     def test_versions(self):
