@@ -274,9 +274,9 @@ def _cache_store(key, asm):
 # (0.8 ms to load the dialects): the frontend and the passes run slower in a fresh context
 # (types, attributes and patterns made again; CPU time of the 52 first compiles of
 # tests/python/layout_kernels.py: 980 ms with a context each, 820-1000 ms sharing one;
-# compiling them again: 30% less).  What a
-# context uniques is never freed, so it is replaced every _CONTEXT_KERNELS kernels; a forked
-# child makes its own (the parent's may hold threads the child does not have).
+# compiling them again: 30% less).  What a context uniques is never freed, so it is
+# replaced every _CONTEXT_KERNELS kernels; a forked child makes its own (the parent's may
+# hold threads the child does not have).
 _CONTEXT_KERNELS = 256
 _context = [None, 0, 0]  # the context, the kernels made in it, the process that made it
 
