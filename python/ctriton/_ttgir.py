@@ -12,13 +12,15 @@ optimize-thread-locality (the reductions in loops it rewrites) and accelerate-ma
 (the dots' MMA layouts), then remove-layout-conversions again.  So a kernel's TTGIR for
 the emulator is Triton's own make_ttir followed by that prefix of its make_ttgir, the
 "short pipeline", about half the passes' time.  It gave the full pipeline's layout
-table (ct_emu_layouts_from_ttgir) on every kernel compared: the library's kernels
-(kernels/py, every config under num_warps 1, 2, 4 and 8), the benchmarks' (bench/), the
-package's tests and tests/python/layout_kernels.py, for Triton 3.6, 3.7, 3.8 and 3.9,
-and Triton 3.6's own reduction, scan and dot tests (test_core.py, 1157
-specializations).  The one difference: where make_ttgir fails (warp specialization
-asked of 4 warps, which no GPU build has either), the short pipeline still gives
-Triton's layouts where the full one left the emulator its default ones.
+table (ct_emu_layouts_from_ttgir) on every kernel compared.  Triton 3.6: the library's
+kernels (kernels/py, every config under num_warps 1, 2, 4 and 8: 184 specializations),
+the benchmarks' (bench/), the package's tests, tests/python/layout_kernels.py and
+Triton's own reduction, scan and dot tests (test_core.py: 1157 specializations).
+Triton 3.7, 3.8 and 3.9: the library's kernels whose arguments NumPy holds (120
+specializations each) and layout_kernels.py.  The one difference: where make_ttgir fails
+(warp specialization asked of 4 warps, which no GPU build has either), the short
+pipeline still gives Triton's layouts where the full one left the emulator its
+default ones.
 
 Triton's pass list changes between releases, so the prefix is written out per release
 in _SHORT below (one function per distinct list, copied from that release's
