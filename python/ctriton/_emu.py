@@ -11,6 +11,7 @@ import ctypes
 import os
 
 from . import _lib
+from . import _ttgir
 from . import errors
 
 _STATUS_CLASS = {
@@ -67,12 +68,9 @@ class Kernel:
                 opts = _lib.Options()
                 opts.num_warps = int(num_warps)
                 opts.dot = 1 if fast_dot else 0
-                layouts = None
-                if ttgir:
-                    layouts = (_lib.Layout * 64)()
-                    n = L.ct_emu_layouts_from_ttgir(ttgir.encode("utf-8"), layouts, 64)
-                    if 0 <= n <= 64:
-                        opts.layouts, opts.nlayouts = layouts, n
+                layouts = _ttgir.layout_table(ttgir) if ttgir else None
+                if layouts:
+                    opts.layouts, opts.nlayouts = layouts, len(layouts)
                 k = L.ct_emu_compile_ex(m, func.encode() if func else None, ctypes.byref(opts), d.ref)
             finally:
                 L.ct_module_destroy(m)

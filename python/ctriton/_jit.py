@@ -3,10 +3,10 @@
 A launch of a ``@triton.jit`` function is specialized as Triton's JIT does it
 (its binder: divisibility by 16, ``== 1`` and ``None`` made constexprs,
 ``do_not_specialize``), the specialization's TTIR is made by Triton's
-``ASTSource.make_ir`` for an sm_90 target (no GPU involved), Triton's ttir and
-ttgir passes give the layouts of its reductions (the order the GPU adds in),
-and the emulator compiles it, once per specialization (cached on the
-function).  Then the grid runs on the caller's arrays.
+``ASTSource.make_ir`` for an sm_90 target (no GPU involved), Triton's ttir passes
+and the layout-choosing part of its ttgir passes (_ttgir.py) give the layouts of its
+reductions (the order the GPU adds in), and the emulator compiles it, once per
+specialization (cached on the function).  Then the grid runs on the caller's arrays.
 """
 import os
 import sys
@@ -15,6 +15,7 @@ import threading
 import numpy as np
 
 from . import _emu
+from . import _ttgir
 from . import errors
 
 _ARCH = 90
@@ -79,10 +80,11 @@ class Compiled:
     """One specialization of a Python kernel, compiled for the emulator.
 
     asm: {"source": Triton's raw TTIR (what the emulator runs), "ttir": after
-    Triton's ttir passes, "ttgir"}; name; num_warps; kernel: the emulator's."""
+    Triton's ttir passes, "ttgir": after the layout-choosing part of its ttgir passes
+    (_ttgir.py)}; name; num_warps; kernel: the emulator's; src: Triton's ASTSource."""
 
-    def __init__(self, fn, kernel, asm, options, signature, constexprs):
-        self.fn, self.kernel, self.asm, self.options = fn, kernel, asm, options
+    def __init__(self, fn, kernel, asm, options, signature, constexprs, src):
+        self.fn, self.kernel, self.asm, self.options, self.src = fn, kernel, asm, options, src
         self.signature, self.constexprs = signature, constexprs
         self.name = kernel.name
         self.metadata = options
@@ -202,7 +204,8 @@ _BOTH = {}
 # and the constexpr globals they use: JITFunction.cache_key; the signature, constexprs and
 # attributes: ASTSource.hash; the options) plus the Triton build and the kernel's file (the
 # TTIR's locations name it).  TRITON_ALWAYS_COMPILE=1 bypasses it, as it does Triton's.
-_CACHE_FORMAT = 1
+# Format 2: the TTGIR is the short pipeline's (_ttgir.py), not make_ttgir's.
+_CACHE_FORMAT = 2
 
 
 def _cache_dir():
@@ -278,34 +281,57 @@ def _cache_store(key, asm):
         pass
 
 
-def _frontend(fn, src, options):
-    """Triton's frontend and passes: {"source": raw TTIR, "ttir", "ttgir"} (the last two
-    only for kernels with reductions or scans, and where the passes accept the kernel)."""
+# Triton's MLIR context, shared by the frontend's kernels (make_ir).  Triton's own compile()
+# makes a context per kernel; here that would cost a first launch more than the context
+# (0.8 ms to load the dialects): the frontend and the passes run slower in a fresh context
+# (types, attributes and patterns made again; CPU time of the 52 first compiles of
+# tests/python/layout_kernels.py: 980 ms with a context each, 820-1000 ms sharing one;
+# compiling them again: 30% less).  What a context uniques is never freed, so it is
+# replaced every _CONTEXT_KERNELS kernels; a forked child makes its own (the parent's may
+# hold threads the child does not have).
+_CONTEXT_KERNELS = 256
+_context = [None, 0, 0]  # the context, the kernels made in it, the process that made it
+
+
+def _mlir_context():
     from triton._C.libtriton import ir
+    with _lock:
+        ctx, kernels, pid = _context
+        if ctx is None or kernels >= _CONTEXT_KERNELS or pid != os.getpid():
+            ctx = ir.context()
+            ir.load_dialects(ctx)
+            backend().load_dialects(ctx)
+            _context[:] = [ctx, 0, os.getpid()]
+        _context[1] += 1
+        return ctx
+
+
+def make_ir(src, options):
+    """Triton's frontend: the raw TTIR module of the ASTSource src (in the shared context).
+    Triton's own CompilationError (a typing error in the kernel) goes to the caller as one
+    that is also Triton's InterpreterError (what TRITON_INTERPRET=1 raises for it)."""
     be = backend()
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    be.load_dialects(ctx)
-    # Triton's own CompilationError (a typing error in the kernel) goes to the caller as one
-    # that is also Triton's InterpreterError (what TRITON_INTERPRET=1 raises for it)
+    ctx = _mlir_context()
     try:
-        mod = src.make_ir(be.target, options, be.get_codegen_implementation(options), be.get_module_map(), ctx)
+        return src.make_ir(be.target, options, be.get_codegen_implementation(options), be.get_module_map(), ctx)
     except Exception as e:
         _as_interpreter_error(e)
         raise
+
+
+def _frontend(fn, src, options):
+    """Triton's frontend and passes: {"source": raw TTIR, "ttir", "ttgir"} (the last two
+    only for kernels with reductions or scans, and where the passes accept the kernel)."""
+    mod = make_ir(src, options)
     raw = str(mod)
     asm = {"source": raw}
-    try:
-        # the passes only tell the reductions' and scans' layouts: skipped without any
-        if "tt.reduce" not in raw and "tt.scan" not in raw:
-            raise LookupError
-        md = {}
-        m2 = be.make_ttir(mod, md, options, _ARCH)
-        asm["ttir"] = str(m2)
-        m3 = be.make_ttgir(m2, md, options, _ARCH)
-        asm["ttgir"] = str(m3)
-    except Exception:
-        pass  # no reductions, or the passes refused: the default layouts (docs/python.md)
+    # the passes only tell the reductions' and scans' layouts: skipped without any; Triton's
+    # make_ttir and the part of its make_ttgir that chooses layouts (_ttgir.py)
+    if "tt.reduce" in raw or "tt.scan" in raw:
+        try:
+            asm["ttir"], asm["ttgir"] = _ttgir.layout_ttgir(backend(), mod, options)
+        except Exception:
+            pass  # the passes refused: the default layouts (docs/python.md)
     return asm
 
 
@@ -327,7 +353,7 @@ def _compile(fn, bound_args, specialization, kwargs, options_kw, fast_dot):
     k = _emu.Kernel(asm["source"], filename=filename, ttgir=asm.get("ttgir"), num_warps=options.num_warps,
                     fast_dot=fast_dot)
     sig = " ".join("%s=%s" % kv for kv in signature.items())
-    return Compiled(fn, k, asm, options, sig, constexprs)
+    return Compiled(fn, k, asm, options, sig, constexprs, src)
 
 
 def _value_flip(a, b):

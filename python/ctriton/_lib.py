@@ -49,9 +49,10 @@ class Diags(ctypes.Structure):
 
 
 class Layout(ctypes.Structure):
-    _fields_ = [("is_scan", c_bool), ("blocked", c_bool), ("axis", c_int), ("rank", c_int),
-                ("shape", c_int64 * CT_MAX_RANK), ("size_per_thread", c_int * CT_MAX_RANK),
-                ("threads_per_warp", c_int * CT_MAX_RANK), ("warps_per_cta", c_int * CT_MAX_RANK)]
+    _fields_ = [("is_scan", c_bool), ("blocked", c_bool), ("mma_version", c_int), ("axis", c_int),
+                ("rank", c_int), ("shape", c_int64 * CT_MAX_RANK), ("size_per_thread", c_int * CT_MAX_RANK),
+                ("threads_per_warp", c_int * CT_MAX_RANK), ("warps_per_cta", c_int * CT_MAX_RANK),
+                ("instr_shape", c_int * 3), ("base_rank", c_int), ("base_dim", c_int * CT_MAX_RANK)]
 
 
 class Options(ctypes.Structure):

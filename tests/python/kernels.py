@@ -168,3 +168,12 @@ def inline_asm_refused(x_ptr, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offs)
     tl.store(x_ptr + offs, tl.inline_asm_elementwise("tanh.approx.f32 $0, $1;", "=f,f", [x], dtype=tl.float32,
                                                      is_pure=True, pack=1))
+
+
+@triton.jit
+def many_sums(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    acc = 0.0
+    for i in tl.static_range(60):
+        acc += tl.sum(x * (i + 1))
+    tl.store(out_ptr, acc)

@@ -19,6 +19,7 @@ sys.path.insert(0, HERE)
 
 import ctriton  # noqa: E402
 import kernels  # noqa: E402
+import layout_kernels  # noqa: E402
 
 try:
     import torch
@@ -416,6 +417,136 @@ class DiskCache(unittest.TestCase):
             outs.append(out[0])
         self.assertEqual(outs, [1.0, 2.0])
         self.assertEqual(self.calls[0], 2)
+
+
+class LayoutPipeline(unittest.TestCase):
+    """The layouts of reductions and scans (the GPU's order of combining) come from the
+    short TTGIR pipeline, Triton's make_ttir and the layout-choosing prefix of its
+    make_ttgir (python/ctriton/_ttgir.py): its layout table must be the full
+    make_ttgir's on every kernel of layout_kernels.CASES under num_warps 1 to 8, for the
+    installed Triton release (a release whose later passes change a layout fails here:
+    fix _ttgir._SHORT for it)."""
+
+    def specializations(self):
+        from ctriton import _jit
+        for fn, args, meta in layout_kernels.CASES:
+            for w in (1, 2, 4, 8):
+                yield _jit.launch(fn, (1,), args(), dict(meta, num_warps=w), warmup=True)
+
+    def test_short_pipeline_is_full_ones_layouts(self):
+        from ctriton import _ttgir
+        if _ttgir.short_pipeline() is None:
+            self.skipTest("no short pipeline for this Triton release: the full make_ttgir runs")
+        n = 0
+        for k in self.specializations():
+            both = _ttgir.compare(k.src, k.options)
+            full, short = both["full"][0], both["short"][0]
+            what = "%s num_warps=%d" % (k.name, k.options.num_warps)
+            self.assertIsNotNone(full, what + ": Triton's make_ttgir failed")
+            self.assertEqual(short, full, what + ": the short pipeline's layouts differ from make_ttgir's")
+            self.assertEqual(_ttgir.table_bytes(_ttgir.layout_table(k.asm["ttgir"])), short, what)
+            n += len(full)
+        self.assertGreater(n, 100)
+
+    def test_kernels_tell_layouts_apart(self):
+        """The kernels are a test: Triton's default layouts alone (the conversion to TTGPUIR,
+        no coalescing, no MMA layouts) give other tables on some of them."""
+        from ctriton import _ttgir
+        saved = dict(_ttgir._SHORT)
+        specs = list(self.specializations())  # compiled (and cached) before the change
+
+        def convert_only(pm, opt, capability, passes, nvidia):
+            passes.ttir.add_convert_to_ttgpuir(pm, "cuda:%d" % capability, opt.num_warps, 32, opt.num_ctas)
+        try:
+            for v in _ttgir._SHORT:
+                _ttgir._SHORT[v] = convert_only
+            differ = set()
+            for k in specs:
+                both = _ttgir.compare(k.src, k.options)
+                if both["short"][0] != both["full"][0]:
+                    differ.add(k.name)
+        finally:
+            _ttgir._SHORT.update(saved)
+        self.assertTrue({"reduce_2d_colmajor", "dot_then_reduce", "loop_dot_max"} <= differ, differ)
+
+    def test_layout_table_mirrors_the_c_struct(self):
+        """_lib.Layout is ct_emu_layout field for field: the second entry of a table read
+        by C (a slice of a blocked layout) reads right in Python; and a table of more
+        reductions than any fixed size is read whole."""
+        from ctriton import _ttgir
+        red = ('    %%%d = "tt.reduce"(%%8) <{axis = %d : i32}> ({\n    ^bb0(%%a: f32, %%b: f32):\n'
+               '      tt.reduce.return %%a : f32\n    }) : (%s) -> f32 loc(#loc)\n')
+        ttgir = ("#blocked = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                 "order = [1, 0]}>\n"
+                 "#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [8, 1], "
+                 "instrShape = [16, 64, 16]}>\nmodule {\n" +
+                 red % (9, 1, "tensor<64x32xf32, #mma>") +
+                 red % (10, 0, "tensor<64xf32, #ttg.slice<{dim = 1, parent = #blocked}>>") +
+                 "".join(red % (11 + i, 0, "tensor<32xf32, #blocked>") for i in range(98)) + "}\n")
+        t = _ttgir.layout_table(ttgir)
+        self.assertEqual(len(t), 100)
+        self.assertEqual((t[0].mma_version, list(t[0].instr_shape), list(t[0].warps_per_cta[:2])),
+                         (3, [16, 64, 16], [8, 1]))
+        self.assertEqual((t[1].rank, t[1].shape[0], t[1].base_rank, t[1].base_dim[0]), (1, 64, 2, 0))
+        self.assertEqual((list(t[1].threads_per_warp[:2]), list(t[1].warps_per_cta[:2])), ([4, 8], [4, 1]))
+        self.assertEqual((t[99].axis, t[99].rank, t[99].shape[0], t[99].base_rank), (0, 1, 32, 0))
+
+    def test_many_reductions(self):
+        """60 reductions: their layouts all given to the emulator (the table was once a
+        fixed 64 entries of a shorter struct than C's: a heap overflow past 51)."""
+        x = np.random.default_rng(1).standard_normal(128).astype(np.float32)
+        out = np.zeros(1, np.float32)
+        ctriton.run(kernels.many_sums, (1,), x, out, BLOCK=128, threads=1)
+        want = sum(float(np.sum(x * np.float32(i + 1), dtype=np.float32)) for i in range(60))
+        np.testing.assert_allclose(out[0], want, rtol=1e-4)
+
+
+class FrontendContext(unittest.TestCase):
+    """Triton's frontend shares one MLIR context between kernels (_jit._mlir_context),
+    replaced after _CONTEXT_KERNELS kernels and in a forked child."""
+
+    def compile_new(self, n):
+        kernels.add_one.__dict__.pop("_ctriton_cache", None)
+        x = np.arange(n, dtype=np.float32)
+        out = np.zeros(n, np.float32)
+        os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # Triton's frontend every time
+        try:
+            ctriton.run(kernels.add_one, (1,), x, out, n, BLOCK=64, threads=1)
+        finally:
+            os.environ.pop("TRITON_ALWAYS_COMPILE", None)
+        np.testing.assert_array_equal(out, x + 1)
+
+    def test_shared_then_replaced(self):
+        from ctriton import _jit
+        saved = _jit._CONTEXT_KERNELS
+        _jit._CONTEXT_KERNELS = 2
+        _jit._context[:] = [None, 0, 0]
+        try:
+            self.compile_new(5)
+            first = _jit._context[0]
+            self.compile_new(6)
+            self.assertIs(_jit._context[0], first)
+            self.compile_new(7)  # the third kernel: a new context
+            self.assertIsNot(_jit._context[0], first)
+            self.assertEqual(_jit._context[1], 1)
+        finally:
+            _jit._CONTEXT_KERNELS = saved
+
+    @unittest.skipUnless(hasattr(os, "fork"), "no fork")
+    def test_forked_child_makes_its_own(self):
+        from ctriton import _jit
+        self.compile_new(5)
+        parent = _jit._context[0]
+        pid = os.fork()
+        if pid == 0:  # the child: a kernel compiled in a context of its own
+            try:
+                self.compile_new(9)
+                os._exit(0 if _jit._context[0] is not parent and _jit._context[2] == os.getpid() else 2)
+            except BaseException:
+                os._exit(1)
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        self.assertIs(_jit._context[0], parent)
 
 
 class Lowering(unittest.TestCase):
