@@ -23,10 +23,10 @@ from ._emu import set_threads, get_threads
 from .check import check, CheckResult
 from .errors import (EmulatorError, OutOfBoundsError, InvalidAddressError, MisalignedAccessError, ReadOnlyError,
                      DeviceAssertionError, UnsupportedError, StepBudgetError, DeadlockError, CompilationError,
-                     SpecializationChurnWarning)
+                     SpecializationChurnWarning, ReductionOrderWarning)
 
 
-__all__ = ["SpecializationChurnWarning", "run", "compile", "aot", "check", "CheckResult", "RunReport", "install", "set_threads", "get_threads",
+__all__ = ["SpecializationChurnWarning", "ReductionOrderWarning", "run", "compile", "aot", "check", "CheckResult", "RunReport", "install", "set_threads", "get_threads",
            "library_version", "triton_version", "EmulatorError", "OutOfBoundsError", "InvalidAddressError",
            "MisalignedAccessError", "ReadOnlyError", "DeviceAssertionError", "UnsupportedError",
            "StepBudgetError", "DeadlockError", "CompilationError"]

@@ -76,6 +76,12 @@ class Kernel:
                 L.ct_module_destroy(m)
             if not k:
                 raise errors.CompilationError("ctriton: the emulator cannot compile the kernel:\n" + d.text())
+            for i in range(d.d.n):  # warnings: the TTGIR's layouts could not be used
+                x = d.d.items[i]
+                if x.severity == 1:
+                    import warnings
+                    warnings.warn(errors.ReductionOrderWarning("ctriton: kernel %s: %s" % (
+                        _lib.dstr(L.ct_emu_kernel_name(k)), _lib.dstr(x.message))), stacklevel=5)
         self._k = k
         self.name = _lib.dstr(L.ct_emu_kernel_name(k))
         self.params = []

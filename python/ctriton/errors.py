@@ -74,3 +74,9 @@ class SpecializationChurnWarning(UserWarning):
     changing between launches, so each launch may compile again: pass it in
     ``do_not_specialize`` (or ``do_not_specialize_on_alignment``).  Issued once per
     kernel and argument, as ct_launch reports it from C."""
+
+
+class ReductionOrderWarning(UserWarning):
+    """The layouts of Triton's TTGIR did not match the kernel's reductions and scans (Triton's
+    passes restructured them), so the emulator ran them in its default order: float sums may
+    differ from the GPU's in the last bits.  Issued once per compiled specialization."""

@@ -147,16 +147,39 @@ static bool mma_order(cctx *C, emu_reduce_aux *x, const ct_emu_layout *l, int pa
     return true;
 }
 
+/* Layouts that do not describe these reductions (Triton's passes restructured them: e.g.
+ * optimize-thread-locality splits a sum accumulated in a loop into a per-thread accumulation
+ * and one reduction after the loop) leave every reduction in the default order: a warning says
+ * so, unless each one is an integer combine whose order cannot show (ASSOC). */
+static void layouts_unused(cctx *C, const char *why, int n)
+{
+    for (int i = 0; i < C->nreds; i++)
+        if (!C->reds[i]->assoc) {
+            ct_diag_add(C->d, CT_WARNING, NULL, 0, 0,
+                        "emulator: the given layouts (%d, from the TTGIR) do not describe the kernel's %d "
+                        "reductions and scans (%s): they run in the default order, whose float results "
+                        "may differ from the GPU's in the last bits",
+                        n, C->nreds, why);
+            return;
+        }
+}
+
 /* the given layouts, when they describe these reductions exactly */
 void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o)
 {
-    if (!o || !o->layouts || o->nlayouts != C->nreds)
+    if (!o || !o->layouts)
         return;
+    if (o->nlayouts != C->nreds) {
+        layouts_unused(C, "not as many", o->nlayouts);
+        return;
+    }
     for (int i = 0; i < C->nreds; i++) {
         const ct_emu_layout *l = &o->layouts[i];
         emu_reduce_aux *x = C->reds[i];
-        if (l->rank < 1 || l->axis < 0 || l->axis >= l->rank)
+        if (l->rank < 1 || l->axis < 0 || l->axis >= l->rank) {
+            layouts_unused(C, "an invalid axis", o->nlayouts);
             return;
+        }
         int64_t len = 1, outer = 1, inner = 1;
         for (int d = 0; d < l->rank; d++) {
             if (d < l->axis)
@@ -166,8 +189,10 @@ void emu_cc_apply_layouts(cctx *C, const ct_emu_options *o)
             else
                 len = l->shape[d];
         }
-        if (len != x->len || outer != x->outer || inner != x->inner || l->is_scan != x->is_scan)
-            return; /* not the same ops: keep the default everywhere */
+        if (len != x->len || outer != x->outer || inner != x->inner || l->is_scan != x->is_scan) {
+            layouts_unused(C, "other shapes", o->nlayouts); /* not the same ops */
+            return;
+        }
     }
     for (int i = 0; i < C->nreds; i++) {
         const ct_emu_layout *l = &o->layouts[i];

@@ -448,6 +448,24 @@ class LayoutPipeline(unittest.TestCase):
             n += len(full)
         self.assertGreater(n, 100)
 
+    def test_restructured_reduction_warns(self):
+        """Where Triton's passes restructure a reduction (optimize-thread-locality splits a sum
+        accumulated in a loop, at 1 and 2 warps here) the TTGIR's layouts do not match the
+        kernel's reductions: the run still gives the sum, with a ReductionOrderWarning (a
+        specialization of its own: the warning comes with its compilation)."""
+        import warnings
+        x = np.random.RandomState(0).randn(16, 1000).astype(np.float32)
+        for nw, warns in ((1, True), (4, False)):
+            o = np.zeros(16, np.float32)
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                ctriton.run(layout_kernels.loop_reduce, (1,), x, o, 1000, M=16, BLOCK=64, num_warps=nw)
+            got = [m for m in w if issubclass(m.category, ctriton.ReductionOrderWarning)]
+            self.assertEqual(bool(got), warns, "num_warps=%d: %s" % (nw, [str(m.message) for m in w]))
+            if got:
+                self.assertIn("loop_reduce", str(got[0].message))
+            np.testing.assert_allclose(o, x.sum(axis=1), rtol=1e-5, atol=1e-5)
+
     def test_kernels_tell_layouts_apart(self):
         """The kernels are a test: Triton's default layouts alone (the conversion to TTGPUIR,
         no coalescing, no MMA layouts) give other tables on some of them."""
