@@ -590,17 +590,13 @@ MUFU_AVX512 static inline __m512i ex2_8(__m512i u)
     return _mm512_mask_mov_epi64(r, nan, _mm512_set1_epi64(0x7fffffff));
 }
 
-/* the packed entries of 8 lanes: g the words' indices, f the fractions' bits, neg the lanes of
- * the negative table; entry bits as 64-bit lanes */
-MUFU_AVX512_POPCNT static inline __m512i packed_entry8(__m256i g, __m256i f, __mmask8 neg)
+/* the packed words of 8 lanes (g their indices) and the number of steps below each lane's entry
+ * (sh = 64 - 2j for entry j of its group: the low 2j step bits shifted to the top, none for j = 0,
+ * where vpsllvq's count of 64 gives 0) */
+MUFU_AVX512_POPCNT static inline __m512i packed_steps8(__m256i g, __m256i sh, __m512i *w)
 {
-    __m512i w = _mm512_i32gather_epi64(g, (const long long *)ex2_packed, 8);
-    /* the steps below entry j: the low 2j bits above the base */
-    __m512i jj = _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm256_and_si256(f, _mm256_set1_epi32(15))), 1);
-    __m512i below = _mm512_sub_epi64(_mm512_sllv_epi64(_mm512_set1_epi64(1), jj), _mm512_set1_epi64(1));
-    __m512i cnt = _mm512_popcnt_epi64(_mm512_and_si512(_mm512_srli_epi64(w, 31), below));
-    __m512i base = _mm512_and_si512(w, _mm512_set1_epi64(0x7fffffff));
-    return _mm512_mask_sub_epi64(_mm512_add_epi64(base, cnt), neg, base, cnt);
+    *w = _mm512_i32gather_epi64(g, (const long long *)ex2_packed, 8);
+    return _mm512_popcnt_epi64(_mm512_sllv_epi64(_mm512_srli_epi64(*w, 31), _mm512_cvtepu32_epi64(sh)));
 }
 
 /* MUFU.EX2 of sixteen f32 lanes (their bits) from the packed entries */
@@ -611,28 +607,29 @@ MUFU_AVX512_POPCNT static inline __m512i ex2_16_packed(__m512i u)
     __mmask16 nan = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7f800000));
     __mmask16 tiny = _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x00800000));
     __mmask16 big = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x43000000)) & ~nan;
-    __mmask16 neg = _mm512_cmplt_epi32_mask(u, zero);
+    __mmask16 neg = _mm512_movepi32_mask(u);
     __mmask16 ok = ~(nan | tiny | big);
-    /* X = floor(|x| 2^23) = m 2^(e - 127), m the significand with its leading one (below 2^30
-     * for |x| < 128); the special lanes read entry 0 */
-    __m512i e = _mm512_srli_epi32(a, 23);
-    __m512i m = _mm512_or_si512(_mm512_and_si512(a, _mm512_set1_epi32(0x7fffff)), _mm512_set1_epi32(0x800000));
-    __m512i up = _mm512_sllv_epi32(m, _mm512_sub_epi32(e, _mm512_set1_epi32(127)));
-    __m512i dn = _mm512_srlv_epi32(m, _mm512_sub_epi32(_mm512_set1_epi32(127), e));
-    __mmask16 ge = _mm512_cmpge_epi32_mask(e, _mm512_set1_epi32(127));
-    __m512i X = _mm512_maskz_mov_epi32(ok, _mm512_mask_mov_epi32(dn, ge, up));
+    /* X = floor(|x| 2^23): for the normal |x| < 128 of the other lanes |x| 2^23 is exact in
+     * f32 and below 2^30, so the truncating conversion gives it; the special lanes read entry 0 */
+    __m512i X = _mm512_maskz_cvttps_epi32(ok, _mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_set1_ps(0x1p23f)));
     __m512i i = _mm512_srli_epi32(X, 23);
-    __m512i f = _mm512_and_si512(X, _mm512_set1_epi32(0x7fffff));
-    __m512i g = _mm512_mask_add_epi32(_mm512_srli_epi32(f, 4), neg, _mm512_srli_epi32(f, 4),
-                                      _mm512_set1_epi32((int)EX2_GROUPS));
-    __m512i t0 = packed_entry8(_mm512_castsi512_si256(g), _mm512_castsi512_si256(f), (__mmask8)neg);
-    __m512i t1 = packed_entry8(_mm512_extracti64x4_epi64(g, 1), _mm512_extracti64x4_epi64(f, 1),
-                               (__mmask8)(neg >> 8));
-    __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(t0)),
-                                   _mm512_cvtepi64_epi32(t1), 1);
-    /* times 2^(+-i): t is normal and positive; below the normal range +0, above it inf */
-    __m512i te = _mm512_add_epi32(_mm512_srli_epi32(t, 23), _mm512_mask_sub_epi32(i, neg, zero, i));
-    __m512i r = _mm512_or_si512(_mm512_and_si512(t, _mm512_set1_epi32(0x7fffff)), _mm512_slli_epi32(te, 23));
+    __m512i g = _mm512_srli_epi32(_mm512_and_si512(X, _mm512_set1_epi32(0x7fffff)), 4);
+    g = _mm512_mask_add_epi32(g, neg, g, _mm512_set1_epi32((int)EX2_GROUPS));
+    __m512i sh = _mm512_sub_epi32(_mm512_set1_epi32(64),
+                                  _mm512_slli_epi32(_mm512_and_si512(X, _mm512_set1_epi32(15)), 1));
+    __m512i w0, w1;
+    __m512i c0 = packed_steps8(_mm512_castsi512_si256(g), _mm512_castsi512_si256(sh), &w0);
+    __m512i c1 = packed_steps8(_mm512_extracti64x4_epi64(g, 1), _mm512_extracti64x4_epi64(sh, 1), &w1);
+    /* the low halves of the sixteen 64-bit lanes: the first entries (31 bits) and the counts */
+    const __m512i lows = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    __m512i base = _mm512_and_si512(_mm512_permutex2var_epi32(w0, lows, w1), _mm512_set1_epi32(0x7fffffff));
+    __m512i cnt = _mm512_permutex2var_epi32(c0, lows, c1);
+    __m512i t = _mm512_mask_sub_epi32(_mm512_add_epi32(base, cnt), neg, base, cnt);
+    /* times 2^(+-i): t is normal and positive, so adding to its exponent field is the product
+     * while the exponent te stays in (0, 255); below the normal range +0, above it inf */
+    __m512i si = _mm512_mask_sub_epi32(i, neg, zero, i);
+    __m512i te = _mm512_add_epi32(_mm512_srli_epi32(t, 23), si);
+    __m512i r = _mm512_add_epi32(t, _mm512_slli_epi32(si, 23));
     r = _mm512_mask_mov_epi32(r, _mm512_cmple_epi32_mask(te, zero) | (big & neg), zero);
     r = _mm512_mask_mov_epi32(r, _mm512_cmpge_epi32_mask(te, _mm512_set1_epi32(255)) | (big & ~neg),
                               _mm512_set1_epi32(0x7f800000));
