@@ -782,12 +782,49 @@ static bool emu_cc_op(cctx *C, const ct_op *op)
     return ok;
 }
 
+/* is value v defined outside op (not by an op in it, not an argument of one of its blocks)? */
+static bool defined_outside(const ct_value *v, const ct_op *op)
+{
+    const ct_op *o = v->def ? v->def : v->owner ? v->owner->parent ? v->owner->parent->parent : NULL : NULL;
+    if (!v->def && !o)
+        return false;
+    for (; o; o = o->parent && o->parent->parent ? o->parent->parent->parent : NULL)
+        if (o == op)
+            return false;
+    return true;
+}
+
+/* Loop-invariant splats: a tt.splat at the top of a loop's body whose scalar is defined
+ * outside the loop (a row's maximum, a scale, a bound) fills the same tensor on every
+ * iteration; it is compiled here, before the loop's first test, and the body skips it
+ * (C->early).  Its value is pinned, so no op of the body overwrites it in place.  The GPU's
+ * compiler hoists these too (the splat is a register copy there); a splat cannot fault, so
+ * running it when the loop runs zero times is harmless. */
+void emu_cc_hoist_splats(cctx *C, const ct_op *loop, const ct_block *body)
+{
+    if (C->batch > 0)
+        return;
+    for (const ct_op *op = body->first; op; op = op->next) {
+        if (op->code != CT_OP_TT_SPLAT || !defined_outside(op->opnds[0], loop) ||
+            !emu_cc_is_live(C, op))
+            continue;
+        if (!emu_cc_op(C, op))
+            return; /* the body compiles it again and reports the error */
+        ct_pm_put(&C->early, op, (void *)1);
+        int d = val_of(C, &op->res[0]);
+        if (d >= 0)
+            C->vals[d].pinned = true;
+    }
+}
+
 /* compiles the ops of a block; the terminator too unless stop_at_term
  * (then the caller handles it: yield, condition, reduce.return, return) */
 bool emu_cc_block_ops(cctx *C, const ct_block *b, bool stop_at_term)
 {
     bool ok = true;
     for (const ct_op *op = b->first; op; op = op->next) {
+        if (ct_pm_get(&C->early, op))
+            continue; /* compiled before its loop (emu_cc_hoist_splats) */
         bool term = (ct_op_info_of(op->code)->flags & CT_OPF_TERM) != 0;
         if (term && stop_at_term && op == b->last && op->code != CT_OP_CF_BR &&
             op->code != CT_OP_CF_COND_BR)
@@ -1084,6 +1121,7 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
     ct_pm_init(&C.rank_scratch);
     ct_pm_init(&C.blockpc);
     ct_pm_init(&C.blockargs);
+    ct_pm_init(&C.early);
     ct_ptrmap vmap;
     ct_pm_init(&vmap);
     C.vmap = &vmap;
@@ -1136,6 +1174,7 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
     ct_pm_free(&C.rank_scratch);
     ct_pm_free(&C.blockpc);
     ct_pm_free(&C.blockargs);
+    ct_pm_free(&C.early);
     ct_pm_free(&vmap);
     if (d == &local)
         ct_diags_free(&local);
