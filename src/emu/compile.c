@@ -782,18 +782,131 @@ static bool emu_cc_op(cctx *C, const ct_op *op)
     return ok;
 }
 
+/* is value v defined outside op (not by an op in it, not an argument of one of its blocks)? */
+static bool defined_outside(const ct_value *v, const ct_op *op)
+{
+    const ct_op *o = v->def ? v->def : v->owner ? v->owner->parent ? v->owner->parent->parent : NULL : NULL;
+    if (!v->def && !o)
+        return false;
+    for (; o; o = o->parent && o->parent->parent ? o->parent->parent->parent : NULL)
+        if (o == op)
+            return false;
+    return true;
+}
+
+/* Loop-invariant splats: a tt.splat at the top of a loop's body whose scalar is defined
+ * outside the loop (a row's maximum, a scale, a bound) fills the same tensor on every
+ * iteration; it is compiled here, before the loop's first test, and the body skips it
+ * (C->early).  Its value is pinned, so no op of the body overwrites it in place.  The GPU's
+ * compiler hoists these too (the splat is a register copy there); a splat cannot fault, so
+ * running it when the loop runs zero times is harmless. */
+void emu_cc_hoist_splats(cctx *C, const ct_op *loop, const ct_block *body)
+{
+    if (C->batch > 0)
+        return;
+    for (const ct_op *op = body->first; op; op = op->next) {
+        if (op->code != CT_OP_TT_SPLAT || !defined_outside(op->opnds[0], loop) ||
+            !emu_cc_is_live(C, op))
+            continue;
+        if (!emu_cc_op(C, op))
+            return; /* the body compiles it again and reports the error */
+        ct_pm_put(&C->early, op, (void *)1);
+        int d = val_of(C, &op->res[0]);
+        if (d >= 0)
+            C->vals[d].pinned = true;
+    }
+}
+
+/* Common subexpressions: the frontend's TTIR recomputes what it needs again (a store's mask and
+ * pointers after the load's, from equal constants), which the GPU's compiler computes once.
+ * An op of a block equal to an earlier compiled one of the same block (same op, attributes,
+ * result type, and operands in the same values) takes that op's value, pinned so that no op
+ * writes over it in place.  Only pure ops that cannot fault and give no float, and constants:
+ * which float ops the NVPTX backend contracts depends on their values' uses (emu_cc_try_fma),
+ * so those stay as the IR has them.  Splats are not merged (a splat read by one op may never be
+ * written: emu_cc_elementwise reads its scalar instead), but two splats of one scalar count as
+ * the same operand, and a splat only the merged op read is then not filled. */
+static bool cse_candidate(const ct_op *op)
+{
+    unsigned f = ct_op_info_of(op->code)->flags;
+    const ct_op_sig *sig = ct_op_sig_of(op->code);
+    if (!(f & CT_OPF_PURE) || (f & (CT_OPF_PROGRAM | CT_OPF_TRAPS)) || sig->nregions || sig->nsucc ||
+        sig->min_res != sig->max_res || sig->max_res != 1 || op->code == CT_OP_TT_SPLAT)
+        return false;
+    const ct_type *e = ct_type_scalar(op->res[0].type);
+    return op->code == CT_OP_ARITH_CONSTANT || (e && e->kind != CT_TY_FLOAT);
+}
+
+/* do value indices x and y hold the same values (the same value, or splats of the same scalar)? */
+static bool same_val(cctx *C, int x, int y)
+{
+    if (x < 0 || y < 0)
+        return false;
+    const val *a = &C->vals[x], *b = &C->vals[y];
+    return x == y || (a->splat_src >= 0 && a->splat_src == b->splat_src && a->n == b->n &&
+                      a->ek == b->ek && ct_type_equal(a->type, b->type));
+}
+
+/* op, merged into an earlier op: the splats only it read are not filled */
+static void drop_splat_operands(cctx *C, const ct_op *op)
+{
+    for (int i = 0; i < op->nopnds; i++) {
+        int v = val_of(C, op->opnds[i]);
+        if (v < 0 || C->vals[v].splat_src < 0 || emu_cc_uses_of(C, op->opnds[i]) != 1)
+            continue;
+        emu_ins *I = &C->code[C->vals[v].splat_ins];
+        if (I->fn == emu_h_splat && I->d == C->vals[v].off)
+            I->fn = emu_h_nop;
+    }
+}
+
+static bool same_op(cctx *C, const ct_op *a, const ct_op *b)
+{
+    if (a->code != b->code || a->nopnds != b->nopnds || a->nattrs != b->nattrs ||
+        !ct_type_equal(a->res[0].type, b->res[0].type))
+        return false;
+    for (int i = 0; i < a->nopnds; i++)
+        if (!same_val(C, val_of(C, a->opnds[i]), val_of(C, b->opnds[i])))
+            return false;
+    for (int i = 0; i < a->nattrs; i++)
+        if (strcmp(a->attrs[i].name, b->attrs[i].name) || !ct_attr_equal(a->attrs[i].attr, b->attrs[i].attr))
+            return false;
+    return true;
+}
+
+enum { CSE_MAX = 256 }; /* compiled candidates of a block compared against */
+
 /* compiles the ops of a block; the terminator too unless stop_at_term
  * (then the caller handles it: yield, condition, reduce.return, return) */
 bool emu_cc_block_ops(cctx *C, const ct_block *b, bool stop_at_term)
 {
     bool ok = true;
+    const ct_op *seen[CSE_MAX];
+    int nseen = 0;
     for (const ct_op *op = b->first; op; op = op->next) {
+        if (ct_pm_get(&C->early, op))
+            continue; /* compiled before its loop (emu_cc_hoist_splats) */
+        bool cand = C->batch == 0 && cse_candidate(op);
+        if (cand && emu_cc_is_live(C, op)) {
+            int i = 0;
+            while (i < nseen && !same_op(C, seen[i], op))
+                i++;
+            if (i < nseen) {
+                int v = val_of(C, &seen[i]->res[0]);
+                C->vals[v].pinned = true;
+                emu_cc_bind(C, &op->res[0], v);
+                drop_splat_operands(C, op);
+                continue;
+            }
+        }
         bool term = (ct_op_info_of(op->code)->flags & CT_OPF_TERM) != 0;
         if (term && stop_at_term && op == b->last && op->code != CT_OP_CF_BR &&
             op->code != CT_OP_CF_COND_BR)
             break;
         if (!emu_cc_op(C, op))
             ok = false;
+        else if (cand && nseen < CSE_MAX && val_of(C, &op->res[0]) >= 0)
+            seen[nseen++] = op;
         if (C->nerr > 20)
             return false;
     }
@@ -1084,6 +1197,7 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
     ct_pm_init(&C.rank_scratch);
     ct_pm_init(&C.blockpc);
     ct_pm_init(&C.blockargs);
+    ct_pm_init(&C.early);
     ct_ptrmap vmap;
     ct_pm_init(&vmap);
     C.vmap = &vmap;
@@ -1136,6 +1250,7 @@ static ct_emu_kernel *compile_kernel(const ct_module *m, const char *func,
     ct_pm_free(&C.rank_scratch);
     ct_pm_free(&C.blockpc);
     ct_pm_free(&C.blockargs);
+    ct_pm_free(&C.early);
     ct_pm_free(&vmap);
     if (d == &local)
         ct_diags_free(&local);

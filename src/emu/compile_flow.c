@@ -598,6 +598,7 @@ bool emu_cc_for(cctx *C, const ct_op *op)
     int *inits = emu_cc_opnd_vals(C, op, 3, nc);
     emu_cc_pcopy(C, op, 1, &iv, &lb);
     emu_cc_pcopy(C, op, nc, carried, inits);
+    emu_cc_hoist_splats(C, op, b);
     int reset = emu_cc_emit(C, emu_h_nop, op); /* becomes emu_h_zero, see below */
     int head = emu_cc_emit(C, emu_h_for_test, op);
     INS(head)->a = OFF(iv);

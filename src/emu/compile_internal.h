@@ -77,6 +77,7 @@ typedef struct cctx {
     int nerr;
     int *hoist;             /* instructions of invariant values, for the prologue */
     int nhoist, choist;
+    ct_ptrmap early;        /* ops compiled before their loop (emu_cc_hoist_splats) */
 } cctx;
 
 #define GROW(arr, n, cap)                                                                      \
@@ -115,6 +116,8 @@ size_t emu_cc_alloc_frame(cctx *C, size_t bytes);
 bool emu_cc_is_live(cctx *C, const ct_op *op);
 int emu_cc_uses_of(cctx *C, const ct_value *v);
 bool emu_cc_block_ops(cctx *C, const ct_block *b, bool stop_at_term);
+/* compiles the loop-invariant splats of a loop's body now, before the loop (compile.c) */
+void emu_cc_hoist_splats(cctx *C, const ct_op *loop, const ct_block *body);
 bool emu_cc_blocks(cctx *C, const ct_op *owner, const ct_region *r);
 int emu_cc_loc_index(cctx *C, const ct_loc *l);
 /* op's location index: its file location, else where the parsed text had it */

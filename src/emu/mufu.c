@@ -119,15 +119,18 @@ static const struct {
               {&emu_mufu_ex2neg_table, ex2neg_bits}};
 #define NTABLES (sizeof tables / sizeof tables[0])
 
-/* EX2's entries packed for the vector path: per group of 16 entries one word, the first
- * entry's bits (31) and from bit 31 the 15 steps to the next entries, each |step| in {0, 1, 2}
- * written as 00, 01, 11 (so entry j is the first one plus or minus the number of ones below
- * bit 31 + 2j: one popcount).  The positive table's 2^19 words, then the negative one's.  Built
- * by decode() from the same entries as entry(); ex2_packed_ok stays false if a step did not fit
- * (then the vector path reads the bitmaps). */
-#define EX2_GROUPS ((1u << 23) >> 4)
+/* EX2's entries packed for the vector path: per group of 32 entries one word.  Bits 0-30 hold
+ * the first entry's bits, bit 31 the group's least step s (0 or 1) between two entries, bit
+ * 31 + j whether the step to entry j (1 to 31) is s + 1: so entry j is the first one plus or
+ * minus (s j + the number of ones in bits 32 to 31 + j), one popcount.  The steps, 0, 1 or 2
+ * along the table, are within one of each other in all but a few hundred groups (exceptions
+ * next to a step of 2); such a group's word has bit 63 set and its lanes take the scalar model.
+ * The positive table's 2^18 words, then the negative one's (4 MiB: the random lanes of an exp
+ * mostly miss the L2 cache, so its size counts).  Built by decode() from the same entries as
+ * entry(). */
+#define EX2_GROUP 32
+#define EX2_GROUPS ((1u << 23) / EX2_GROUP)
 static uint64_t ex2_packed[2 * EX2_GROUPS];
-static bool ex2_packed_ok;
 
 /* entry()'s bits from floor(q) and the exception's direction (0: none) */
 static inline uint32_t entry_bits(const emu_mufu_table *t, int64_t y)
@@ -137,14 +140,33 @@ static inline uint32_t entry_bits(const emu_mufu_table *t, int64_t y)
     return ((uint32_t)t->lo << 23) | (uint32_t)(y - (1 << 23));
 }
 
+/* the packed word of EX2_GROUP entries e (dir: +1 they rise, -1 they fall) */
+static uint64_t pack_group(const uint32_t *e, int dir)
+{
+    int64_t lo = 2, hi = -1;
+    for (int j = 1; j < EX2_GROUP; j++) {
+        int64_t st = dir * ((int64_t)e[j] - (int64_t)e[j - 1]);
+        lo = st < lo ? st : lo;
+        hi = st > hi ? st : hi;
+    }
+    uint64_t w = e[0];
+    if (lo < 0 || lo > 1 || hi - lo > 1)
+        return w | 1ull << 63; /* the scalar model's */
+    w |= (uint64_t)lo << 31;
+    for (int j = 1; j < EX2_GROUP; j++)
+        if (dir * ((int64_t)e[j] - (int64_t)e[j - 1]) > lo)
+            w |= 1ull << (31 + j);
+    return w;
+}
+
 /* packed: where to write the table's packed words (dir: +1 the entries rise, -1 they fall), or
- * NULL; *ok cleared if a step does not fit */
-static uint64_t decode(const emu_mufu_table *t, uint64_t *bits, uint64_t *packed, int dir, bool *ok)
+ * NULL */
+static uint64_t decode(const emu_mufu_table *t, uint64_t *bits, uint64_t *packed, int dir)
 {
     rdec d;
     uint16_t prob[NCTX];
     uint64_t nexc = 0;
-    uint32_t prev = 0;
+    uint32_t grp[EX2_GROUP];
     for (int i = 0; i < NCTX; i++)
         prob[i] = 1024;
     rd_init(&d, t->stream, t->nstream);
@@ -165,31 +187,22 @@ static uint64_t decode(const emu_mufu_table *t, uint64_t *bits, uint64_t *packed
         }
         if (!packed)
             continue;
-        uint32_t e = entry_bits(t, (int64_t)fl + adj);
-        uint32_t j = k & 15;
-        if (j == 0) {
-            packed[k >> 4] = e;
-        } else {
-            int64_t step = dir * ((int64_t)e - (int64_t)prev);
-            if (step < 0 || step > 2)
-                *ok = false;
-            else if (step)
-                packed[k >> 4] |= (step == 1 ? 1ull : 3ull) << (31 + 2 * (j - 1));
-        }
-        prev = e;
+        grp[k % EX2_GROUP] = entry_bits(t, (int64_t)fl + adj);
+        if (k % EX2_GROUP == EX2_GROUP - 1)
+            packed[k / EX2_GROUP] = pack_group(grp, dir);
     }
     return nexc;
 }
 
 /* Each table is decoded on its first use, the two EX2 tables together (their packed words are
- * one array, and ex2_packed_ok speaks of both): a kernel using only exp decodes 2^24 of the
+ * one array): a kernel using only exp decodes 2^24 of the
  * 7 x 2^23 entries (decoding runs at about 6 ns an entry). */
 enum { G_RCP, G_RSQ, G_SQRT, G_EX2, NGROUPS };
 static uint64_t group_exceptions[NGROUPS];
 static atomic_bool group_ready[NGROUPS]; /* set, with release, once the group's bitmaps are complete */
 
 /* Bump when decode()'s output or the buffers below change (it keys the disk cache's files). */
-#define MUFU_CACHE_LAYOUT 1u
+#define MUFU_CACHE_LAYOUT 2u /* 2: EX2's packed words of 32 entries */
 static atomic_int groups_decoded;
 
 int emu_mufu_groups_decoded(void)
@@ -202,33 +215,25 @@ static void decode_group(int g)
     static const char *const name[NGROUPS] = {"rcp", "rsq", "sqrt", "ex2"};
     const emu_mufu_table *ts[2] = {tables[g].t, &emu_mufu_ex2neg_table};
     int nt = g == G_EX2 ? 2 : 1;
-    uint64_t flags = 0;
-    void *bufs[4] = {&group_exceptions[g]};
-    size_t sizes[4] = {sizeof group_exceptions[g]};
+    void *bufs[3] = {&group_exceptions[g]};
+    size_t sizes[3] = {sizeof group_exceptions[g]};
     int nb = 1;
     if (g == G_EX2) {
         memcpy(ex2_both_coef, emu_mufu_ex2_table.coef, sizeof ex2_both_coef / 2);
         memcpy(ex2_both_coef[EX2_SEGS], emu_mufu_ex2neg_table.coef, sizeof ex2_both_coef / 2);
         bufs[nb] = ex2_both_bits, sizes[nb++] = sizeof ex2_both_bits;
         bufs[nb] = ex2_packed, sizes[nb++] = sizeof ex2_packed;
-        bufs[nb] = &flags, sizes[nb++] = sizeof flags;
     } else {
         bufs[nb] = tables[g].bits;
         sizes[nb++] = g == G_RCP ? sizeof rcp_bits : g == G_RSQ ? sizeof rsq_bits : sizeof sqrt_bits;
     }
     uint64_t key = emu_mufu_cache_key(ts, nt, MUFU_CACHE_LAYOUT);
-    if (emu_mufu_cache_load(name[g], key, bufs, sizes, nb)) {
-        if (g == G_EX2)
-            ex2_packed_ok = flags & 1;
-    } else {
-        bool ok = true;
+    if (!emu_mufu_cache_load(name[g], key, bufs, sizes, nb)) {
         if (g == G_EX2) {
-            group_exceptions[g] = decode(&emu_mufu_ex2_table, ex2_bits, ex2_packed, 1, &ok) +
-                                  decode(&emu_mufu_ex2neg_table, ex2neg_bits, ex2_packed + EX2_GROUPS, -1, &ok);
-            ex2_packed_ok = ok;
-            flags = ok;
+            group_exceptions[g] = decode(&emu_mufu_ex2_table, ex2_bits, ex2_packed, 1) +
+                                  decode(&emu_mufu_ex2neg_table, ex2neg_bits, ex2_packed + EX2_GROUPS, -1);
         } else {
-            group_exceptions[g] = decode(tables[g].t, tables[g].bits, NULL, 0, &ok);
+            group_exceptions[g] = decode(tables[g].t, tables[g].bits, NULL, 0);
         }
         atomic_fetch_add(&groups_decoded, 1);
         emu_mufu_cache_store(name[g], key, (const void *const *)bufs, sizes, nb);
@@ -623,49 +628,51 @@ MUFU_AVX512 static inline __m512i ex2_8(__m512i u)
     return _mm512_mask_mov_epi64(r, nan, _mm512_set1_epi64(0x7fffffff));
 }
 
-/* the packed entries of 8 lanes: g the words' indices, f the fractions' bits, neg the lanes of
- * the negative table; entry bits as 64-bit lanes */
-MUFU_AVX512_POPCNT static inline __m512i packed_entry8(__m256i g, __m256i f, __mmask8 neg)
+/* the packed words of 8 lanes (g their indices) and the number of ones among the steps to each
+ * lane's entry (sh = 64 - j for entry j of its group: the step bits 32 to 31 + j shifted to
+ * the top, none for j = 0, where vpsllvq's count of 64 gives 0) */
+MUFU_AVX512_POPCNT static inline __m512i packed_steps8(__m256i g, __m256i sh, __m512i *w)
 {
-    __m512i w = _mm512_i32gather_epi64(g, (const long long *)ex2_packed, 8);
-    /* the steps below entry j: the low 2j bits above the base */
-    __m512i jj = _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm256_and_si256(f, _mm256_set1_epi32(15))), 1);
-    __m512i below = _mm512_sub_epi64(_mm512_sllv_epi64(_mm512_set1_epi64(1), jj), _mm512_set1_epi64(1));
-    __m512i cnt = _mm512_popcnt_epi64(_mm512_and_si512(_mm512_srli_epi64(w, 31), below));
-    __m512i base = _mm512_and_si512(w, _mm512_set1_epi64(0x7fffffff));
-    return _mm512_mask_sub_epi64(_mm512_add_epi64(base, cnt), neg, base, cnt);
+    *w = _mm512_i32gather_epi64(g, (const long long *)ex2_packed, 8);
+    return _mm512_popcnt_epi64(_mm512_sllv_epi64(_mm512_srli_epi64(*w, 32), _mm512_cvtepu32_epi64(sh)));
 }
 
-/* MUFU.EX2 of sixteen f32 lanes (their bits) from the packed entries */
-MUFU_AVX512_POPCNT static inline __m512i ex2_16_packed(__m512i u)
+/* MUFU.EX2 of sixteen f32 lanes (their bits) from the packed entries; *irregular: the lanes whose
+ * group has no packed steps (bit 63), for the caller to take from the scalar model */
+MUFU_AVX512_POPCNT static inline __m512i ex2_16_packed(__m512i u, __mmask16 *irregular)
 {
     const __m512i zero = _mm512_setzero_si512();
     __m512i a = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
     __mmask16 nan = _mm512_cmpgt_epu32_mask(a, _mm512_set1_epi32(0x7f800000));
     __mmask16 tiny = _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x00800000));
     __mmask16 big = _mm512_cmpge_epu32_mask(a, _mm512_set1_epi32(0x43000000)) & ~nan;
-    __mmask16 neg = _mm512_cmplt_epi32_mask(u, zero);
+    __mmask16 neg = _mm512_movepi32_mask(u);
     __mmask16 ok = ~(nan | tiny | big);
-    /* X = floor(|x| 2^23) = m 2^(e - 127), m the significand with its leading one (below 2^30
-     * for |x| < 128); the special lanes read entry 0 */
-    __m512i e = _mm512_srli_epi32(a, 23);
-    __m512i m = _mm512_or_si512(_mm512_and_si512(a, _mm512_set1_epi32(0x7fffff)), _mm512_set1_epi32(0x800000));
-    __m512i up = _mm512_sllv_epi32(m, _mm512_sub_epi32(e, _mm512_set1_epi32(127)));
-    __m512i dn = _mm512_srlv_epi32(m, _mm512_sub_epi32(_mm512_set1_epi32(127), e));
-    __mmask16 ge = _mm512_cmpge_epi32_mask(e, _mm512_set1_epi32(127));
-    __m512i X = _mm512_maskz_mov_epi32(ok, _mm512_mask_mov_epi32(dn, ge, up));
+    /* X = floor(|x| 2^23): for the normal |x| < 128 of the other lanes |x| 2^23 is exact in
+     * f32 and below 2^30, so the truncating conversion gives it; the special lanes read entry 0 */
+    __m512i X = _mm512_maskz_cvttps_epi32(ok, _mm512_mul_ps(_mm512_castsi512_ps(a), _mm512_set1_ps(0x1p23f)));
     __m512i i = _mm512_srli_epi32(X, 23);
     __m512i f = _mm512_and_si512(X, _mm512_set1_epi32(0x7fffff));
-    __m512i g = _mm512_mask_add_epi32(_mm512_srli_epi32(f, 4), neg, _mm512_srli_epi32(f, 4),
-                                      _mm512_set1_epi32((int)EX2_GROUPS));
-    __m512i t0 = packed_entry8(_mm512_castsi512_si256(g), _mm512_castsi512_si256(f), (__mmask8)neg);
-    __m512i t1 = packed_entry8(_mm512_extracti64x4_epi64(g, 1), _mm512_extracti64x4_epi64(f, 1),
-                               (__mmask8)(neg >> 8));
-    __m512i t = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(t0)),
-                                   _mm512_cvtepi64_epi32(t1), 1);
-    /* times 2^(+-i): t is normal and positive; below the normal range +0, above it inf */
-    __m512i te = _mm512_add_epi32(_mm512_srli_epi32(t, 23), _mm512_mask_sub_epi32(i, neg, zero, i));
-    __m512i r = _mm512_or_si512(_mm512_and_si512(t, _mm512_set1_epi32(0x7fffff)), _mm512_slli_epi32(te, 23));
+    __m512i g = _mm512_srli_epi32(f, 5); /* EX2_GROUP */
+    g = _mm512_mask_add_epi32(g, neg, g, _mm512_set1_epi32((int)EX2_GROUPS));
+    __m512i j = _mm512_and_si512(X, _mm512_set1_epi32(EX2_GROUP - 1));
+    __m512i sh = _mm512_sub_epi32(_mm512_set1_epi32(64), j);
+    __m512i w0, w1;
+    __m512i c0 = packed_steps8(_mm512_castsi512_si256(g), _mm512_castsi512_si256(sh), &w0);
+    __m512i c1 = packed_steps8(_mm512_extracti64x4_epi64(g, 1), _mm512_extracti64x4_epi64(sh, 1), &w1);
+    *irregular = (__mmask16)(_mm512_movepi64_mask(w0) | (unsigned)_mm512_movepi64_mask(w1) << 8);
+    /* the low halves of the sixteen 64-bit lanes: the first entries (31 bits) and s, the counts */
+    const __m512i lows = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    __m512i lw = _mm512_permutex2var_epi32(w0, lows, w1);
+    __m512i base = _mm512_and_si512(lw, _mm512_set1_epi32(0x7fffffff));
+    __m512i cnt = _mm512_permutex2var_epi32(c0, lows, c1);
+    cnt = _mm512_mask_add_epi32(cnt, _mm512_movepi32_mask(lw), cnt, j); /* + s j */
+    __m512i t = _mm512_mask_sub_epi32(_mm512_add_epi32(base, cnt), neg, base, cnt);
+    /* times 2^(+-i): t is normal and positive, so adding to its exponent field is the product
+     * while the exponent te stays in (0, 255); below the normal range +0, above it inf */
+    __m512i si = _mm512_mask_sub_epi32(i, neg, zero, i);
+    __m512i te = _mm512_add_epi32(_mm512_srli_epi32(t, 23), si);
+    __m512i r = _mm512_add_epi32(t, _mm512_slli_epi32(si, 23));
     r = _mm512_mask_mov_epi32(r, _mm512_cmple_epi32_mask(te, zero) | (big & neg), zero);
     r = _mm512_mask_mov_epi32(r, _mm512_cmpge_epi32_mask(te, _mm512_set1_epi32(255)) | (big & ~neg),
                               _mm512_set1_epi32(0x7f800000));
@@ -686,7 +693,17 @@ MUFU_AVX512_POPCNT static void ex2_array_packed(float *d, const float *a, int64_
             halve = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-126.0f), _CMP_NGE_UQ);
             x = _mm512_mask_mul_ps(x, halve, x, _mm512_set1_ps(0.5f));
         }
-        __m512 y = _mm512_castsi512_ps(ex2_16_packed(_mm512_castps_si512(x)));
+        __mmask16 irregular;
+        __m512 y = _mm512_castsi512_ps(ex2_16_packed(_mm512_castps_si512(x), &irregular));
+        if (irregular) { /* a few hundred groups of each table: the scalar model */
+            float xs[16], ys[16];
+            _mm512_storeu_ps(xs, x);
+            _mm512_storeu_ps(ys, y);
+            for (int l = 0; l < 16; l++)
+                if ((irregular >> l) & 1)
+                    ys[l] = emu_mufu_ex2(xs[l]);
+            y = _mm512_loadu_ps(ys);
+        }
         if (halve) {
             y = _mm512_mask_mul_ps(y, halve, y, y);
             __mmask16 nan = _mm512_cmp_ps_mask(y, y, _CMP_UNORD_Q);
@@ -807,7 +824,7 @@ bool emu_mufu_ex2_array_path(float *d, const float *a, int64_t n, bool full, emu
 {
     ready(G_EX2);
 #ifdef MUFU_AVX512
-    bool packed = ex2_packed_ok && have_avx512() && have_vpopcnt();
+    bool packed = have_avx512() && have_vpopcnt();
     if (path == EMU_EX2_AUTO)
         path = packed ? EMU_EX2_PACKED : have_avx512() ? EMU_EX2_BITMAPS : EMU_EX2_SCALAR;
     if (path == EMU_EX2_PACKED) {
@@ -835,7 +852,7 @@ bool emu_mufu_exp_array_packed(float *d, const float *a, int64_t n)
 {
     ready(G_EX2);
 #ifdef MUFU_AVX512
-    if (ex2_packed_ok && have_avx512() && have_vpopcnt()) {
+    if (have_avx512() && have_vpopcnt()) {
         ex2_array_packed(d, a, n, true, true);
         return true;
     }
