@@ -84,18 +84,7 @@ void ct_lower_opts_from_tl(ct_lower_opts *o, const tl_options *t)
 
 void ct_cache_dir(char *buf, size_t cap)
 {
-    const char *e = getenv("CTRITON_CACHE_DIR");
-    if (e && *e) {
-        snprintf(buf, cap, "%s", e);
-        return;
-    }
-    e = getenv("XDG_CACHE_HOME");
-    if (e && *e) {
-        snprintf(buf, cap, "%s/ctriton", e);
-        return;
-    }
-    e = getenv("HOME");
-    snprintf(buf, cap, "%s/.cache/ctriton", e && *e ? e : "/tmp");
+    ct_util_cache_dir(buf, cap);
 }
 
 void ct_cache_key(const char *ttir, const ct_lower_opts *o, char key[65])

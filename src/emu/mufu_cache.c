@@ -5,7 +5,7 @@
  * words) takes about 6 ns an entry: 0.1 s for the two tables of exp, 0.4 s for all of them, in
  * every process that uses them.  What it produces depends only on the tables' data and on how
  * mufu.c lays out its buffers, so the first process keeps it in $CTRITON_CACHE_DIR/emu
- * (ct_cache_dir) and later ones read it back in a few milliseconds.
+ * (ct_util_cache_dir) and later ones read it back in a few milliseconds.
  *
  * A file is named by the group and by a key of what it was decoded from (every byte of the
  * tables' data, and mufu.c's layout version): a build whose tables or packing differ uses other
@@ -18,7 +18,6 @@
  */
 #include "mufu_internal.h"
 
-#include "ctriton/compile.h"
 #include "util/util.h"
 
 #include <stdio.h>
@@ -73,7 +72,7 @@ static bool enabled(void)
 static bool path_of(char *buf, size_t cap, const char *what, uint64_t key, bool dir_only)
 {
     char dir[4000];
-    ct_cache_dir(dir, sizeof dir);
+    ct_util_cache_dir(dir, sizeof dir);
     if (strlen(dir) >= sizeof dir - 1)
         return false;
     int n = dir_only ? snprintf(buf, cap, "%s/emu", dir)

@@ -341,6 +341,22 @@ bool ct_write_file(const char *path, const void *data, size_t len)
     return ok;
 }
 
+void ct_util_cache_dir(char *buf, size_t cap)
+{
+    const char *e = getenv("CTRITON_CACHE_DIR");
+    if (e && *e) {
+        snprintf(buf, cap, "%s", e);
+        return;
+    }
+    e = getenv("XDG_CACHE_HOME");
+    if (e && *e) {
+        snprintf(buf, cap, "%s/ctriton", e);
+        return;
+    }
+    e = getenv("HOME");
+    snprintf(buf, cap, "%s/.cache/ctriton", e && *e ? e : "/tmp");
+}
+
 void ct_util_lower_python(char *buf, size_t cap)
 {
     const char *e = getenv("CTRITON_PYTHON");

@@ -121,6 +121,12 @@ bool ct_write_file(const char *path, const void *data, size_t len);
 /* mkdir -p (mode 0755); true if path is a directory afterwards. */
 bool ct_mkdirs(const char *path);
 
+/* ctriton's cache directory: $CTRITON_CACHE_DIR, else $XDG_CACHE_HOME/ctriton, else
+ * ~/.cache/ctriton (resolved from the environment each call; ct_cache_dir of
+ * ctriton/compile.h is this, for the lowering cache; the emulator keeps its decoded MUFU
+ * tables below it). */
+void ct_util_cache_dir(char *buf, size_t cap);
+
 /* The Python that lowers through Triton: $CTRITON_PYTHON, else the venv
  * `make deps-py` creates (~/.cache/ctriton/venv/bin/python), else python3.
  * Lowering (src/compile) runs it; the target release is detected beside it
