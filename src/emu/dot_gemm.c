@@ -768,40 +768,57 @@ static float h_fold_wide(int32_t T, int32_t as, float s)
     return (float)(d * inv);
 }
 
+/* The portable kernels' (hkr_c, qkr_c) shared steps on their 2 x 8 tiles, as the vector kernels'
+ * h_scales_* / h_terms_* below: each output's scale 2^(F - emax) into sbuf (sx = 127 + 127 + F),
+ * and the products cut at it and summed in int32 ((int32_t) of a float is toward zero). */
+enum { HC_R = 2, HC_S = 8 };
+static inline void h_scales_c(int64_t k0, int64_t k1, const int32_t *ea, int64_t lda, const int8_t *eb,
+                              int64_t ldb, const float *acc, int64_t lacc, float *sbuf, uint32_t sx)
+{
+    int32_t E[HC_R][HC_S] = {{0}};
+    for (int64_t k = k0; k < k1; k++)
+        for (int i = 0; i < HC_R; i++) {
+            int32_t x = (uint8_t)ea[i * lda + k];
+            for (int j = 0; j < HC_S; j++) {
+                int32_t e = x + (uint8_t)eb[k * ldb + j];
+                E[i][j] = e > E[i][j] ? e : E[i][j];
+            }
+        }
+    for (int i = 0; i < HC_R; i++)
+        for (int j = 0; j < HC_S; j++) {
+            uint32_t u, pe = (uint32_t)E[i][j] << 23;
+            memcpy(&u, &acc[i * lacc + j], 4);
+            u &= 0x7f800000u;
+            u = (sx << 23) - (u > pe ? u : pe);
+            memcpy(&sbuf[i * HC_S + j], &u, 4);
+        }
+}
+
+static inline void h_terms_c(int64_t k0, int64_t k1, const float *a, int64_t lda, const float *b, int64_t ldb,
+                             const float *sbuf, int32_t T[HC_R][HC_S])
+{
+    memset(T, 0, sizeof(int32_t) * HC_R * HC_S);
+    for (int64_t k = k0; k < k1; k++)
+        for (int i = 0; i < HC_R; i++) {
+            float av = a[i * lda + k];
+            for (int j = 0; j < HC_S; j++)
+                T[i][j] += (int32_t)(av * b[k * ldb + j] * sbuf[i * HC_S + j]);
+        }
+}
+
 /* the portable kernel: the same steps as the vector kernels below in plain C, 2 x 8 outputs (the
  * loops over the 8 columns vectorize; larger tiles spill SSE2's 16 registers); (int32_t) of a
  * float is the conversion toward zero */
 static void hkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
                   const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w)
 {
-    enum { R = 2, S = 8 };
+    enum { R = HC_R, S = HC_S };
     float *sbuf = w;
     for (int64_t k0 = 0; k0 < K; k0 += 16) {
         int64_t k1 = k0 + 16 < K ? k0 + 16 : K;
-        int32_t E[R][S] = {{0}};
-        for (int64_t k = k0; k < k1; k++)
-            for (int i = 0; i < R; i++) {
-                int32_t x = (uint8_t)ea[i * lda + k];
-                for (int j = 0; j < S; j++) {
-                    int32_t e = x + (uint8_t)eb[k * ldb + j];
-                    E[i][j] = e > E[i][j] ? e : E[i][j];
-                }
-            }
-        for (int i = 0; i < R; i++)
-            for (int j = 0; j < S; j++) {
-                uint32_t u, pe = (uint32_t)E[i][j] << 23;
-                memcpy(&u, &c[i * ldc + j], 4);
-                u &= 0x7f800000u;
-                u = (279u << 23) - (u > pe ? u : pe);
-                memcpy(&sbuf[i * S + j], &u, 4);
-            }
-        int32_t T[R][S] = {{0}};
-        for (int64_t k = k0; k < k1; k++)
-            for (int i = 0; i < R; i++) {
-                float av = a[i * lda + k];
-                for (int j = 0; j < S; j++)
-                    T[i][j] += (int32_t)(av * b[k * ldb + j] * sbuf[i * S + j]);
-            }
+        h_scales_c(k0, k1, ea, lda, eb, ldb, c, ldc, sbuf, 279u);
+        int32_t T[R][S];
+        h_terms_c(k0, k1, a, lda, b, ldb, sbuf, T);
         for (int i = 0; i < R; i++)
             for (int j = 0; j < S; j++) {
                 float cv = c[i * ldc + j];
@@ -1365,7 +1382,7 @@ typedef void (*qkr_fn)(int64_t K, const float *a, const int32_t *ea, int64_t lda
 static void qkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
                   const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg)
 {
-    enum { R = 2, S = 8 };
+    enum { R = HC_R, S = HC_S };
     float *sbuf = w, *pbuf = sbuf + HMR_MAX * HNR_MAX;
     float *acc = c;
     int64_t lacc = ldc, cnt = 0;
@@ -1376,30 +1393,9 @@ static void qkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, con
     }
     for (int64_t k0 = 0; k0 < K; k0 += Q_K) {
         int64_t k1 = k0 + Q_K < K ? k0 + Q_K : K;
-        int32_t E[R][S] = {{0}};
-        for (int64_t k = k0; k < k1; k++)
-            for (int i = 0; i < R; i++) {
-                int32_t x = (uint8_t)ea[i * lda + k];
-                for (int j = 0; j < S; j++) {
-                    int32_t e = x + (uint8_t)eb[k * ldb + j];
-                    E[i][j] = e > E[i][j] ? e : E[i][j];
-                }
-            }
-        for (int i = 0; i < R; i++)
-            for (int j = 0; j < S; j++) {
-                uint32_t u, pe = (uint32_t)E[i][j] << 23;
-                memcpy(&u, &acc[i * lacc + j], 4);
-                u &= 0x7f800000u;
-                u = (267u << 23) - (u > pe ? u : pe);
-                memcpy(&sbuf[i * S + j], &u, 4);
-            }
-        int32_t T[R][S] = {{0}};
-        for (int64_t k = k0; k < k1; k++)
-            for (int i = 0; i < R; i++) {
-                float av = a[i * lda + k];
-                for (int j = 0; j < S; j++)
-                    T[i][j] += (int32_t)(av * b[k * ldb + j] * sbuf[i * S + j]);
-            }
+        h_scales_c(k0, k1, ea, lda, eb, ldb, acc, lacc, sbuf, 267u);
+        int32_t T[R][S];
+        h_terms_c(k0, k1, a, lda, b, ldb, sbuf, T);
         for (int i = 0; i < R; i++)
             for (int j = 0; j < S; j++) {
                 float cv = acc[i * lacc + j], s = sbuf[i * S + j];
