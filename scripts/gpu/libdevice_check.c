@@ -9,15 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-float emu_asinf_nv(float x);
-float emu_logf_nv(float x);
-float emu_log2f_nv(float x);
-float emu_sinf_nv(float x);
-float emu_cosf_nv(float x);
-float emu_erff_nv(float x);
-float emu_tanhf_nv(float x);
-float emu_powf_nv(float x, float y);
-float emu_powif_nv(float x, int32_t n);
+#include "emu_internal.h" /* the ports' declarations */
 
 static float bf(uint32_t u)
 {

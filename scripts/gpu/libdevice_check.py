@@ -2,7 +2,8 @@
 
 Run on the GPU machine from the repository root (OUT names the output folder):
     gcc -O2 -ffp-contract=off -fPIC -fopenmp -shared -o /tmp/libldcheck.so scripts/gpu/libdevice_check.c \
-        src/emu/mathfn.c src/emu/mufu.c src/emu/mufu_data.c src/emu/mufu_lg2_data.c -Isrc -Iinclude -Isrc/emu -lm
+        src/emu/mathfn.c src/emu/mufu.c src/emu/mufu_cache.c src/emu/mufu_data.c src/emu/mufu_lg2_data.c \
+        src/util/util.c src/util/alloc.c -Isrc -Iinclude -Isrc/emu -lm
     OUT=dir python3 scripts/gpu/libdevice_check.py /tmp/libldcheck.so
 Each unary function (libdevice asin, log, log2, sin, cos, erf, tanh as Triton 3.6 calls them)
 is run on every one of the 2^32 f32 bit patterns; pow(x, y) on the products of a list of

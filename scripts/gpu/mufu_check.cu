@@ -9,8 +9,8 @@
  *   random bit patterns.
  * Prints one line per operation (mismatches and the first few) and exits non-zero on any.
  *
- *   gcc -O2 -ffp-contract=off -c src/emu/mufu.c src/emu/mufu_data.c
- *   nvcc -O3 -arch=sm_90 -Isrc/emu -o mufu_check scripts/gpu/mufu_check.cu mufu.o mufu_data.o -lpthread
+ *   (scripts/gpu/mufu_check.sh builds it: mufu.c, its data files, and mufu_cache.c with the
+ *   src/util file helpers it uses, compiled by gcc; this file by nvcc)
  */
 #include <atomic>
 #include <cstdint>

@@ -4,7 +4,8 @@
  * scripts/gpu/mufu_lg2_probe.cu writes (ftz.sums for lg2.approx.ftz.f32, full.sums for
  * lg2.approx.f32) are recomputed from the models and compared block by block.
  *
- *   cc -O2 -ffp-contract=off -Isrc/emu scripts/mufu/lg2_sums.c src/emu/mufu.c src/emu/mufu_data.c -lm -lpthread
+ *   cc -O2 -ffp-contract=off -Isrc -Iinclude -Isrc/emu scripts/mufu/lg2_sums.c src/emu/mufu.c src/emu/mufu_cache.c \
+ *      src/emu/mufu_data.c src/emu/mufu_lg2_data.c src/util/util.c src/util/alloc.c -lm -lpthread
  *   ./a.out ftz.sums full.sums [threads]
  * Prints, per form, the blocks that differ (the first few, with their first input) and exits
  * non-zero if any does.

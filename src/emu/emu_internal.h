@@ -687,6 +687,19 @@ uint8_t emu_f32_to_fp8(float f, emu_ek k, int rounding);
  * rtz: toward zero, else to nearest even */
 uint8_t emu_fp8_encode_sat(double v, emu_ek k, bool rtz);
 
+/* libdevice's f32 functions as Triton 3.6 calls them on sm_90, ported bit for bit (mathfn.c):
+ * __nv_logf, __nv_log2f, __nv_sinf, __nv_cosf, __nv_erff, __nv_tanhf, __nv_asinf, __nv_powf,
+ * __nv_powif */
+float emu_logf_nv(float x);
+float emu_log2f_nv(float x);
+float emu_sinf_nv(float x);
+float emu_cosf_nv(float x);
+float emu_erff_nv(float x);
+float emu_tanhf_nv(float x);
+float emu_asinf_nv(float x);
+float emu_powf_nv(float x, float y);
+float emu_powif_nv(float x, int32_t n);
+
 /* d[i] = the f32 math.exp (is_exp: ex2.approx.f32 of a[i] * log2(e), emu_exp_nv) or
  * math.exp2 (ex2.approx.ftz.f32, emu_ex2_ftz) of a[i], the GPU's bits (mufu.c); d may be a.
  * Sixteen lanes at a time on AVX-512 unless force_scalar (tests), same bits. */

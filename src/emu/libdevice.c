@@ -23,16 +23,6 @@
 #include <fenv.h>
 #include <math.h>
 
-float emu_logf_nv(float x);
-float emu_log2f_nv(float x);
-float emu_sinf_nv(float x);
-float emu_cosf_nv(float x);
-float emu_erff_nv(float x);
-float emu_tanhf_nv(float x);
-float emu_asinf_nv(float x);
-float emu_powf_nv(float x, float y);
-float emu_powif_nv(float x, int32_t n);
-
 typedef float (*f1)(float);
 typedef double (*d1)(double);
 typedef float (*f2)(float, float);

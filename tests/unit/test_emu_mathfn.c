@@ -17,16 +17,6 @@
 #include "emu/emu_internal.h"
 #include "emu_test.h"
 
-float emu_logf_nv(float x);
-float emu_log2f_nv(float x);
-float emu_sinf_nv(float x);
-float emu_cosf_nv(float x);
-float emu_erff_nv(float x);
-float emu_tanhf_nv(float x);
-float emu_asinf_nv(float x);
-float emu_powf_nv(float x, float y);
-float emu_powif_nv(float x, int32_t n);
-
 /* distance in floats between a float and a double (the exact value) */
 static double ulp_err(float got, double exact)
 {
