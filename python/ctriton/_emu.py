@@ -9,6 +9,7 @@ written in place.
 """
 import ctypes
 import os
+import warnings
 
 from . import _lib
 from . import _ttgir
@@ -79,7 +80,6 @@ class Kernel:
             for i in range(d.d.n):  # warnings: the TTGIR's layouts could not be used
                 x = d.d.items[i]
                 if x.severity == 1:
-                    import warnings
                     warnings.warn(errors.ReductionOrderWarning("ctriton: kernel %s: %s" % (
                         _lib.dstr(L.ct_emu_kernel_name(k)), _lib.dstr(x.message))), stacklevel=5)
         self._k = k

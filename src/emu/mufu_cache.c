@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char magic[8] = {'C', 'T', 'M', 'U', 'F', 'U', 0, 1};
 
@@ -87,13 +88,18 @@ bool emu_mufu_cache_load(const char *what, uint64_t key, void *const *bufs, cons
     char path[4200];
     if (!path_of(path, sizeof path, what, key, false))
         return false;
+    size_t head = 8 + 8 + 8 + 8 * (size_t)n, total = head + 8;
+    for (int i = 0; i < n; i++)
+        total += sizes[i];
+    /* only a regular file of the expected size is read: not a FIFO (which would block), a
+     * device, or a file of gigabytes put in its place */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != total)
+        return false;
     size_t len = 0;
     unsigned char *f = (unsigned char *)ct_read_file(path, &len);
     if (!f)
         return false;
-    size_t head = 8 + 8 + 8 + 8 * (size_t)n, total = head + 8;
-    for (int i = 0; i < n; i++)
-        total += sizes[i];
     bool ok = len == total && !memcmp(f, magic, 8);
     uint64_t v;
     if (ok) {

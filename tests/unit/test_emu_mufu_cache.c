@@ -184,6 +184,16 @@ static void t_cache(void **state)
     assert_int_equal(again.decoded, 0);
     assert_true(again.hash == first.hash);
 
+    /* a FIFO in a file's place is not opened (reading it would block): that group is decoded */
+    n = files(names);
+    char *sq = find(names, n, "sqrt");
+    assert_non_null(sq);
+    assert_int_equal(unlink(sq), 0);
+    assert_int_equal(mkfifo(sq, 0600), 0);
+    child_out fifo = in_child(dir, NULL);
+    assert_int_equal(fifo.decoded, 1);
+    assert_true(fifo.hash == first.hash);
+
     /* a cache directory that cannot be made (a file in its place) only costs the decode */
     char notdir[300];
     snprintf(notdir, sizeof notdir, "%s/file", dir);
