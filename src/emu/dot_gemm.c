@@ -744,9 +744,10 @@ __attribute__((target("avx512f,avx512bw"))) static void h_decode_avx512(
 
 /* a micro-kernel: c (MR x NR floats, row stride ldc) <- the instructions of a (MR x K floats,
  * exponents ea, row stride lda) times b (K x NR floats, exponents eb, row stride ldb); w: 64-byte
- * aligned work space (HMR_MAX x HNR_MAX floats twice, HMR_MAX x HNR_MAX bytes) */
+ * aligned work space (HMR_MAX x HNR_MAX floats twice, HMR_MAX x HNR_MAX bytes); seg: the fp8
+ * kernels' instructions per partial sum (the f16 kernels take no partial sums) */
 typedef void (*hkr_fn)(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
-                       const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w);
+                       const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg);
 
 /* the fold of one lane in int64 (the portable kernel's, and the vector kernels' where the int32 sum
  * could overflow): T (products' terms)
@@ -810,8 +811,9 @@ static inline void h_terms_c(int64_t k0, int64_t k1, const float *a, int64_t lda
  * loops over the 8 columns vectorize; larger tiles spill SSE2's 16 registers); (int32_t) of a
  * float is the conversion toward zero */
 static void hkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
-                  const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w)
+                  const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg)
 {
+    (void)seg;
     enum { R = HC_R, S = HC_S };
     float *sbuf = w;
     for (int64_t k0 = 0; k0 < K; k0 += 16) {
@@ -965,8 +967,9 @@ H_AVX2 void h_terms_avx2(int64_t k0, int64_t k1, const float *a, int64_t lda, co
 
 __attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
     int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b, const int8_t *eb,
-    int64_t ldb, float *c, int64_t ldc, void *w)
+    int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg)
 {
+    (void)seg;
     enum { R = 4, V = 4 };
     float *sbuf = w;
     uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
@@ -1018,8 +1021,9 @@ __attribute__((target("avx512f,avx512bw"))) static void hkr_avx512(
 
 __attribute__((target("avx2,fma"))) static void hkr_avx2(
     int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b, const int8_t *eb,
-    int64_t ldb, float *c, int64_t ldc, void *w)
+    int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg)
 {
+    (void)seg;
     enum { R = 2, V = 4 };
     float *sbuf = w;
     uint8_t *ebuf = (uint8_t *)(sbuf + 2 * HMR_MAX * HNR_MAX);
@@ -1094,6 +1098,100 @@ static size_t h_layout(int64_t M, int64_t N, int64_t K, void *base, float **fa, 
     return off + 64;
 }
 
+/* ---- the tiles of the Hopper models (f16 and fp8): one driver ------------------------------ */
+
+/* a product's operands decoded (h_layout's pieces), the micro-kernel and its tile, and the scalar
+ * steps for the tiles whose rows of A or columns of B hold an inf or NaN */
+typedef struct h_tiles h_tiles;
+struct h_tiles {
+    const float *fa, *fb;
+    const int32_t *ea;
+    const int8_t *eb;
+    const uint8_t *rbad, *cbad;
+    float *c, *pa, *pb, *tmp;
+    int32_t *pea;
+    int8_t *peb;
+    void *w;
+    int64_t M, N, K, seg;
+    hkr_fn kern;
+    int mr, nr, emin_a, emin_b;
+    void (*region)(const h_tiles *t, int64_t p, int rows, int64_t q, int cols);
+};
+
+/* c <- the product, tile by tile: tiles cut by the edges run on zero-padded copies */
+static void h_run_tiles(const h_tiles *t)
+{
+    const float *fa = t->fa, *fb = t->fb;
+    const int32_t *ea = t->ea;
+    const int8_t *eb = t->eb;
+    const uint8_t *rbad = t->rbad, *cbad = t->cbad;
+    float *c = t->c, *pa = t->pa, *pb = t->pb, *tmp = t->tmp;
+    int32_t *pea = t->pea;
+    int8_t *peb = t->peb;
+    int64_t M = t->M, N = t->N, K = t->K;
+    int mr = t->mr, nr = t->nr;
+    const int32_t zexp = (int32_t)((uint32_t)(-14 + H_BA) * 0x01010101u);
+    for (int64_t q = 0; q < N; q += nr) {
+        int cols = N - q < nr ? (int)(N - q) : nr;
+        bool cbadp = false;
+        for (int j = 0; j < cols; j++)
+            cbadp |= cbad[q + j];
+        const float *b = fb + q;
+        const int8_t *ebp = eb + q;
+        int64_t ldb = N;
+        if (cols < nr && !cbadp) { /* zero columns on the right */
+            for (int64_t k = 0; k < K; k++)
+                for (int j = 0; j < nr; j++) {
+                    pb[k * nr + j] = j < cols ? fb[k * N + q + j] : 0.0f;
+                    peb[k * nr + j] = j < cols ? eb[k * N + q + j] : (int8_t)(uint8_t)(-14 + H_BB);
+                }
+            b = pb;
+            ebp = peb;
+            ldb = nr;
+        }
+        for (int64_t p = 0; p < M; p += mr) {
+            int rows = M - p < mr ? (int)(M - p) : mr;
+            bool bad = cbadp;
+            for (int i = 0; i < rows; i++)
+                bad |= rbad[p + i];
+            if (bad) {
+                t->region(t, p, rows, q, cols);
+                continue;
+            }
+            const float *a = fa + p * K;
+            const int32_t *eap = ea + p * K;
+            if (rows < mr) { /* zero rows below */
+                for (int i = 0; i < mr; i++)
+                    for (int64_t k = 0; k < K; k++) {
+                        pa[i * K + k] = i < rows ? fa[(p + i) * K + k] : 0.0f;
+                        pea[i * K + k] = i < rows ? ea[(p + i) * K + k] : zexp;
+                    }
+                a = pa;
+                eap = pea;
+            }
+            float *tile = c + p * N + q;
+            int64_t ld = N;
+            bool cut = rows < mr || cols < nr;
+            if (cut) {
+                for (int i = 0; i < mr; i++)
+                    for (int j = 0; j < nr; j++)
+                        tmp[i * nr + j] = i < rows && j < cols ? tile[i * N + j] : 0.0f;
+                tile = tmp;
+                ld = nr;
+            }
+            t->kern(K, a, eap, K, b, ebp, ldb, tile, ld, t->w, t->seg);
+            if (cut)
+                for (int i = 0; i < rows; i++)
+                    memcpy(c + (p + i) * N + q, tmp + i * nr, sizeof(float) * (size_t)cols);
+        }
+    }
+}
+
+static void h_region_tiles(const h_tiles *t, int64_t p, int rows, int64_t q, int cols)
+{
+    h_region(t->fa, t->ea, t->fb, t->eb, t->c, t->N, t->K, p, rows, q, cols);
+}
+
 void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t M, int64_t N,
                          int64_t K, void *scratch)
 {
@@ -1128,61 +1226,9 @@ void emu_gemm_hopper_f16(const uint16_t *A, const uint16_t *B, float *c, int64_t
         nr = 32;
     }
 #endif
-    const int32_t zexp = (int32_t)((uint32_t)(-14 + H_BA) * 0x01010101u);
-    for (int64_t q = 0; q < N; q += nr) {
-        int cols = N - q < nr ? (int)(N - q) : nr;
-        bool cbadp = false;
-        for (int j = 0; j < cols; j++)
-            cbadp |= cbad[q + j];
-        const float *b = fb + q;
-        const int8_t *ebp = eb + q;
-        int64_t ldb = N;
-        if (cols < nr && !cbadp) { /* zero columns on the right */
-            for (int64_t k = 0; k < K; k++)
-                for (int j = 0; j < nr; j++) {
-                    pb[k * nr + j] = j < cols ? fb[k * N + q + j] : 0.0f;
-                    peb[k * nr + j] = j < cols ? eb[k * N + q + j] : (int8_t)(uint8_t)(-14 + H_BB);
-                }
-            b = pb;
-            ebp = peb;
-            ldb = nr;
-        }
-        for (int64_t p = 0; p < M; p += mr) {
-            int rows = M - p < mr ? (int)(M - p) : mr;
-            bool bad = cbadp;
-            for (int i = 0; i < rows; i++)
-                bad |= rbad[p + i];
-            if (bad) {
-                h_region(fa, ea, fb, eb, c, N, K, p, rows, q, cols);
-                continue;
-            }
-            const float *a = fa + p * K;
-            const int32_t *eap = ea + p * K;
-            if (rows < mr) { /* zero rows below */
-                for (int i = 0; i < mr; i++)
-                    for (int64_t k = 0; k < K; k++) {
-                        pa[i * K + k] = i < rows ? fa[(p + i) * K + k] : 0.0f;
-                        pea[i * K + k] = i < rows ? ea[(p + i) * K + k] : zexp;
-                    }
-                a = pa;
-                eap = pea;
-            }
-            float *tile = c + p * N + q;
-            int64_t ld = N;
-            bool cut = rows < mr || cols < nr;
-            if (cut) {
-                for (int i = 0; i < mr; i++)
-                    for (int j = 0; j < nr; j++)
-                        tmp[i * nr + j] = i < rows && j < cols ? tile[i * N + j] : 0.0f;
-                tile = tmp;
-                ld = nr;
-            }
-            kern(K, a, eap, K, b, ebp, ldb, tile, ld, w);
-            if (cut)
-                for (int i = 0; i < rows; i++)
-                    memcpy(c + (p + i) * N + q, tmp + i * nr, sizeof(float) * (size_t)cols);
-        }
-    }
+    h_tiles t = {fa, fb, ea, eb, rbad, cbad, c, pa, pb, tmp, pea, peb, w, M, N, K, 0, kern, mr, nr, 0, 0,
+                 h_region_tiles};
+    h_run_tiles(&t);
 }
 
 /* ---- fp8 x fp8 -> f32 on Hopper (wgmma k32) ------------------------------------------------------
@@ -1374,9 +1420,7 @@ __attribute__((target("avx512f,avx512bw"))) static void q_decode_avx512(
 }
 #endif
 
-/* a micro-kernel: as hkr_fn, 32 k per instruction, seg as above; w also holds the partial tile */
-typedef void (*qkr_fn)(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
-                       const int8_t *eb, int64_t ldb, float *c, int64_t ldc, void *w, int64_t seg);
+/* the micro-kernels (hkr_fn): 32 k per instruction, seg as above; w also holds the partial tile */
 
 /* the portable kernel: 2 x 8 outputs */
 static void qkr_c(int64_t K, const float *a, const int32_t *ea, int64_t lda, const float *b,
@@ -1531,6 +1575,11 @@ __attribute__((target("avx2,fma"))) static void qkr_avx2(
 }
 #endif
 
+static void q_region_tiles(const h_tiles *t, int64_t p, int rows, int64_t q, int cols)
+{
+    q_region(t->fa, t->fb, t->c, t->N, t->K, p, rows, q, cols, t->emin_a, t->emin_b, t->seg);
+}
+
 void emu_gemm_hopper_fp8(const uint8_t *A, emu_ek a_ek, const uint8_t *B, emu_ek b_ek, float *c,
                          int64_t M, int64_t N, int64_t K, int64_t max_imprecise, void *scratch)
 {
@@ -1561,7 +1610,7 @@ void emu_gemm_hopper_fp8(const uint8_t *A, emu_ek a_ek, const uint8_t *B, emu_ek
         q_decode(B, b_ek, K, N, fb, eb, false, cbad);
     }
     int emin_a = a_ek == EK_F8E4NV ? -6 : -14, emin_b = b_ek == EK_F8E4NV ? -6 : -14;
-    qkr_fn kern = qkr_c;
+    hkr_fn kern = qkr_c;
     int mr = 2, nr = 8;
 #ifdef GEMM_X86
     if (isa == ISA_AVX512) {
@@ -1576,59 +1625,7 @@ void emu_gemm_hopper_fp8(const uint8_t *A, emu_ek a_ek, const uint8_t *B, emu_ek
 #else
     (void)isa;
 #endif
-    const int32_t zexp = (int32_t)((uint32_t)(-14 + H_BA) * 0x01010101u);
-    for (int64_t q = 0; q < N; q += nr) {
-        int cols = N - q < nr ? (int)(N - q) : nr;
-        bool cbadp = false;
-        for (int j = 0; j < cols; j++)
-            cbadp |= cbad[q + j];
-        const float *b = fb + q;
-        const int8_t *ebp = eb + q;
-        int64_t ldb = N;
-        if (cols < nr && !cbadp) { /* zero columns on the right */
-            for (int64_t k = 0; k < K; k++)
-                for (int j = 0; j < nr; j++) {
-                    pb[k * nr + j] = j < cols ? fb[k * N + q + j] : 0.0f;
-                    peb[k * nr + j] = j < cols ? eb[k * N + q + j] : (int8_t)(uint8_t)(-14 + H_BB);
-                }
-            b = pb;
-            ebp = peb;
-            ldb = nr;
-        }
-        for (int64_t p = 0; p < M; p += mr) {
-            int rows = M - p < mr ? (int)(M - p) : mr;
-            bool bad = cbadp;
-            for (int i = 0; i < rows; i++)
-                bad |= rbad[p + i];
-            if (bad) {
-                q_region(fa, fb, c, N, K, p, rows, q, cols, emin_a, emin_b, seg);
-                continue;
-            }
-            const float *a = fa + p * K;
-            const int32_t *eap = ea + p * K;
-            if (rows < mr) { /* zero rows below */
-                for (int i = 0; i < mr; i++)
-                    for (int64_t k = 0; k < K; k++) {
-                        pa[i * K + k] = i < rows ? fa[(p + i) * K + k] : 0.0f;
-                        pea[i * K + k] = i < rows ? ea[(p + i) * K + k] : zexp;
-                    }
-                a = pa;
-                eap = pea;
-            }
-            float *tile = c + p * N + q;
-            int64_t ld = N;
-            bool cut = rows < mr || cols < nr;
-            if (cut) {
-                for (int i = 0; i < mr; i++)
-                    for (int j = 0; j < nr; j++)
-                        tmp[i * nr + j] = i < rows && j < cols ? tile[i * N + j] : 0.0f;
-                tile = tmp;
-                ld = nr;
-            }
-            kern(K, a, eap, K, b, ebp, ldb, tile, ld, w, seg);
-            if (cut)
-                for (int i = 0; i < rows; i++)
-                    memcpy(c + (p + i) * N + q, tmp + i * nr, sizeof(float) * (size_t)cols);
-        }
-    }
+    h_tiles t = {fa, fb, ea, eb, rbad, cbad, c, pa, pb, tmp, pea, peb, w, M, N, K, seg,
+                 kern, mr, nr, emin_a, emin_b, q_region_tiles};
+    h_run_tiles(&t);
 }
