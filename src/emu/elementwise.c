@@ -635,12 +635,6 @@ static inline float rsqrt_ftz(float x)
 {
     return emu_mufu_rsq(x);
 }
-float emu_logf_nv(float x);
-float emu_log2f_nv(float x);
-float emu_sinf_nv(float x);
-float emu_cosf_nv(float x);
-float emu_erff_nv(float x);
-float emu_tanhf_nv(float x);
 
 #define MATH_F32(NAME, EXPR) DEF_FUN(NAME, f32, float, float, LD_F32, ST_F32, EXPR)
 #define MATH_F16(NAME, EXPR) DEF_FUN(NAME, f16, uint16_t, float, LD_F16, ST_F16, EXPR)
