@@ -31,40 +31,13 @@ static emu_ptx_prog *arena_prog(cctx *C, const emu_ptx_prog *p)
     return q;
 }
 
-static int elem_bits(emu_ek k)
-{
-    switch (k) {
-    case EK_I1:
-        return 1;
-    case EK_I8:
-    case EK_F8E4NV:
-    case EK_F8E5:
-    case EK_F8E4B8:
-    case EK_F8E5B16:
-    case EK_F8E4B15:
-        return 8;
-    case EK_I16:
-    case EK_F16:
-    case EK_BF16:
-        return 16;
-    case EK_I32:
-    case EK_F32:
-        return 32;
-    case EK_I64:
-    case EK_F64:
-    case EK_PTR:
-        return 64;
-    default:
-        return 0;
-    }
-}
-
 /* one value's registers: fills v's layout; its register count, or -1 (an error given) */
 static int layout(cctx *C, const ct_op *op, const char *what, int idx, emu_ek ek, int pack,
                   emu_asm_val *v)
 {
-    int b = elem_bits(ek);
-    if (b == 0 || b == 1) {
+    /* i1 and block pointers are not passed to asm (a block pointer is no register value) */
+    int b = ek == EK_I1 || ek == EK_BPTR ? 0 : 8 * (int)emu_ek_size(ek);
+    if (b == 0) {
         emu_cc_err(C, op, "inline PTX: %s %d has elements of %s, which the emulator does not pass to asm",
                    what, idx, emu_ek_name(ek));
         return -1;

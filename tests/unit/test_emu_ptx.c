@@ -1444,6 +1444,7 @@ static void t_op_shapes(void **state)
     asm_refused("mov.b32 $0, $2;", "=r,r", 1, "i32", "operand $2 out of range");
     asm_refused("{ mov.b32 $0, $1;", "=r,r", 1, "i32", "unterminated");
     asm_refused("ld.global.b32 $0, [ $1 + 0 ];", "=r,l", 1, "i32", "`ld` is not emulated");
+    asm_refused("mov.b32 $0, $1;", "=r,r", 1, "i1", "which the emulator does not pass to asm");
 }
 
 int main(void)
